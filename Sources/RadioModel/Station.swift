@@ -1,0 +1,113 @@
+import Foundation
+
+/// A radio station as the catalogue describes it.
+public struct Station: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var homepage: String?
+    /// ISO 3166-1 alpha-2 country code, e.g. "GB".
+    public var country: String
+    /// ISO 639-1 language code, e.g. "en".
+    public var language: String
+    /// IANA time zone the station's programme times are given in.
+    public var timeZone: String
+    public var tags: [String]
+    /// Charset of ICY titles when they are not valid UTF-8 (e.g. "windows-1251"); Latin-1 if absent.
+    public var charset: String?
+    /// Streams in order of preference.
+    public var streams: [StreamEndpoint]
+    public var programmes: [Programme]
+
+    public init(id: String, name: String, homepage: String? = nil, country: String, language: String,
+                timeZone: String, tags: [String] = [], charset: String? = nil,
+                streams: [StreamEndpoint], programmes: [Programme] = []) {
+        self.id = id; self.name = name; self.homepage = homepage; self.country = country
+        self.language = language; self.timeZone = timeZone; self.tags = tags; self.charset = charset
+        self.streams = streams; self.programmes = programmes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, homepage, country, language, timeZone, tags, charset, streams, programmes
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        name = try c.decode(String.self, forKey: .name)
+        homepage = try c.decodeIfPresent(String.self, forKey: .homepage)
+        country = try c.decode(String.self, forKey: .country)
+        language = try c.decode(String.self, forKey: .language)
+        timeZone = try c.decode(String.self, forKey: .timeZone)
+        tags = try c.decodeIfPresent([String].self, forKey: .tags) ?? []
+        charset = try c.decodeIfPresent(String.self, forKey: .charset)
+        streams = try c.decode([StreamEndpoint].self, forKey: .streams)
+        programmes = try c.decodeIfPresent([Programme].self, forKey: .programmes) ?? []
+    }
+}
+
+/// How a stream is delivered.
+public enum StreamKind: String, Codable, Sendable, Equatable, CaseIterable {
+    /// Icecast/Shoutcast: one long HTTP response, titles interleaved at icy-metaint.
+    case icy
+    /// HTTP Live Streaming: a playlist of segments.
+    case hls
+
+    public init(from decoder: Decoder) throws { self = try Self.decodeChoice(from: decoder) }
+}
+
+/// One published stream of a station.
+public struct StreamEndpoint: Codable, Sendable, Equatable {
+    public var url: String
+    public var kind: StreamKind
+    /// Codec name as FFmpeg knows it: mp3, aac, vorbis, opus, flac.
+    public var codec: String?
+    /// Nominal bitrate in kbit/s.
+    public var bitrate: Int?
+
+    public init(url: String, kind: StreamKind, codec: String? = nil, bitrate: Int? = nil) {
+        self.url = url; self.kind = kind; self.codec = codec; self.bitrate = bitrate
+    }
+}
+
+/// A regular programme of a station.
+public struct Programme: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var description: String?
+    /// Weekly broadcast times, in the station's time zone.
+    public var slots: [BroadcastSlot]
+
+    public init(id: String, name: String, description: String? = nil, slots: [BroadcastSlot]) {
+        self.id = id; self.name = name; self.description = description; self.slots = slots
+    }
+}
+
+public enum Weekday: String, Codable, Sendable, CaseIterable, Equatable {
+    case mon, tue, wed, thu, fri, sat, sun
+
+    public init(from decoder: Decoder) throws { self = try Self.decodeChoice(from: decoder) }
+}
+
+/// A weekly broadcast: on these days, from `start` (HH:MM local), for `duration`.
+public struct BroadcastSlot: Codable, Sendable, Equatable {
+    public var days: [Weekday]
+    public var start: ClockTime
+    public var duration: TimeSpan
+
+    public init(days: [Weekday], start: ClockTime, duration: TimeSpan) {
+        self.days = days; self.start = start; self.duration = duration
+    }
+}
+
+extension RawRepresentable where Self: CaseIterable, RawValue == String {
+    /// Decodes one word of a closed set; the synthesized decoder's error would not name the choices.
+    static func decodeChoice(from decoder: Decoder) throws -> Self {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        if let value = Self(rawValue: text) { return value }
+        let choices = allCases.map { "\"\($0.rawValue)\"" }
+        let expected = choices.count == 2 ? choices.joined(separator: " or ")
+                                          : "one of " + choices.joined(separator: ", ")
+        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+            debugDescription: "expected \(expected), got \"\(text)\""))
+    }
+}
