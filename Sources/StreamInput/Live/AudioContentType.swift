@@ -1,0 +1,40 @@
+/// What an HTTP Content-Type says about the bytes behind it.
+public enum AudioContentType {
+    /// The FFmpeg demuxer to try first for a media type, so probing can be skipped: "mp3", "aac"
+    /// (ADTS), "ogg", "mpegts", "flac". nil when the type says nothing useful.
+    public static func demuxerHint(for mediaType: String?) -> String? {
+        switch mediaType {
+        case "audio/mpeg", "audio/mp3", "audio/mpeg3", "audio/x-mpeg": return "mp3"
+        case "audio/aac", "audio/aacp", "audio/x-aac", "audio/x-aacp", "audio/adts": return "aac"
+        case "application/ogg", "audio/ogg", "audio/x-ogg", "audio/opus", "audio/vorbis": return "ogg"
+        case "video/mp2t", "video/mpeg2-ts", "audio/mp2t": return "mpegts"
+        case "audio/flac", "audio/x-flac": return "flac"
+        default: return nil
+        }
+    }
+
+    /// The codec a media type usually means, for display before anything is decoded.
+    public static func likelyCodec(for mediaType: String?) -> String? {
+        switch demuxerHint(for: mediaType) {
+        case "mp3": return "mp3"
+        case "aac": return "aac"
+        case "flac": return "flac"
+        case "ogg": return mediaType == "audio/opus" ? "opus" : (mediaType == "audio/vorbis" ? "vorbis" : nil)
+        default: return nil
+        }
+    }
+
+    /// Media types that are playlists rather than audio.
+    public static func isPlaylist(_ mediaType: String?) -> Bool {
+        guard let mediaType else { return false }
+        return ["audio/x-scpls", "audio/scpls", "application/pls+xml", "audio/x-mpegurl", "audio/mpegurl",
+                "application/x-mpegurl", "application/vnd.apple.mpegurl", "application/vnd.apple.mpegurl.audio"]
+            .contains(mediaType)
+    }
+
+    /// Media types that certainly are not a stream (an HTML page, a JSON error).
+    public static func isNotAudio(_ mediaType: String?) -> Bool {
+        guard let mediaType else { return false }
+        return mediaType.hasPrefix("text/html") || mediaType == "application/json" || mediaType.hasPrefix("image/")
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// A bounded FIFO of bytes between the network thread (producer) and one demux thread (consumer).
+///
+/// The producer never blocks: `tryAppend` refuses bytes when the queue is full, and the transfer
+/// pauses until the consumer has drained it below half (`onSpaceAvailable`). The consumer blocks in
+/// `read` until bytes arrive or the producer calls `finish`.
+public final class ByteQueue: @unchecked Sendable {
+    public let capacity: Int
+    private let condition = NSCondition()
+    private var storage: [UInt8] = []
+    private var readIndex = 0
+    private var finished = false
+    private var closed = false
+    private var refusedSinceLastRead = false
+    private var onSpaceAvailable: (@Sendable () -> Void)?
+    /// Bytes handed to the consumer so far.
+    public private(set) var bytesRead: Int64 = 0
+
+    public init(capacity: Int = 1 << 20) {
+        self.capacity = capacity
+    }
+
+    /// Called (outside the lock) when a refused producer may try again.
+    public func setSpaceAvailableHandler(_ handler: @escaping @Sendable () -> Void) {
+        condition.withLock { onSpaceAvailable = handler }
+    }
+
+    private var buffered: Int { storage.count - readIndex }
+
+    /// Whether `count` more bytes fit. An empty queue takes any chunk, so progress never stops.
+    public func hasRoom(for count: Int) -> Bool {
+        condition.withLock {
+            let fits = closed || buffered == 0 || buffered + count <= capacity
+            if !fits { refusedSinceLastRead = true }
+            return fits
+        }
+    }
+
+    /// Appends bytes; call `hasRoom` first. Bytes for a closed queue are dropped.
+    public func append(_ bytes: UnsafeRawBufferPointer) {
+        condition.withLock {
+            guard !closed, !finished else { return }
+            storage.append(contentsOf: bytes)
+            condition.broadcast()
+        }
+    }
+
+    /// The producer is done: readers get the rest, then end of stream.
+    public func finish() {
+        condition.withLock {
+            finished = true
+            condition.broadcast()
+        }
+    }
+
+    /// The consumer is gone: everything buffered is dropped, readers and producers return at once.
+    public func close() {
+        condition.withLock {
+            closed = true
+            finished = true
+            storage = []
+            readIndex = 0
+            condition.broadcast()
+        }
+    }
+
+    public var isFinished: Bool { condition.withLock { finished && buffered == 0 } }
+
+    /// Blocks until at least one byte is available, then copies up to `buffer.count` bytes.
+    /// Returns 0 at the end of the stream.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var wakeProducer: (@Sendable () -> Void)?
+        let count: Int = condition.withLock {
+            while buffered == 0 && !finished { condition.wait() }
+            let count = min(buffer.count, buffered)
+            guard count > 0 else { return 0 }
+            storage.withUnsafeBytes { source in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[readIndex..<readIndex + count]))
+            }
+            readIndex += count
+            bytesRead += Int64(count)
+            if readIndex >= 1 << 16 && readIndex * 2 >= storage.count {
+                storage.removeFirst(readIndex)
+                readIndex = 0
+            }
+            if refusedSinceLastRead && buffered <= capacity / 2 {
+                refusedSinceLastRead = false
+                wakeProducer = onSpaceAvailable
+            }
+            return count
+        }
+        wakeProducer?()
+        return count
+    }
+
+    /// Blocks until `count` bytes are buffered (or the stream ends) and returns them without
+    /// consuming them: what a format probe looks at.
+    public func peek(upTo count: Int) -> [UInt8] {
+        condition.withLock {
+            while buffered < count && !finished { condition.wait() }
+            return Array(storage[readIndex..<readIndex + min(count, buffered)])
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// One unbroken run of audio bytes from upstream. A reconnect starts a new run, so the demuxer
+/// starts afresh on a clean stream start instead of parsing across the seam.
+public final class IngestRun: @unchecked Sendable {
+    /// 1 for the first connection, then counting up.
+    public let number: Int
+    public let connection: ConnectionInfo
+    public let queue: ByteQueue
+    /// The gap since the previous run ended; nil for the first run.
+    public let precedingGap: Gap?
+    private let lock = NSLock()
+    private var titles: [TitleChange] = []
+    private let rejectHandler: @Sendable (String) -> Void
+
+    init(number: Int, connection: ConnectionInfo, queue: ByteQueue, precedingGap: Gap?,
+         rejectHandler: @escaping @Sendable (String) -> Void) {
+        self.number = number; self.connection = connection; self.queue = queue
+        self.precedingGap = precedingGap; self.rejectHandler = rejectHandler
+    }
+
+    func add(_ title: TitleChange) { lock.withLock { titles.append(title) } }
+
+    /// Removes and returns the titles that take effect at or before `audioByteOffset`.
+    public func takeTitles(upTo audioByteOffset: Int64) -> [TitleChange] {
+        lock.withLock {
+            let due = titles.prefix { $0.audioByteOffset <= audioByteOffset }
+            titles.removeFirst(due.count)
+            return Array(due)
+        }
+    }
+
+    /// Titles not yet taken (at the end of a run they all apply).
+    public func takeAllTitles() -> [TitleChange] {
+        lock.withLock { defer { titles = [] }; return titles }
+    }
+
+    /// The consumer cannot use these bytes (not audio it can decode): drop the connection and retry.
+    public func reject(reason: String) { rejectHandler(reason) }
+}

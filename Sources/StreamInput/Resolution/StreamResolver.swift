@@ -1,0 +1,127 @@
+import Foundation
+import RadioModel
+
+/// Which HLS variant to pick.
+public enum StreamQuality: String, Sendable, CaseIterable, Codable {
+    case low, high
+}
+
+/// The concrete stream behind a station or URL.
+public struct ResolvedStream: Sendable, Codable, Equatable {
+    /// What the user asked for.
+    public var input: String
+    /// The stream to connect to (after playlists and redirects).
+    public var url: String
+    public var kind: StreamKind
+    public var contentType: String?
+    public var codec: String?
+    /// kbit/s, from icy-br or the HLS variant's bandwidth.
+    public var bitrate: Int?
+    /// icy-name, if the server sent one.
+    public var name: String?
+    /// Every URL visited, in order: playlists and the stream.
+    public var chain: [String]
+    /// For HLS masters: all variants, and the chosen one is `url`.
+    public var variants: [HLSVariant]?
+}
+
+public struct ResolutionError: Error, Sendable, CustomStringConvertible {
+    public var input: String
+    public var message: String
+    public var description: String { "cannot resolve \(URLRedaction.redact(input)): \(message)" }
+}
+
+/// Turns a URL (a stream, a .pls/.m3u playlist, an HLS master) into the stream to play.
+///
+/// Blocking: call it from a thread of its own or the main thread, never from Swift's cooperative pool.
+public struct StreamResolver: Sendable {
+    public var engine: TransferEngine
+    public var quality: StreamQuality
+    /// Playlists nested in playlists, at most.
+    public var maxDepth = 4
+    public var connectTimeout: Double = 10
+
+    public init(engine: TransferEngine = .shared, quality: StreamQuality = .high) {
+        self.engine = engine; self.quality = quality
+    }
+
+    /// Resolves a station's streams in order of preference; the first that answers wins.
+    public func resolve(_ station: Station) throws -> ResolvedStream {
+        var errors: [String] = []
+        for endpoint in station.streams {
+            do {
+                var resolved = try resolve(endpoint.url)
+                resolved.input = station.id
+                resolved.codec = resolved.codec ?? endpoint.codec
+                resolved.bitrate = resolved.bitrate ?? endpoint.bitrate
+                return resolved
+            } catch {
+                errors.append("\(error)")
+            }
+        }
+        throw ResolutionError(input: station.id, message: errors.isEmpty ? "the station lists no stream" : errors.joined(separator: "; "))
+    }
+
+    public func resolve(_ url: String) throws -> ResolvedStream {
+        var chain: [String] = []
+        do {
+            var resolved = try resolve(url, depth: 0, chain: &chain)
+            resolved.input = url
+            return resolved
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            throw ResolutionError(input: url, message: "\(error)")
+        }
+    }
+
+    private func resolve(_ url: String, depth: Int, chain: inout [String]) throws -> ResolvedStream {
+        guard depth <= maxDepth else {
+            throw ResolutionError(input: url, message: "playlists nested deeper than \(maxDepth)")
+        }
+        let request = TransferRequest(url: url, headers: [("Icy-MetaData", "1")], connectTimeout: connectTimeout)
+        let response = try engine.fetch(request, maxBytes: PlaylistParser.maxBytes) { head in
+            // An audio stream never ends: its headers tell all we need.
+            !PlaylistParser.isPlaylist(mediaType: head.mediaType, url: head.url, body: Data())
+                && !AudioContentType.isNotAudio(head.mediaType) && head.mediaType?.hasPrefix("text/") != true
+        }
+        let head = response.head
+        chain.append(URLRedaction.redact(head.url))
+        if response.stoppedAfterHead {
+            let info = ConnectionInfo(head: head)
+            return ResolvedStream(input: url, url: head.url, kind: .icy, contentType: head.mediaType,
+                                  codec: AudioContentType.likelyCodec(for: head.mediaType), bitrate: info.bitrate,
+                                  name: info.name, chain: chain, variants: nil)
+        }
+        guard PlaylistParser.isPlaylist(mediaType: head.mediaType, url: head.url, body: response.body) else {
+            throw ResolutionError(input: url, message: "neither an audio stream nor a playlist (Content-Type \(head.mediaType ?? "none"))")
+        }
+        switch try PlaylistParser.parse(response.body, url: head.url) {
+        case .hlsMedia:
+            return ResolvedStream(input: url, url: head.url, kind: .hls, contentType: head.mediaType, codec: nil,
+                                  bitrate: nil, name: nil, chain: chain, variants: nil)
+        case .hlsMaster(let variants):
+            let chosen = choose(from: variants)
+            var resolved = try resolve(chosen.url, depth: depth + 1, chain: &chain)
+            resolved.codec = chosen.codec ?? resolved.codec
+            resolved.bitrate = chosen.bandwidth > 0 ? chosen.bandwidth / 1000 : resolved.bitrate
+            resolved.variants = variants
+            return resolved
+        case .entries(let entries):
+            var failures: [String] = []
+            for entry in entries {
+                do { return try resolve(entry, depth: depth + 1, chain: &chain) }
+                catch { failures.append("\(error)") }
+            }
+            throw ResolutionError(input: url, message: "no entry of the playlist answered: " + failures.joined(separator: "; "))
+        }
+    }
+
+    /// Highest or lowest bandwidth, preferring audio-only variants (radio needs no video).
+    func choose(from variants: [HLSVariant]) -> HLSVariant {
+        let audioOnly = variants.filter { !$0.codecs.isEmpty && $0.codecs.allSatisfy { HLSCodecs.name(forTag: $0) != nil } }
+        let pool = audioOnly.isEmpty ? variants : audioOnly
+        let sorted = pool.sorted { $0.bandwidth < $1.bandwidth }
+        return (quality == .high ? sorted.last : sorted.first)!
+    }
+}

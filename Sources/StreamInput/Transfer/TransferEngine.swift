@@ -1,0 +1,390 @@
+import CCurl
+import Foundation
+
+/// Identifies one transfer of the engine.
+public struct TransferID: Hashable, Sendable, CustomStringConvertible {
+    let raw: UInt64
+    public var description: String { "transfer-\(raw)" }
+}
+
+/// Receives a transfer's progress. Every method is called on the engine's network thread and must not block.
+public protocol TransferDelegate: AnyObject, Sendable {
+    /// The final response's status and headers. Return false to abort the transfer.
+    func transfer(_ id: TransferID, didReceive head: ResponseHead) -> Bool
+    /// Body bytes. Return false if they were not taken: the transfer pauses, and the same bytes come
+    /// again after `TransferEngine.resume(_:)`.
+    func transfer(_ id: TransferID, didReceive bytes: UnsafeRawBufferPointer) -> Bool
+    /// The end: nil when the server ended the response normally.
+    func transfer(_ id: TransferID, didFinishWith error: TransferError?)
+}
+
+/// One libcurl multi handle driven by one network thread, serving every transfer in the process.
+///
+/// Commands from other threads are queued and the poll is woken, so every curl handle is touched by
+/// the network thread only.
+public final class TransferEngine: @unchecked Sendable {
+    public static let shared = TransferEngine()
+
+    // Guarded by `lock`: the only state other threads touch.
+    private let lock = NSLock()
+    private var commands: [() -> Void] = []
+    private var nextID: UInt64 = 0
+    private var thread: Thread?
+
+    // Network thread only.
+    private let multi: UnsafeMutableRawPointer
+    private var transfers: [TransferID: Transfer] = [:]
+    private var timers: [(deadline: Double, action: () -> Void)] = []
+
+    /// How often stalls and timers are looked at when the sockets are quiet.
+    private let pollIntervalMs: Int32 = 100
+
+    public init() {
+        curl_global_init(Int(CURL_GLOBAL_ALL))
+        multi = curl_multi_init()
+    }
+
+    // MARK: Public API (any thread)
+
+    /// Starts a transfer; the delegate hears of it on the network thread.
+    @discardableResult
+    public func start(_ request: TransferRequest, delegate: TransferDelegate) -> TransferID {
+        let id = lock.withLock { nextID += 1; return TransferID(raw: nextID) }
+        submit { [unowned self] in self.add(id: id, request: request, delegate: delegate) }
+        return id
+    }
+
+    /// Ends a transfer without calling its delegate again.
+    public func cancel(_ id: TransferID) {
+        submit { [unowned self] in
+            guard let transfer = self.transfers[id] else { return }
+            self.remove(transfer)
+        }
+    }
+
+    /// Lets a paused transfer deliver again.
+    public func resume(_ id: TransferID) {
+        submit { [unowned self] in
+            guard let transfer = self.transfers[id], transfer.paused else { return }
+            transfer.paused = false
+            transfer.lastActivity = Self.now()
+            curl_easy_pause(transfer.easy, CURLPAUSE_CONT)
+        }
+    }
+
+    /// Runs `action` on the network thread after `delay` seconds.
+    public func schedule(after delay: Double, _ action: @escaping @Sendable () -> Void) {
+        submit { [unowned self] in self.timers.append((Self.now() + delay, action)) }
+    }
+
+    /// Fetches a resource whole (playlists, directory answers). Blocks the calling thread, so it
+    /// must never be called on the network thread or from Swift's cooperative pool.
+    ///
+    /// `stopAfterHead` may end the transfer once the headers are in (an audio stream has no end).
+    public func fetch(_ request: TransferRequest, maxBytes: Int,
+                      stopAfterHead: @escaping @Sendable (ResponseHead) -> Bool = { _ in false }) throws -> HTTPResponse {
+        precondition(Thread.current !== lock.withLock({ thread }), "fetch would deadlock the network thread")
+        let collector = FetchCollector(url: request.url, maxBytes: maxBytes, stopAfterHead: stopAfterHead)
+        start(request, delegate: collector)
+        return try collector.wait()
+    }
+
+    // MARK: Network thread
+
+    private func submit(_ command: @escaping () -> Void) {
+        lock.withLock {
+            commands.append(command)
+            if thread == nil {
+                let thread = Thread { [unowned self] in self.runLoop() }
+                thread.name = "onair-network"
+                self.thread = thread
+                thread.start()
+            }
+        }
+        curl_multi_wakeup(multi)
+    }
+
+    private func runLoop() {
+        var running: Int32 = 0
+        while true {
+            for command in lock.withLock({ () -> [() -> Void] in defer { commands = [] }; return commands }) {
+                command()
+            }
+            fireDueTimers()
+            curl_multi_perform(multi, &running)
+            collectFinished()
+            failStalled()
+            curl_multi_poll(multi, nil, 0, nextPollTimeout(), nil)
+        }
+    }
+
+    private func add(id: TransferID, request: TransferRequest, delegate: TransferDelegate) {
+        let transfer = Transfer(id: id, request: request, delegate: delegate, engine: self)
+        do {
+            try transfer.configure()
+        } catch {
+            transfer.cleanup()
+            delegate.transfer(id, didFinishWith: error as? TransferError
+                ?? TransferError(kind: .other, url: request.url, message: "\(error)"))
+            return
+        }
+        transfers[id] = transfer
+        curl_multi_add_handle(multi, transfer.easy)
+    }
+
+    private func remove(_ transfer: Transfer) {
+        curl_multi_remove_handle(multi, transfer.easy)
+        transfers[transfer.id] = nil
+        transfer.cleanup()
+    }
+
+    private func finish(_ transfer: Transfer, error: TransferError?) {
+        remove(transfer)
+        transfer.deliverHeadIfPending()
+        transfer.delegate.transfer(transfer.id, didFinishWith: error)
+    }
+
+    private func collectFinished() {
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(multi, &queued) {
+            guard message.pointee.msg == CURLMSG_DONE else { continue }
+            let easy = message.pointee.easy_handle
+            let code = message.pointee.data.result
+            guard let transfer = transfers.values.first(where: { $0.easy == easy }) else { continue }
+            finish(transfer, error: transfer.error(for: code))
+        }
+    }
+
+    private func failStalled() {
+        let now = Self.now()
+        for transfer in transfers.values where !transfer.paused
+            && now - transfer.lastActivity > transfer.request.stallTimeout {
+            let seconds = Int(transfer.request.stallTimeout.rounded())
+            finish(transfer, error: TransferError(kind: .stalled, url: transfer.request.url,
+                                                  message: "no data for \(seconds) s"))
+        }
+    }
+
+    private func fireDueTimers() {
+        let now = Self.now()
+        let due = timers.filter { $0.deadline <= now }
+        timers.removeAll { $0.deadline <= now }
+        for timer in due { timer.action() }
+    }
+
+    private func nextPollTimeout() -> Int32 {
+        guard let soonest = timers.map(\.deadline).min() else { return pollIntervalMs }
+        let ms = Int32(max(0, min(Double(pollIntervalMs), (soonest - Self.now()) * 1000)))
+        return ms
+    }
+
+    /// Called by a transfer's write callback when its delegate refused bytes.
+    fileprivate func didPause(_ transfer: Transfer) { transfer.paused = true }
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+/// One curl easy handle and what it needs to live: owned by the network thread.
+private final class Transfer {
+    let id: TransferID
+    let request: TransferRequest
+    let delegate: TransferDelegate
+    unowned let engine: TransferEngine
+    let easy: UnsafeMutableRawPointer
+    var paused = false
+    var lastActivity = TransferEngine.now()
+    /// Set when our side ended the transfer, so the resulting curl error is not blamed on the server.
+    var abortReason: TransferError?
+
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var aliasList: UnsafeMutablePointer<curl_slist>?
+    /// curl writes its detailed message here; it must outlive the handle, so it is not a Swift array.
+    private let errorBuffer: UnsafeMutablePointer<CChar> = {
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        buffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        return buffer
+    }()
+    private var pendingHeaders = HTTPHeaders()
+    private var headDelivered = false
+    private var statusSeen = false
+
+    init(id: TransferID, request: TransferRequest, delegate: TransferDelegate, engine: TransferEngine) {
+        self.id = id; self.request = request; self.delegate = delegate; self.engine = engine
+        easy = curl_easy_init()
+    }
+
+    func configure() throws {
+        guard let scheme = URLComponents(string: request.url)?.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+            throw TransferError(kind: .unsupportedScheme, url: request.url, message: "only http and https URLs are fetched")
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        onair_curl_setopt_string(easy, CURLOPT_URL, request.url)
+        onair_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        onair_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        onair_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
+        onair_curl_setopt_long(easy, CURLOPT_MAXREDIRS, request.maxRedirects)
+        onair_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000))
+        onair_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        onair_curl_setopt_string(easy, CURLOPT_USERAGENT, request.userAgent)
+        onair_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
+        onair_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        // Shoutcast v1 answers "ICY 200 OK"; as an alias curl parses its headers as HTTP's.
+        aliasList = curl_slist_append(nil, "ICY 200 OK")
+        onair_curl_setopt_slist(easy, CURLOPT_HTTP200ALIASES, aliasList)
+        for header in request.headers {
+            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+        }
+        onair_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
+        onair_curl_setopt_write_function(easy, transferWriteCallback)
+        onair_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, me)
+        onair_curl_setopt_header_function(easy, transferHeaderCallback)
+        onair_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, me)
+    }
+
+    func cleanup() {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        curl_slist_free_all(aliasList)
+        headerList = nil
+        aliasList = nil
+    }
+
+    deinit { errorBuffer.deallocate() }
+
+    func receiveHeaderLine(_ line: String) {
+        lastActivity = TransferEngine.now()
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("HTTP/") || trimmed.hasPrefix("ICY ") {
+            // A new response (after a redirect or a 100 Continue) starts a fresh header set.
+            pendingHeaders = HTTPHeaders()
+            statusSeen = true
+        } else if let colon = trimmed.firstIndex(of: ":") {
+            let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            pendingHeaders.append(name: name, value: value)
+        }
+    }
+
+    /// Hands the headers to the delegate before the first body byte (or at the end of an empty body).
+    /// Returns false if the delegate wants the transfer aborted.
+    @discardableResult
+    func deliverHeadIfPending() -> Bool {
+        guard !headDelivered, statusSeen else { return true }
+        headDelivered = true
+        var status = 0
+        onair_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var effective: UnsafeMutablePointer<CChar>?
+        onair_curl_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        let url = effective.map { String(cString: $0) } ?? request.url
+        let keepGoing = delegate.transfer(id, didReceive: ResponseHead(status: status, headers: pendingHeaders, url: url))
+        if !keepGoing {
+            abortReason = TransferError(kind: .cancelled, url: request.url, message: "stopped by the receiver")
+        }
+        return keepGoing
+    }
+
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        lastActivity = TransferEngine.now()
+        guard deliverHeadIfPending(), abortReason == nil else { return 0 }
+        guard delegate.transfer(id, didReceive: bytes) else {
+            engine.didPause(self)
+            return onair_curl_writefunc_pause()
+        }
+        return bytes.count
+    }
+
+    /// The error to report for curl's result code, or nil for a normal end.
+    func error(for code: CURLcode) -> TransferError? {
+        if let abortReason { return abortReason }
+        guard code != CURLE_OK else { return nil }
+        let detail = String(cString: errorBuffer)
+        let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let kind: TransferError.Kind
+        switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL: kind = .unsupportedScheme
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: kind = .dns
+        case CURLE_COULDNT_CONNECT: kind = .connect
+        case CURLE_OPERATION_TIMEDOUT: kind = .timeout
+        case CURLE_TOO_MANY_REDIRECTS: kind = .tooManyRedirects
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE: kind = .tls
+        case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE, CURLE_SEND_ERROR: kind = .connectionLost
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_BAD_CONTENT_ENCODING: kind = .protocolError
+        default: kind = .other
+        }
+        return TransferError(kind: kind, url: request.url, message: message)
+    }
+}
+
+private let transferWriteCallback: curl_write_callback = { pointer, size, count, userdata in
+    guard let pointer, let userdata else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
+    return transfer.receiveBody(UnsafeRawBufferPointer(start: pointer, count: size * count))
+}
+
+private let transferHeaderCallback: curl_write_callback = { pointer, size, count, userdata in
+    guard let pointer, let userdata else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
+    let bytes = UnsafeRawBufferPointer(start: pointer, count: size * count)
+    // Header bytes are ASCII by the standard; Latin-1 keeps anything else readable.
+    transfer.receiveHeaderLine(String(decoding: bytes, as: Unicode.ASCII.self))
+    return size * count
+}
+
+/// Gathers a whole response for `TransferEngine.fetch`.
+private final class FetchCollector: TransferDelegate, @unchecked Sendable {
+    private let url: String
+    private let maxBytes: Int
+    private let stopAfterHead: @Sendable (ResponseHead) -> Bool
+    private let done = DispatchSemaphore(value: 0)
+    // Written on the network thread before `done` is signalled, read after.
+    private var head: ResponseHead?
+    private var body = Data()
+    private var stoppedAfterHead = false
+    private var failure: TransferError?
+
+    init(url: String, maxBytes: Int, stopAfterHead: @escaping @Sendable (ResponseHead) -> Bool) {
+        self.url = url; self.maxBytes = maxBytes; self.stopAfterHead = stopAfterHead
+    }
+
+    func transfer(_ id: TransferID, didReceive head: ResponseHead) -> Bool {
+        self.head = head
+        if head.status >= 400 {
+            failure = TransferError(kind: .http, url: url, message: "HTTP \(head.status)", status: head.status)
+            return false
+        }
+        if stopAfterHead(head) {
+            stoppedAfterHead = true
+            return false
+        }
+        return true
+    }
+
+    func transfer(_ id: TransferID, didReceive bytes: UnsafeRawBufferPointer) -> Bool {
+        guard body.count + bytes.count <= maxBytes else {
+            failure = TransferError(kind: .tooLarge, url: url, message: "response larger than \(maxBytes) bytes")
+            body.removeAll()
+            return true // swallow the rest; the failure is reported at the end
+        }
+        body.append(contentsOf: bytes)
+        return true
+    }
+
+    func transfer(_ id: TransferID, didFinishWith error: TransferError?) {
+        if failure == nil, !stoppedAfterHead { failure = error }
+        done.signal()
+    }
+
+    func wait() throws -> HTTPResponse {
+        done.wait()
+        if let failure { throw failure }
+        guard let head else {
+            throw TransferError(kind: .protocolError, url: url, message: "no HTTP response")
+        }
+        return HTTPResponse(head: head, body: body, stoppedAfterHead: stoppedAfterHead)
+    }
+}
