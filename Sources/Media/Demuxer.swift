@@ -1,0 +1,79 @@
+import CFFmpeg
+import StreamInput
+
+/// libavformat over one ingest run: finds the audio stream and hands out its packets.
+final class Demuxer {
+    /// Bytes looked at to check the Content-Type's claim before trusting it.
+    static let probeBytes = 4096
+
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private let io: AVIOBridge
+    let streamIndex: Int32
+    /// The demuxer's name, e.g. "mp3".
+    let formatName: String
+
+    /// Opens the stream. `hint` is the demuxer the Content-Type suggests ("mp3", "aac", "ogg", ...):
+    /// with it, libavformat skips most of its probing, which is what makes the first PCM byte quick.
+    /// A confident probe of the first bytes overrules a hint that lies.
+    init(queue: ByteQueue, hint: String?, mimeType: String?) throws {
+        io = try AVIOBridge(queue: queue)
+        let format = Self.chooseFormat(prefix: queue.peek(upTo: Self.probeBytes), hint: hint, mimeType: mimeType)
+        guard let allocated = avformat_alloc_context() else { throw MediaError("cannot allocate a format context") }
+        allocated.pointee.pb = io.context
+        allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        allocated.pointee.probesize = 64 * 1024
+        allocated.pointee.max_analyze_duration = 500_000
+        var context: UnsafeMutablePointer<AVFormatContext>? = allocated
+        let opened = avformat_open_input(&context, "", format, nil)
+        guard opened >= 0, let context else {
+            throw MediaError("no audio format recognised in the stream", code: opened)
+        }
+        self.context = context
+        var index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        if index < 0 {
+            // Formats like MPEG-TS may only announce their streams once packets were read.
+            avformat_find_stream_info(context, nil)
+            index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        }
+        guard index >= 0 else {
+            avformat_close_input(&self.context)
+            throw MediaError("the stream has no audio track", code: index)
+        }
+        streamIndex = index
+        formatName = String(cString: context.pointee.iformat.pointee.name)
+    }
+
+    deinit { avformat_close_input(&context) }
+
+    var stream: UnsafeMutablePointer<AVStream> { context!.pointee.streams[Int(streamIndex)]! }
+
+    /// Reads the next packet of the audio stream. Returns false at the end of the run.
+    func read(into packet: UnsafeMutablePointer<AVPacket>) throws -> Bool {
+        while true {
+            let result = av_read_frame(context, packet)
+            if result == onair_averror_eof() { return false }
+            if result < 0 { throw MediaError("cannot read from the stream", code: result) }
+            if packet.pointee.stream_index == streamIndex { return true }
+            av_packet_unref(packet)
+        }
+    }
+
+    private static func chooseFormat(prefix: [UInt8], hint: String?, mimeType: String?) -> UnsafePointer<AVInputFormat>? {
+        let hinted = hint.flatMap { av_find_input_format($0) }
+        guard !prefix.isEmpty else { return hinted }
+        var padded = prefix + [UInt8](repeating: 0, count: Int(AVPROBE_PADDING_SIZE))
+        var score: Int32 = 0
+        let probed: UnsafePointer<AVInputFormat>? = padded.withUnsafeMutableBufferPointer { buffer in
+            "".withCString { filename in
+                (mimeType ?? "").withCString { mime in
+                    var data = AVProbeData(filename: filename, buf: buffer.baseAddress, buf_size: Int32(prefix.count),
+                                           mime_type: mime)
+                    return av_probe_input_format3(&data, 1, &score)
+                }
+            }
+        }
+        guard let hinted else { return probed }
+        if let probed, probed != hinted, score >= AVPROBE_SCORE_MAX / 4 { return probed }
+        return hinted
+    }
+}

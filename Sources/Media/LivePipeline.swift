@@ -1,0 +1,175 @@
+import CFFmpeg
+import Foundation
+import RadioModel
+import StreamInput
+
+/// One live station decoded once and fanned out as PCM to every attached consumer.
+///
+/// The decode loop runs on a thread of its own: `av_read_frame` blocks on the ingest queue, and
+/// blocking work never runs on Swift's cooperative pool. FFmpeg handles never leave that thread.
+public final class LivePipeline: @unchecked Sendable {
+    public let format: PCMFormat
+    public let fanOut: PCMFanOut
+    private let source: IngestSource
+    private let onEvent: @Sendable (StreamEvent) -> Void
+    private let stopAfterFrames: Int64?
+    /// Undecodable packets in a row after which a connection is judged useless and replaced.
+    private let maxBadPacketsInARow = 64
+
+    private let finished = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var stopping = false
+    private var deliveredFrames: Int64 = 0
+
+    /// `stopAfter` ends the pipeline after exactly that many seconds of audio reached the consumers.
+    /// With `endsWhenConsumersFail`, a consumer failure that leaves none attached ends it too (a
+    /// one-off listen); without, it keeps the station flowing for consumers that attach later.
+    public init(source: IngestSource, format: PCMFormat, stopAfter seconds: Double? = nil,
+                endsWhenConsumersFail: Bool = false, onEvent: @escaping @Sendable (StreamEvent) -> Void) {
+        self.source = source
+        self.format = format
+        self.onEvent = onEvent
+        stopAfterFrames = seconds.map { Int64(($0 * Double(format.sampleRate)).rounded()) }
+        let failures = ConsumerFailureHandler(onEvent: onEvent, stopSource: endsWhenConsumersFail ? source : nil)
+        fanOut = PCMFanOut(onFailure: failures.handle)
+        failures.fanOut = fanOut
+    }
+
+    /// Seconds of audio delivered so far.
+    public var mediaTime: Double {
+        lock.withLock { Double(deliveredFrames) / Double(format.sampleRate) }
+    }
+
+    public func start() {
+        source.start()
+        let thread = Thread { [self] in
+            decodeLoop()
+            finished.signal()
+        }
+        thread.name = "onair-decode"
+        thread.start()
+    }
+
+    /// Stops the stream; consumers are finished once the decode thread has wound down.
+    public func stop() {
+        lock.withLock { stopping = true }
+        source.stop()
+    }
+
+    /// Blocks until the stream has ended (stopped, duration reached, or upstream gave up).
+    public func waitUntilFinished() {
+        finished.wait()
+        finished.signal()
+    }
+
+    // MARK: Decode thread
+
+    private func decodeLoop() {
+        var packet = av_packet_alloc()
+        var frame = av_frame_alloc()
+        defer {
+            av_packet_free(&packet)
+            av_frame_free(&frame)
+            fanOut.finishAll()
+        }
+        guard let packet, let frame else {
+            onEvent(.failed("cannot allocate decoder buffers"))
+            return
+        }
+        let resampler = Resampler(format: format)
+        while !limitReached, let run = source.nextRun() {
+            if var gap = run.precedingGap {
+                gap.mediaTime = mediaTime
+                onEvent(.gap(gap))
+            }
+            do {
+                try decode(run, packet: packet, frame: frame, resampler: resampler)
+            } catch {
+                if !isStopping {
+                    onEvent(.warning("\(run.connection.url): \(error)"))
+                    run.reject(reason: "\(error)")
+                }
+            }
+            emit(run.takeAllTitles())
+        }
+        if limitReached { source.stop() }
+    }
+
+    private func decode(_ run: IngestRun, packet: UnsafeMutablePointer<AVPacket>, frame: UnsafeMutablePointer<AVFrame>,
+                        resampler: Resampler) throws {
+        let contentType = run.connection.contentType
+        let demuxer = try Demuxer(queue: run.queue, hint: AudioContentType.demuxerHint(for: contentType), mimeType: contentType)
+        let decoder = try AudioDecoder(stream: demuxer.stream)
+        let parameters = demuxer.stream.pointee.codecpar.pointee
+        var announced = false
+        var badPackets = 0
+        let handleFrame: (UnsafeMutablePointer<AVFrame>) throws -> Void = { [self] decoded in
+            if !announced {
+                announced = true
+                let bitrate = decoder.bitRate > 0 ? Int(decoder.bitRate) : (parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil)
+                onEvent(.decoding(codec: decoder.codecName, sampleRate: Int(decoded.pointee.sample_rate),
+                                  channels: Int(decoded.pointee.ch_layout.nb_channels), bitrate: bitrate))
+            }
+            try resampler.convert(decoded) { self.deliver($0) }
+        }
+        while !limitReached, try demuxer.read(into: packet) {
+            defer { av_packet_unref(packet) }
+            let position = packet.pointee.pos >= 0 ? packet.pointee.pos : run.queue.bytesRead
+            emit(run.takeTitles(upTo: position))
+            do {
+                try decoder.decode(packet, frame: frame, body: handleFrame)
+                badPackets = 0
+            } catch {
+                badPackets += 1
+                if badPackets >= maxBadPacketsInARow {
+                    throw MediaError("\(badPackets) undecodable packets in a row (\(error))")
+                }
+            }
+        }
+        guard !limitReached else { return }
+        try decoder.decode(nil, frame: frame, body: handleFrame)
+        try resampler.drain { deliver($0) }
+    }
+
+    private func emit(_ titles: [TitleChange]) {
+        for var title in titles {
+            title.mediaTime = mediaTime
+            onEvent(.metadata(title))
+        }
+    }
+
+    /// Passes PCM on, cut to the frame where the requested duration ends.
+    private func deliver(_ pcm: UnsafeRawBufferPointer) {
+        let frames = Int64(pcm.count / format.bytesPerFrame)
+        let allowed = lock.withLock { () -> Int64 in
+            let allowed = stopAfterFrames.map { min(frames, max(0, $0 - deliveredFrames)) } ?? frames
+            deliveredFrames += allowed
+            return allowed
+        }
+        guard allowed > 0 else { return }
+        fanOut.deliver(UnsafeRawBufferPointer(rebasing: pcm[0..<Int(allowed) * format.bytesPerFrame]))
+    }
+
+    private var limitReached: Bool {
+        lock.withLock { stopAfterFrames.map { deliveredFrames >= $0 } ?? false }
+    }
+
+    private var isStopping: Bool { lock.withLock { stopping } }
+}
+
+/// Reports a failed consumer and, for a one-off pipeline, ends the stream once nobody is left.
+private final class ConsumerFailureHandler: @unchecked Sendable {
+    private let onEvent: @Sendable (StreamEvent) -> Void
+    private let stopSource: IngestSource?
+    weak var fanOut: PCMFanOut?
+
+    init(onEvent: @escaping @Sendable (StreamEvent) -> Void, stopSource: IngestSource?) {
+        self.onEvent = onEvent
+        self.stopSource = stopSource
+    }
+
+    func handle(_ consumer: PCMConsumer, _ error: Error) {
+        onEvent(.consumerFailed(label: consumer.label, reason: "\(error)"))
+        if let stopSource, fanOut?.count == 0 { stopSource.stop() }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Where PCM or audio goes, written as one string (see DESIGN.md's sink syntax).
+public enum SinkSpec: Sendable, Equatable, CustomStringConvertible {
+    case speaker
+    case pulse(server: String?, sink: String?)
+    case alsa(device: String?)
+    case stdout
+    case wav(path: String)
+    case fifo(path: String)
+    case tcp(host: String, port: Int)
+    /// Serve the stream over HTTP at this address and path.
+    case httpServe(host: String, port: Int, path: String)
+    /// Push to an Icecast server as a source client.
+    case icecast(url: String)
+
+    public struct ParseError: Error, Sendable, CustomStringConvertible {
+        public var text: String
+        public var reason: String
+        public var description: String {
+            "invalid sink '\(text)': \(reason) (sinks: speaker, pulse[:SERVER[/SINK]], alsa[:DEVICE], stdout, wav:PATH, fifo:PATH, tcp:HOST:PORT, http://ADDR:PORT/PATH, icecast://USER:PASS@HOST:PORT/MOUNT)"
+        }
+    }
+
+    public init(parsing text: String) throws {
+        func fail(_ reason: String) -> ParseError { ParseError(text: text, reason: reason) }
+        let (kind, rest) = text.firstIndex(of: ":").map { (String(text[..<$0]), String(text[text.index(after: $0)...])) }
+            ?? (text, "")
+        let hasArgument = text.contains(":")
+        switch kind.lowercased() {
+        case "speaker":
+            guard !hasArgument else { throw fail("speaker takes no argument") }
+            self = .speaker
+        case "stdout", "-":
+            guard !hasArgument else { throw fail("stdout takes no argument") }
+            self = .stdout
+        case "pulse":
+            let parts = rest.split(separator: "/", maxSplits: 1).map(String.init)
+            self = .pulse(server: parts.first.flatMap { $0.isEmpty ? nil : $0 }, sink: parts.count > 1 ? parts[1] : nil)
+        case "alsa":
+            self = .alsa(device: rest.isEmpty ? nil : rest)
+        case "wav", "fifo":
+            guard !rest.isEmpty else { throw fail("a path is needed") }
+            guard !rest.contains("\0") else { throw fail("the path contains a NUL byte") }
+            self = kind.lowercased() == "wav" ? .wav(path: rest) : .fifo(path: rest)
+        case "tcp":
+            guard let colon = rest.lastIndex(of: ":"), let port = Int(rest[rest.index(after: colon)...]),
+                  (1...65535).contains(port), colon > rest.startIndex else { throw fail("expected tcp:HOST:PORT") }
+            self = .tcp(host: String(rest[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port)
+        case "http":
+            guard let url = URLComponents(string: text), let host = url.host, !host.isEmpty, let port = url.port,
+                  (1...65535).contains(port) else { throw fail("expected http://ADDR:PORT/PATH") }
+            self = .httpServe(host: host, port: port, path: url.path.isEmpty ? "/" : url.path)
+        case "icecast":
+            guard let url = URLComponents(string: text), url.host != nil, url.port != nil, url.path.count > 1 else {
+                throw fail("expected icecast://USER:PASS@HOST:PORT/MOUNT")
+            }
+            self = .icecast(url: text)
+        default:
+            throw fail("unknown kind '\(kind)'")
+        }
+    }
+
+    /// The sink as written, with any password hidden.
+    public var description: String {
+        switch self {
+        case .speaker: return "speaker"
+        case .pulse(let server, let sink): return "pulse" + (server.map { ":\($0)" } ?? (sink == nil ? "" : ":")) + (sink.map { "/\($0)" } ?? "")
+        case .alsa(let device): return "alsa" + (device.map { ":\($0)" } ?? "")
+        case .stdout: return "stdout"
+        case .wav(let path): return "wav:\(path)"
+        case .fifo(let path): return "fifo:\(path)"
+        case .tcp(let host, let port): return "tcp:\(host):\(port)"
+        case .httpServe(let host, let port, let path): return "http://\(host):\(port)\(path)"
+        case .icecast(let url):
+            guard var parts = URLComponents(string: url) else { return "icecast://…" }
+            if parts.password != nil { parts.password = "***" }
+            return parts.string ?? "icecast://…"
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Media
+import RadioModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// PCM into a WAV file. The header's sizes are rewritten every few seconds and at the end, so a
+/// file whose writer was killed still opens, missing at most the last few seconds' header update.
+public final class WAVFileSink: PCMConsumer, @unchecked Sendable {
+    public let label: String
+    private let format: PCMFormat
+    private let lock = NSLock()
+    private var fd: Int32
+    private var dataBytes: UInt64 = 0
+    private var bytesSinceHeader: UInt64 = 0
+    private let headerInterval: UInt64
+
+    public init(path: String, format: PCMFormat) throws {
+        label = "wav:\(path)"
+        self.format = format
+        headerInterval = UInt64(format.bytesPerSecond * 2)
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SinkError.system("cannot create \(path)") }
+        do { try writeHeader() } catch { close(fd); throw error }
+    }
+
+    public func consume(_ pcm: UnsafeRawBufferPointer) throws {
+        try lock.withLock {
+            guard fd >= 0 else { return }
+            try FileDescriptorWriter.writeAll(fd, pcm, label: label)
+            dataBytes += UInt64(pcm.count)
+            bytesSinceHeader += UInt64(pcm.count)
+            if bytesSinceHeader >= headerInterval {
+                bytesSinceHeader = 0
+                try writeHeader()
+            }
+        }
+    }
+
+    public func finish() {
+        lock.withLock {
+            guard fd >= 0 else { return }
+            try? writeHeader()
+            fsync(fd)
+            close(fd)
+            fd = -1
+        }
+    }
+
+    /// The canonical 44-byte header; sizes saturate at 4 GiB, which readers treat as "to the end".
+    private func writeHeader() throws {
+        let data = UInt32(clamping: dataBytes)
+        let riff = UInt32(clamping: dataBytes + 36)
+        var header = [UInt8]()
+        header.reserveCapacity(44)
+        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { header.append(contentsOf: $0) } }
+        header.append(contentsOf: Array("RIFF".utf8)); append(riff)
+        header.append(contentsOf: Array("WAVE".utf8))
+        header.append(contentsOf: Array("fmt ".utf8)); append(UInt32(16))
+        append(UInt16(1)) // integer PCM
+        append(UInt16(format.channels))
+        append(UInt32(format.sampleRate))
+        append(UInt32(format.bytesPerSecond))
+        append(UInt16(format.bytesPerFrame))
+        append(UInt16(format.bitsPerSample))
+        header.append(contentsOf: Array("data".utf8)); append(data)
+        let written = header.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        guard written == header.count else { throw SinkError.system("\(label): cannot write the header") }
+    }
+}
