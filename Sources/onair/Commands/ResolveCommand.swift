@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import StreamInput
+
+struct ResolveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resolve",
+        abstract: "Show the concrete stream a station or URL leads to.",
+        discussion: """
+        Follows HTTP redirects (at most 5), .pls playlists (entries tried in order), .m3u lists and HLS \
+        master playlists (a variant picked by bandwidth), then reports the stream's kind, content type \
+        and codec. Playlists may only lead to http or https URLs.
+
+        Examples:
+          onair resolve fip
+          onair resolve https://somafm.com/groovesalad.pls --json
+          onair resolve bbc-radio-3 --quality low
+
+        Exit codes: 0 resolved; 1 nothing playable found; 3 unknown station or bad catalogue.
+        """
+    )
+
+    @Argument(help: "A station id from the catalogue, or a stream or playlist URL.")
+    var station: String
+
+    @Option(help: "HLS variant to pick from a master playlist: low or high.")
+    var quality: StreamQuality = .high
+
+    @Flag(help: "Print the result as one JSON object.")
+    var json = false
+
+    func run() throws {
+        do {
+            let resolved = try StreamTarget.parse(station).resolve(quality: quality)
+            if json { Console.json(resolved) } else { print(Self.describe(resolved)) }
+        } catch let failure as CommandFailure {
+            Console.message("onair: \(failure.message)")
+            throw ExitCode(failure.exitCode)
+        }
+    }
+
+    static func describe(_ stream: ResolvedStream) -> String {
+        var rows: [(String, String)] = [("stream", URLRedaction.redact(stream.url)), ("kind", stream.kind.rawValue)]
+        if let type = stream.contentType { rows.append(("type", type)) }
+        if let codec = stream.codec { rows.append(("codec", codec)) }
+        if let bitrate = stream.bitrate { rows.append(("bitrate", "\(bitrate) kbit/s")) }
+        if let name = stream.name { rows.append(("name", name)) }
+        if stream.chain.count > 1 { rows.append(("via", stream.chain.dropLast().joined(separator: " → "))) }
+        var text = rows.map { "\($0.0.padding(toLength: 8, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n")
+        if let variants = stream.variants {
+            text += "\nvariants:"
+            for variant in variants.sorted(by: { $0.bandwidth > $1.bandwidth }) {
+                let mark = variant.url == stream.url ? "*" : " "
+                text += "\n \(mark) \(variant.bandwidth / 1000) kbit/s \(variant.codec ?? variant.codecs.joined(separator: ","))  \(URLRedaction.redact(variant.url))"
+            }
+        }
+        return text
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+
+@main
+struct Onair: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "onair",
+        abstract: "Listen to, record and relay internet radio.",
+        discussion: """
+        Stations come from the shipped stations.json, your own catalogue \
+        ($XDG_CONFIG_HOME/onair/stations.json, or $ONAIR_HOME/config/stations.json), a radio-browser.info \
+        search, or a plain URL.
+
+        Exit codes: 0 success; 1 a stream could not be played; 2 a sink failed; \
+        3 configuration error; 64 usage error.
+        """,
+        version: "0.1.0",
+        subcommands: [StationsCommand.self, SearchCommand.self, ResolveCommand.self, ListenCommand.self]
+    )
+}

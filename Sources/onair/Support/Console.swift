@@ -1,0 +1,46 @@
+import Foundation
+import StreamInput
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the CLI's words go: messages on stderr, machine output as JSON lines.
+enum Console {
+    private static let lock = NSLock()
+
+    /// One line on stderr.
+    static func message(_ text: String) {
+        lock.withLock { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+    }
+
+    /// One JSON object per line, on stdout or stderr.
+    static func json<T: Encodable>(_ value: T, toStandardError: Bool = false) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        guard let data = try? encoder.encode(value) else { return }
+        lock.withLock {
+            let handle = toStandardError ? FileHandle.standardError : FileHandle.standardOutput
+            handle.write(data + Data("\n".utf8))
+        }
+    }
+
+    static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+}
+
+/// Exit codes, documented in `onair --help`.
+enum ExitStatus {
+    /// The stream could not be played: unreachable, not audio, or reconnecting gave up.
+    static let streamFailed: Int32 = 1
+    /// A sink could not be opened or failed while writing (disk full, closed pipe).
+    static let sinkFailed: Int32 = 2
+    /// A configuration problem: a malformed catalogue, an unknown station.
+    static let configuration: Int32 = 3
+}
+
+/// A failure the CLI reports as one plain line and an exit code.
+struct CommandFailure: Error, CustomStringConvertible {
+    var message: String
+    var exitCode: Int32
+    var description: String { message }
+}

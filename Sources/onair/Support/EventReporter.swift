@@ -1,0 +1,51 @@
+import Foundation
+import StreamInput
+
+/// Shows a stream's events: plain lines on stderr for people, or JSON lines for programs.
+final class EventReporter: @unchecked Sendable {
+    private let json: Bool
+    private let jsonToStandardError: Bool
+
+    /// JSON goes to stderr when stdout carries the audio itself.
+    init(json: Bool, audioOnStandardOutput: Bool) {
+        self.json = json
+        jsonToStandardError = audioOnStandardOutput
+    }
+
+    func report(_ event: StreamEvent) {
+        if json {
+            Console.json(event, toStandardError: jsonToStandardError)
+            return
+        }
+        switch event {
+        case .connected(let info):
+            let details = [info.contentType, info.bitrate.map { "\($0) kbit/s" }].compactMap { $0 }.joined(separator: ", ")
+            Console.message("Connected to \(info.name ?? info.url)\(details.isEmpty ? "" : " (\(details))")")
+        case .decoding(let codec, let rate, let channels, let bitrate):
+            let kbps = bitrate.map { ", \($0 / 1000) kbit/s" } ?? ""
+            Console.message("Decoding \(codec), \(rate) Hz, \(channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) channels")\(kbps)")
+        case .metadata(let change):
+            Console.message("♪ \(change.title)")
+        case .disconnected(let reason):
+            Console.message("Disconnected: \(reason)")
+        case .reconnecting(let attempt, let delay):
+            Console.message(String(format: "Reconnecting in %.1f s (attempt %d)", delay, attempt))
+        case .gap(let gap):
+            Console.message(String(format: "Gap of %.1f s in the audio at %@", gap.seconds, Self.clock(gap.mediaTime ?? 0)))
+        case .warning(let message):
+            Console.message("warning: \(message)")
+        case .consumerFailed(let label, let reason):
+            Console.message("error: \(label) failed: \(reason)")
+        case .failed(let message):
+            Console.message("error: \(message)")
+        }
+    }
+
+    /// 1:02:03 or 2:03.
+    static func clock(_ seconds: Double) -> String {
+        let whole = Int(seconds)
+        return whole >= 3600
+            ? String(format: "%d:%02d:%02d", whole / 3600, whole % 3600 / 60, whole % 60)
+            : String(format: "%d:%02d", whole / 60, whole % 60)
+    }
+}

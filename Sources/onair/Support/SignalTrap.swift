@@ -1,0 +1,26 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a handler on Ctrl-C or SIGTERM (a graceful stop); a second signal exits at once.
+final class SignalTrap {
+    private var sources: [DispatchSourceSignal] = []
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        signal(SIGPIPE, SIG_IGN)
+        let queue = DispatchQueue(label: "onair.signals")
+        nonisolated(unsafe) var received = 0
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                received += 1
+                if received > 1 { _exit(130) }
+                handler()
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}
