@@ -59,7 +59,8 @@ public enum StreamKind: String, Codable, Sendable, Equatable, CaseIterable {
 public struct StreamEndpoint: Codable, Sendable, Equatable {
     public var url: String
     public var kind: StreamKind
-    /// Codec name as FFmpeg knows it: mp3, aac, vorbis, opus, flac.
+    /// Codec: mp3, aac, he-aac, vorbis, opus or flac (he-aac is told apart from aac because players
+    /// and bandwidth differ, though FFmpeg decodes both as "aac").
     public var codec: String?
     /// Nominal bitrate in kbit/s.
     public var bitrate: Int?

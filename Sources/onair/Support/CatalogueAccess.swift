@@ -1,0 +1,42 @@
+import Foundation
+import RadioModel
+
+/// How commands reach the station catalogue: the shipped stations.json found from the executable's
+/// location, overlaid with the user's own file.
+enum CatalogueAccess {
+    /// The user's directories, from this process's environment.
+    static var paths: AppPaths { AppPaths(environment: ProcessInfo.processInfo.environment) }
+
+    /// The user's own catalogue, where `onair search --add` writes.
+    static var userCatalogue: UserCatalogue { UserCatalogue(paths: paths) }
+
+    /// Loads the catalogue; a malformed file becomes a configuration failure naming its line and field.
+    static func load() throws(CommandFailure) -> Catalogue {
+        let environment = ProcessInfo.processInfo.environment
+        let shippedURL = Catalogue.shippedCatalogueURL(executableURL: executableURL, environment: environment)
+        if shippedURL == nil {
+            Console.message("onair: warning: no shipped stations.json found (set ONAIR_STATIONS to its path); "
+                + "using only \(paths.userCatalogueURL.path)")
+        }
+        do {
+            return try Catalogue.load(shippedURL: shippedURL, userURL: paths.userCatalogueURL)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// A catalogue problem as the failure commands report: its one line, exit status 3.
+    static func failure(_ error: CatalogueError) -> CommandFailure {
+        CommandFailure(message: error.description, exitCode: ExitStatus.configuration)
+    }
+
+    /// The running executable, symlinks resolved later; argv[0] against the working directory if
+    /// the system cannot say.
+    private static var executableURL: URL? {
+        if let url = Bundle.main.executableURL { return url }
+        guard let argument = CommandLine.arguments.first else { return nil }
+        return URL(fileURLWithPath: argument,
+                   relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+            .absoluteURL
+    }
+}
