@@ -39,10 +39,11 @@ let package = Package(
         ]),
 
         // Fixture servers and helpers shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["CFFmpeg"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RadioModelTests", dependencies: ["RadioModel"]),
-        .testTarget(name: "StreamInputTests", dependencies: ["StreamInput", "TestSupport"]),
+        .testTarget(name: "StreamInputTests", dependencies: ["StreamInput", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Outputs", "StreamInput", "TestSupport"]),
+        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Media", "RadioModel", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
     ]
 )

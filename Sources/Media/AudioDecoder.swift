@@ -17,7 +17,8 @@ final class AudioDecoder {
         context.pointee.pkt_timebase = stream.pointee.time_base
         result = avcodec_open2(context, codec, nil)
         guard result >= 0 else { throw MediaError("cannot open the \(String(cString: codec.pointee.name)) decoder", code: result) }
-        codecName = String(cString: codec.pointee.name)
+        // The codec's name ("mp3"), not the decoder's ("mp3float").
+        codecName = String(cString: avcodec_get_name(parameters.pointee.codec_id))
     }
 
     deinit { avcodec_free_context(&context) }

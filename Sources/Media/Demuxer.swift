@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 import StreamInput
 
 /// libavformat over one ingest run: finds the audio stream and hands out its packets.
@@ -44,6 +45,36 @@ final class Demuxer {
     }
 
     deinit { avformat_close_input(&context) }
+
+    /// A title carried inside the stream itself (Ogg comments, ID3 in MP3), once when it is new.
+    /// Icecast passes Ogg titles this way rather than as ICY metadata.
+    func takeInStreamTitle() -> String? {
+        guard let context else { return nil }
+        let streamFlags = stream.pointee.event_flags & AVSTREAM_EVENT_FLAG_METADATA_UPDATED
+        let formatFlags = context.pointee.event_flags & AVFMT_EVENT_FLAG_METADATA_UPDATED
+        guard !checkedInitialTitle || streamFlags != 0 || formatFlags != 0 else { return nil }
+        checkedInitialTitle = true
+        stream.pointee.event_flags &= ~AVSTREAM_EVENT_FLAG_METADATA_UPDATED
+        context.pointee.event_flags &= ~AVFMT_EVENT_FLAG_METADATA_UPDATED
+        for metadata in [stream.pointee.metadata, context.pointee.metadata] {
+            let title = Self.value(metadata, "title")
+            let artist = Self.value(metadata, "artist")
+            switch (artist, title) {
+            case let (artist?, title?): return "\(artist) - \(title)"
+            case let (nil, title?): return title
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    private var checkedInitialTitle = false
+
+    private static func value(_ dictionary: OpaquePointer?, _ key: String) -> String? {
+        guard let entry = av_dict_get(dictionary, key, nil, 0), let value = entry.pointee.value else { return nil }
+        let text = String(cString: value).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
 
     var stream: UnsafeMutablePointer<AVStream> { context!.pointee.streams[Int(streamIndex)]! }
 

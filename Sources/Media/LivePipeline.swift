@@ -20,6 +20,8 @@ public final class LivePipeline: @unchecked Sendable {
     private let lock = NSLock()
     private var stopping = false
     private var deliveredFrames: Int64 = 0
+    /// Decode thread only: the last title found inside the stream (they repeat on every reconnect).
+    private var lastInStreamTitle: String?
 
     /// `stopAfter` ends the pipeline after exactly that many seconds of audio reached the consumers.
     /// With `endsWhenConsumersFail`, a consumer failure that leaves none attached ends it too (a
@@ -116,6 +118,10 @@ public final class LivePipeline: @unchecked Sendable {
             defer { av_packet_unref(packet) }
             let position = packet.pointee.pos >= 0 ? packet.pointee.pos : run.queue.bytesRead
             emit(run.takeTitles(upTo: position))
+            if let title = demuxer.takeInStreamTitle(), title != lastInStreamTitle {
+                lastInStreamTitle = title
+                emit([TitleChange(title: title, url: nil, audioByteOffset: position)])
+            }
             do {
                 try decoder.decode(packet, frame: frame, body: handleFrame)
                 badPackets = 0

@@ -22,7 +22,14 @@ public final class WAVFileSink: PCMConsumer, @unchecked Sendable {
         headerInterval = UInt64(format.bytesPerSecond * 2)
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw SinkError.system("cannot create \(path)") }
-        do { try writeHeader() } catch { close(fd); throw error }
+        do {
+            // The first header goes through write(), so the data that follows starts after it;
+            // later updates rewrite it in place with pwrite().
+            try header().withUnsafeBytes { try FileDescriptorWriter.writeAll(fd, $0, label: label) }
+        } catch {
+            close(fd)
+            throw error
+        }
     }
 
     public func consume(_ pcm: UnsafeRawBufferPointer) throws {
@@ -48,8 +55,14 @@ public final class WAVFileSink: PCMConsumer, @unchecked Sendable {
         }
     }
 
-    /// The canonical 44-byte header; sizes saturate at 4 GiB, which readers treat as "to the end".
     private func writeHeader() throws {
+        let bytes = header()
+        let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        guard written == bytes.count else { throw SinkError.system("\(label): cannot write the header") }
+    }
+
+    /// The canonical 44-byte header; sizes saturate at 4 GiB, which readers treat as "to the end".
+    private func header() -> [UInt8] {
         let data = UInt32(clamping: dataBytes)
         let riff = UInt32(clamping: dataBytes + 36)
         var header = [UInt8]()
@@ -65,7 +78,6 @@ public final class WAVFileSink: PCMConsumer, @unchecked Sendable {
         append(UInt16(format.bytesPerFrame))
         append(UInt16(format.bitsPerSample))
         header.append(contentsOf: Array("data".utf8)); append(data)
-        let written = header.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-        guard written == header.count else { throw SinkError.system("\(label): cannot write the header") }
+        return header
     }
 }

@@ -60,7 +60,8 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
     private var lastTitle: String?
     private var lastAudioAt: Date?
     private var runStartedAt = Date()
-    private var pendingFailure: String?
+    /// Why our side ended the current transfer, and whether retrying the same URL is pointless.
+    private var pendingFailure: (reason: String, permanent: Bool)?
     private var pendingResolution = false
 
     public convenience init(url: String, options: LiveStreamOptions = LiveStreamOptions(), engine: TransferEngine = .shared,
@@ -122,8 +123,11 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
 
     public func transfer(_ id: TransferID, didReceive head: ResponseHead) -> Bool {
         guard id == transfer else { return false }
+        // A redirect's head arrives only when curl did not follow it: its error says why.
+        if (300..<400).contains(head.status) { return true }
         if head.status != 200 {
-            pendingFailure = "HTTP \(head.status)"
+            // 4xx will not heal by retrying the first connection; 5xx may.
+            pendingFailure = ("HTTP \(head.status)", permanent: (400..<500).contains(head.status))
             return false
         }
         let playlist = PlaylistParser.isPlaylist(mediaType: head.mediaType, url: head.url, body: Data())
@@ -132,7 +136,7 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
             return false
         }
         if playlist || AudioContentType.isNotAudio(head.mediaType) || head.mediaType?.hasPrefix("text/") == true {
-            pendingFailure = "not an audio stream (Content-Type \(head.mediaType ?? "none"))"
+            pendingFailure = ("not an audio stream (Content-Type \(head.mediaType ?? "none"))", permanent: true)
             return false
         }
         let info = ConnectionInfo(head: head)
@@ -142,7 +146,7 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
                 // Blocks at an unknown spacing cannot be stripped: ask again for audio without titles.
                 onEvent(.warning("server sent an unusable icy-metaint '\(raw)'; reconnecting without titles"))
                 askForTitles = false
-                pendingFailure = "unusable icy-metaint"
+                pendingFailure = ("unusable icy-metaint", permanent: false)
                 return false
             }
             deinterleaver = ICYDeinterleaver(metaint: metaint)
@@ -192,8 +196,10 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
             resolvePlaylist()
             return
         }
-        let reason = pendingFailure ?? error?.description ?? "the server ended the stream"
-        let permanent = !(error?.isTransient ?? true) && error?.kind != .cancelled
+        // Our own abort shows up as a cancelled transfer; curl's error is the better reason otherwise.
+        let curlError = error?.kind == .cancelled ? nil : error
+        let reason = curlError?.message ?? pendingFailure?.reason ?? "the server ended the stream"
+        let permanent = curlError.map { !$0.isTransient } ?? pendingFailure?.permanent ?? false
         endRun(reason: reason, permanent: permanent)
     }
 

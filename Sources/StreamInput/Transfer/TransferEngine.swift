@@ -357,6 +357,8 @@ private final class FetchCollector: TransferDelegate, @unchecked Sendable {
             failure = TransferError(kind: .http, url: url, message: "HTTP \(head.status)", status: head.status)
             return false
         }
+        // A redirect's head arrives only when curl did not follow it: its error says why.
+        guard (200..<300).contains(head.status) else { return true }
         if stopAfterHead(head) {
             stoppedAfterHead = true
             return false
@@ -375,7 +377,13 @@ private final class FetchCollector: TransferDelegate, @unchecked Sendable {
     }
 
     func transfer(_ id: TransferID, didFinishWith error: TransferError?) {
-        if failure == nil, !stoppedAfterHead { failure = error }
+        if failure == nil, !stoppedAfterHead {
+            failure = error
+            if error == nil, let status = head?.status, !(200..<300).contains(status) {
+                failure = TransferError(kind: .protocolError, url: url, message: "HTTP \(status) without a usable redirect",
+                                        status: status)
+            }
+        }
         done.signal()
     }
 

@@ -66,12 +66,7 @@ struct ListenCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            try play()
-        } catch let failure as CommandFailure {
-            Console.message("onair: \(failure.message)")
-            throw ExitCode(failure.exitCode)
-        }
+        try reportingFailures(play)
     }
 
     private func play() throws {

@@ -30,12 +30,9 @@ struct ResolveCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        do {
+        try reportingFailures {
             let resolved = try StreamTarget.parse(station).resolve(quality: quality)
             if json { Console.json(resolved) } else { print(Self.describe(resolved)) }
-        } catch let failure as CommandFailure {
-            Console.message("onair: \(failure.message)")
-            throw ExitCode(failure.exitCode)
         }
     }
 

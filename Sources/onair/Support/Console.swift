@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import StreamInput
 #if canImport(Glibc)
@@ -43,4 +44,14 @@ struct CommandFailure: Error, CustomStringConvertible {
     var message: String
     var exitCode: Int32
     var description: String { message }
+}
+
+/// Runs a command's body, reporting a `CommandFailure` as the one line and exit status the CLI promises.
+func reportingFailures(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let failure as CommandFailure {
+        Console.message("onair: \(failure.message)")
+        throw ExitCode(failure.exitCode)
+    }
 }

@@ -25,7 +25,7 @@ final class EventReporter: @unchecked Sendable {
             let kbps = bitrate.map { ", \($0 / 1000) kbit/s" } ?? ""
             Console.message("Decoding \(codec), \(rate) Hz, \(channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) channels")\(kbps)")
         case .metadata(let change):
-            Console.message("♪ \(change.title)")
+            Console.message("♪ \(change.title.isEmpty ? "(no title)" : change.title)")
         case .disconnected(let reason):
             Console.message("Disconnected: \(reason)")
         case .reconnecting(let attempt, let delay):
@@ -36,8 +36,8 @@ final class EventReporter: @unchecked Sendable {
             Console.message("warning: \(message)")
         case .consumerFailed(let label, let reason):
             Console.message("error: \(label) failed: \(reason)")
-        case .failed(let message):
-            Console.message("error: \(message)")
+        case .failed:
+            break // the command ends with this as its last line
         }
     }
 

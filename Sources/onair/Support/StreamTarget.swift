@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import RadioModel
 import StreamInput
@@ -52,3 +53,5 @@ enum StreamTarget {
         }
     }
 }
+
+extension StreamQuality: ExpressibleByArgument {}

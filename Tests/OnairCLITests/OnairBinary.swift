@@ -1,0 +1,35 @@
+import Foundation
+import XCTest
+import TestSupport
+
+/// Runs the built `onair` executable the way a user does, with its own ONAIR_HOME.
+struct OnairBinary {
+    let home: TemporaryDirectory
+
+    init() throws {
+        home = try TemporaryDirectory(prefix: "onair-home")
+    }
+
+    /// The executable SwiftPM built beside the test runner (on Linux the .xctest is itself an executable).
+    static var path: String {
+        let products = Bundle.main.executableURL!.deletingLastPathComponent()
+        return products.appendingPathComponent("onair").path
+    }
+
+    var environment: [String: String] { ["ONAIR_HOME": home.url.path] }
+
+    func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> ProcessResult {
+        try ProcessRunner.run(Self.path, arguments, timeout: timeout, environment: environment)
+    }
+
+    func start(_ arguments: [String]) throws -> RunningProcess {
+        try ProcessRunner.start(Self.path, arguments, environment: environment)
+    }
+
+    /// The JSON event objects a `--json` run printed.
+    static func events(_ output: String) -> [[String: Any]] {
+        output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import XCTest
+@testable import Outputs
+
+final class SinkSpecTests: XCTestCase {
+    func testEveryDocumentedFormParses() throws {
+        XCTAssertEqual(try SinkSpec(parsing: "speaker"), .speaker)
+        XCTAssertEqual(try SinkSpec(parsing: "stdout"), .stdout)
+        XCTAssertEqual(try SinkSpec(parsing: "pulse"), .pulse(server: nil, sink: nil))
+        XCTAssertEqual(try SinkSpec(parsing: "pulse:livingroom.local/alsa_output.usb"),
+                       .pulse(server: "livingroom.local", sink: "alsa_output.usb"))
+        XCTAssertEqual(try SinkSpec(parsing: "alsa:hw:1,0"), .alsa(device: "hw:1,0"))
+        XCTAssertEqual(try SinkSpec(parsing: "wav:/tmp/a:b.wav"), .wav(path: "/tmp/a:b.wav"))
+        XCTAssertEqual(try SinkSpec(parsing: "fifo:/tmp/snapfifo"), .fifo(path: "/tmp/snapfifo"))
+        XCTAssertEqual(try SinkSpec(parsing: "tcp:127.0.0.1:4953"), .tcp(host: "127.0.0.1", port: 4953))
+        XCTAssertEqual(try SinkSpec(parsing: "tcp:[::1]:4953"), .tcp(host: "::1", port: 4953))
+        XCTAssertEqual(try SinkSpec(parsing: "http://127.0.0.1:8080/radio"), .httpServe(host: "127.0.0.1", port: 8080, path: "/radio"))
+        XCTAssertEqual(try SinkSpec(parsing: "icecast://source:pw@127.0.0.1:8000/live"), .icecast(url: "icecast://source:pw@127.0.0.1:8000/live"))
+    }
+
+    func testBadSinksAreRefusedWithTheReason() {
+        for bad in ["", "wav:", "tcp:host", "tcp:host:99999", "http://nohost", "icecast://h:1/", "speaker:x", "mp3:/x", "stdout:x"] {
+            XCTAssertThrowsError(try SinkSpec(parsing: bad), bad) { error in
+                XCTAssertTrue("\(error)".hasPrefix("invalid sink '\(bad)'"), "\(error)")
+            }
+        }
+    }
+
+    func testPasswordsNeverShowInDescriptions() throws {
+        let spec = try SinkSpec(parsing: "icecast://source:hunter2@127.0.0.1:8000/live")
+        XCTAssertFalse(spec.description.contains("hunter2"))
+        XCTAssertTrue(spec.description.contains("127.0.0.1:8000/live"))
+    }
+}

@@ -1,0 +1,56 @@
+import XCTest
+@testable import StreamInput
+
+final class ReconnectPolicyTests: XCTestCase {
+    func testBackoffGrowsThenStaysBoundedWithJitter() {
+        let policy = ReconnectPolicy(initialDelay: 0.5, maxDelay: 30, multiplier: 2, jitter: 0.25)
+        XCTAssertEqual(policy.delay(attempt: 1, unit: 0.5), 0.5, accuracy: 1e-9)
+        XCTAssertEqual(policy.delay(attempt: 2, unit: 0.5), 1.0, accuracy: 1e-9)
+        XCTAssertEqual(policy.delay(attempt: 4, unit: 0.5), 4.0, accuracy: 1e-9)
+        XCTAssertEqual(policy.delay(attempt: 40, unit: 0.5), 30, accuracy: 1e-9)
+        XCTAssertEqual(policy.delay(attempt: 3, unit: 0), 1.5, accuracy: 1e-9, "jitter spreads by -25%")
+        XCTAssertEqual(policy.delay(attempt: 3, unit: 0.999_999), 2.5, accuracy: 1e-3, "and by +25%")
+        XCTAssertLessThanOrEqual(policy.delay(attempt: 1000, unit: 0.999), 30)
+    }
+}
+
+final class ByteQueueTests: XCTestCase {
+    func testRefusedProducerIsWokenOnceDrainedBelowHalf() {
+        let queue = ByteQueue(capacity: 100)
+        let woken = expectation(description: "space available")
+        queue.setSpaceAvailableHandler { woken.fulfill() }
+        let chunk = [UInt8](repeating: 1, count: 60)
+        XCTAssertTrue(queue.hasRoom(for: 60))
+        chunk.withUnsafeBytes { queue.append($0) }
+        XCTAssertFalse(queue.hasRoom(for: 60), "60 + 60 exceeds the capacity")
+        var buffer = [UInt8](repeating: 0, count: 20)
+        XCTAssertEqual(buffer.withUnsafeMutableBytes { queue.read(into: $0) }, 20)
+        wait(for: [woken], timeout: 1)
+    }
+
+    func testPeekDoesNotConsumeAndFinishEndsReads() {
+        let queue = ByteQueue()
+        let bytes: [UInt8] = [1, 2, 3]
+        bytes.withUnsafeBytes { queue.append($0) }
+        queue.finish()
+        XCTAssertEqual(queue.peek(upTo: 10), [1, 2, 3], "peek returns what there is once finished")
+        var buffer = [UInt8](repeating: 0, count: 10)
+        XCTAssertEqual(buffer.withUnsafeMutableBytes { queue.read(into: $0) }, 3)
+        XCTAssertEqual(buffer.prefix(3), [1, 2, 3])
+        XCTAssertEqual(buffer.withUnsafeMutableBytes { queue.read(into: $0) }, 0, "end of stream")
+    }
+
+    func testCloseWakesABlockedReader() {
+        let queue = ByteQueue()
+        let done = expectation(description: "reader returned")
+        Thread {
+            var buffer = [UInt8](repeating: 0, count: 4)
+            let count = buffer.withUnsafeMutableBytes { queue.read(into: $0) }
+            XCTAssertEqual(count, 0)
+            done.fulfill()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        queue.close()
+        wait(for: [done], timeout: 1)
+    }
+}
