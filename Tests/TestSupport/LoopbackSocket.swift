@@ -108,6 +108,13 @@ enum LoopbackSocket {
 /// A loopback TCP port that was free a moment ago, for servers we launch as separate processes
 /// (Icecast). Another process may take it before ours binds, so launchers retry on a bind failure.
 public enum FreePort {
+    /// Whether something listens on the loopback port (for servers started as processes).
+    public static func isAccepting(_ port: UInt16) -> Bool {
+        guard let fd = try? LoopbackSocket.connect(port: port) else { return false }
+        close(fd)
+        return true
+    }
+
     public static func pick() throws -> UInt16 {
         let (fd, port) = try LoopbackSocket.listen()
         close(fd)

@@ -231,6 +231,7 @@ private final class Transfer {
         onair_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         onair_curl_setopt_string(easy, CURLOPT_USERAGENT, request.userAgent)
         onair_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
+        if let bundle = Self.certificateBundle { onair_curl_setopt_string(easy, CURLOPT_CAINFO, bundle) }
         onair_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         // Shoutcast v1 answers "ICY 200 OK"; as an alias curl parses its headers as HTTP's.
         aliasList = curl_slist_append(nil, "ICY 200 OK")
@@ -244,6 +245,13 @@ private final class Transfer {
         onair_curl_setopt_header_function(easy, transferHeaderCallback)
         onair_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, me)
     }
+
+    /// A CA bundle from the environment, as curl's own tool and OpenSSL read it: for stations behind
+    /// a private CA, or a TLS-inspecting proxy. libcurl itself ignores these variables.
+    private static let certificateBundle: String? = {
+        let environment = ProcessInfo.processInfo.environment
+        return [environment["CURL_CA_BUNDLE"], environment["SSL_CERT_FILE"]].compactMap { $0 }.first { !$0.isEmpty }
+    }()
 
     func cleanup() {
         curl_easy_cleanup(easy)
