@@ -188,18 +188,7 @@ extension JSONSourceMap {
                 path.components.append(.key(key))
                 try scanValue(depth: depth + 1)
                 path.components.removeLast()
-                skipWhitespace()
-                switch peek() ?? 0 {
-                case UInt8(ascii: ","):
-                    position += 1
-                    skipWhitespace()
-                    if peek() == UInt8(ascii: "}") { position += 1; return }
-                case UInt8(ascii: "}"):
-                    position += 1
-                    return
-                default:
-                    throw error("expected ',' or '}' after the value of \"\(key)\", got \(describeCurrent())")
-                }
+                if try endOfContainer(close: "}", after: "the value of \"\(key)\"") { return }
             }
         }
 
@@ -212,19 +201,27 @@ extension JSONSourceMap {
                 path.components.append(.index(index))
                 try scanValue(depth: depth + 1)
                 path.components.removeLast()
+                if try endOfContainer(close: "]", after: "an array element") { return }
+                index += 1
+            }
+        }
+
+        /// After a member or element: true when `close` ends the container (a trailing comma before it
+        /// is accepted, as the decoder accepts it), false when a comma announces another.
+        private mutating func endOfContainer(close: Unicode.Scalar, after what: String) throws(JSONSyntaxError) -> Bool {
+            skipWhitespace()
+            switch peek() ?? 0 {
+            case UInt8(ascii: ","):
+                position += 1
                 skipWhitespace()
-                switch peek() ?? 0 {
-                case UInt8(ascii: ","):
-                    position += 1
-                    skipWhitespace()
-                    if peek() == UInt8(ascii: "]") { position += 1; return }
-                    index += 1
-                case UInt8(ascii: "]"):
-                    position += 1
-                    return
-                default:
-                    throw error("expected ',' or ']' after an array element, got \(describeCurrent())")
-                }
+                guard peek() == UInt8(ascii: close) else { return false }
+                position += 1
+                return true
+            case UInt8(ascii: close):
+                position += 1
+                return true
+            default:
+                throw error("expected ',' or '\(close)' after \(what), got \(describeCurrent())")
             }
         }
 
