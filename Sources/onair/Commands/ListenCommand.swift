@@ -47,6 +47,10 @@ struct ListenCommand: ParsableCommand {
     @Option(help: "Give up after this many failed reconnects in a row (default: never).")
     var maxReconnects: Int?
 
+    @Option(help: ArgumentHelp("Reconnect backoff: first and longest delay in seconds; doubles between, ±25% jitter.",
+                               valueName: "min:max"))
+    var reconnectDelay: String = "0.5:30"
+
     @Flag(help: "Print events (connected, decoding, metadata, gap, reconnecting, error) as JSON lines.")
     var json = false
 
@@ -59,6 +63,9 @@ struct ListenCommand: ParsableCommand {
         }
         if PCMFormat(pcm) == nil {
             throw ValidationError("invalid --pcm '\(pcm)': expected RATE:BITS:CHANNELS, e.g. 48000:16:2")
+        }
+        if Self.delayBounds(reconnectDelay) == nil {
+            throw ValidationError("invalid --reconnect-delay '\(reconnectDelay)': expected MIN:MAX seconds with 0 < MIN <= MAX, e.g. 0.5:30")
         }
         if stallTimeout <= 0 || connectTimeout <= 0 {
             throw ValidationError("timeouts must be positive")
@@ -89,6 +96,7 @@ struct ListenCommand: ParsableCommand {
         options.stallTimeout = stallTimeout
         options.titleCharset = target.titleCharset
         options.reconnect.maxConsecutiveFailures = maxReconnects
+        (options.reconnect.initialDelay, options.reconnect.maxDelay) = Self.delayBounds(reconnectDelay)!
         options.quality = quality
         let onEvent: @Sendable (StreamEvent) -> Void = { event in
             reporter.report(event)
@@ -103,6 +111,12 @@ struct ListenCommand: ParsableCommand {
         pipeline.waitUntilFinished()
         withExtendedLifetime(trap) {}
         if let failure = outcome.failure { throw failure }
+    }
+
+    private static func delayBounds(_ text: String) -> (Double, Double)? {
+        let parts = text.split(separator: ":").compactMap { Double($0) }
+        guard parts.count == 2, parts[0] > 0, parts[0] <= parts[1] else { return nil }
+        return (parts[0], parts[1])
     }
 
     private func chosenSink() throws -> SinkSpec {
