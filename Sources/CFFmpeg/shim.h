@@ -4,6 +4,7 @@
 
 #include <libavformat/avformat.h>
 #include <libavformat/avio.h>
+#include <libavdevice/avdevice.h>
 #include <libavcodec/avcodec.h>
 #include <libswresample/swresample.h>
 #include <libavutil/avutil.h>
@@ -13,6 +14,9 @@
 #include <libavutil/samplefmt.h>
 #include <libavutil/mem.h>
 #include <libavutil/log.h>
+#include <dlfcn.h>
+#include <libavutil/aes.h>
+#include <libavutil/audio_fifo.h>
 
 static inline int onair_averror(int posix_errno) { return AVERROR(posix_errno); }
 static inline int onair_averror_eof(void) { return AVERROR_EOF; }
@@ -28,6 +32,20 @@ static inline const char *onair_av_err2str(int errnum, char *buf, size_t size) {
 /// The default layout for a channel count (AV_CHANNEL_LAYOUT_* are macros).
 static inline void onair_default_channel_layout(AVChannelLayout *layout, int channels) {
     av_channel_layout_default(layout, channels);
+}
+
+
+/// libavdevice's ALSA output leaves alsa-lib printing its own errors ("ALSA lib pcm.c: Unknown PCM
+/// default") to stderr on every failed open; the failure reaches Swift as an FFmpeg error anyway.
+/// alsa-lib's error handler is variadic, which Swift cannot implement, so it is set here, through
+/// dlsym so that nothing links to libasound beyond what libavdevice already loads.
+static inline void onair_alsa_quiet_handler(const char *file, int line, const char *function, int err, const char *fmt, ...) {
+    (void)file; (void)line; (void)function; (void)err; (void)fmt;
+}
+static inline void onair_silence_alsa_errors(void) {
+    typedef void (*handler)(const char *, int, const char *, int, const char *, ...);
+    int (*set_handler)(handler) = (int (*)(handler))dlsym(RTLD_DEFAULT, "snd_lib_error_set_handler");
+    if (set_handler) set_handler(onair_alsa_quiet_handler);
 }
 
 #endif

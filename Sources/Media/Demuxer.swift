@@ -78,13 +78,26 @@ final class Demuxer {
 
     var stream: UnsafeMutablePointer<AVStream> { context!.pointee.streams[Int(streamIndex)]! }
 
-    /// Reads the next packet of the audio stream. Returns false at the end of the run.
-    func read(into packet: UnsafeMutablePointer<AVPacket>) throws -> Bool {
+    /// What a packet `read` returned carries.
+    enum Payload {
+        case audio
+        /// ID3 tags in their own stream: HLS now-playing titles in MPEG-TS.
+        case timedID3
+    }
+
+    /// Reads the next packet of the audio stream or of a timed-ID3 stream; nil at the end of the run.
+    func read(into packet: UnsafeMutablePointer<AVPacket>) throws -> Payload? {
         while true {
             let result = av_read_frame(context, packet)
-            if result == onair_averror_eof() { return false }
+            if result == onair_averror_eof() { return nil }
             if result < 0 { throw MediaError("cannot read from the stream", code: result) }
-            if packet.pointee.stream_index == streamIndex { return true }
+            let index = packet.pointee.stream_index
+            if index == streamIndex { return .audio }
+            // MPEG-TS may announce streams mid-way, so the codec is looked up per packet.
+            if let context, index >= 0, index < context.pointee.nb_streams,
+               context.pointee.streams[Int(index)]!.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_TIMED_ID3 {
+                return .timedID3
+            }
             av_packet_unref(packet)
         }
     }

@@ -9,7 +9,7 @@ import StreamInput
 /// blocking work never runs on Swift's cooperative pool. FFmpeg handles never leave that thread.
 public final class LivePipeline: @unchecked Sendable {
     public let format: PCMFormat
-    public let fanOut: PCMFanOut
+    public let fanOut: StreamFanOut
     private let source: IngestSource
     private let onEvent: @Sendable (StreamEvent) -> Void
     private let stopAfterFrames: Int64?
@@ -19,9 +19,17 @@ public final class LivePipeline: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var stopping = false
-    private var deliveredFrames: Int64 = 0
+    /// Media time so far, in frames of `format`: decoded audio handed on, or — while nobody takes
+    /// PCM and nothing is decoded — the durations of the packets passed on.
+    private var mediaFrames: Int64 = 0
     /// Decode thread only: the last title found inside the stream (they repeat on every reconnect).
     private var lastInStreamTitle: String?
+    /// Decode thread only: the last program-date-time reported, the anchor that later media times
+    /// are put on the stream's wall clock from.
+    private var clock: ProgramDateTime?
+    /// How far a segment's program-date-time may stray from the anchor's extrapolation before it is
+    /// reported as a new anchor: AAC frames alone make tens of milliseconds of jitter.
+    private let clockTolerance = 0.1
 
     /// `stopAfter` ends the pipeline after exactly that many seconds of audio reached the consumers.
     /// With `endsWhenConsumersFail`, a consumer failure that leaves none attached ends it too (a
@@ -33,13 +41,13 @@ public final class LivePipeline: @unchecked Sendable {
         self.onEvent = onEvent
         stopAfterFrames = seconds.map { Int64(($0 * Double(format.sampleRate)).rounded()) }
         let failures = ConsumerFailureHandler(onEvent: onEvent, stopSource: endsWhenConsumersFail ? source : nil)
-        fanOut = PCMFanOut(onFailure: failures.handle)
+        fanOut = StreamFanOut(onFailure: failures.handle)
         failures.fanOut = fanOut
     }
 
     /// Seconds of audio delivered so far.
     public var mediaTime: Double {
-        lock.withLock { Double(deliveredFrames) / Double(format.sampleRate) }
+        lock.withLock { Double(mediaFrames) / Double(format.sampleRate) }
     }
 
     public func start() {
@@ -103,6 +111,8 @@ public final class LivePipeline: @unchecked Sendable {
         let demuxer = try Demuxer(queue: run.queue, hint: AudioContentType.demuxerHint(for: contentType), mimeType: contentType)
         let decoder = try AudioDecoder(stream: demuxer.stream)
         let parameters = demuxer.stream.pointee.codecpar.pointee
+        let encoded = try EncodedFormat(copying: demuxer.stream.pointee.codecpar, timeBase: demuxer.stream.pointee.time_base)
+        fanOut.begin(encoded)
         var announced = false
         var badPackets = 0
         let handleFrame: (UnsafeMutablePointer<AVFrame>) throws -> Void = { [self] decoded in
@@ -114,13 +124,32 @@ public final class LivePipeline: @unchecked Sendable {
             }
             try resampler.convert(decoded) { self.deliver($0) }
         }
-        while !limitReached, try demuxer.read(into: packet) {
+        // Parsers split a container packet into frames and give only the first its byte position;
+        // the rest share it (an MPEG-TS PES holds about a third of a second, and HLS segments start
+        // a fresh one), which places marks far better than the bytes read ahead so far.
+        var lastPosition: Int64?
+        while !limitReached, let payload = try demuxer.read(into: packet) {
             defer { av_packet_unref(packet) }
-            let position = packet.pointee.pos >= 0 ? packet.pointee.pos : run.queue.bytesRead
+            let position = packet.pointee.pos >= 0 ? packet.pointee.pos : lastPosition ?? run.queue.bytesRead
+            lastPosition = position
+            place(run.takeProgramDateTimes(upTo: position))
             emit(run.takeTitles(upTo: position))
-            if let title = demuxer.takeInStreamTitle(), title != lastInStreamTitle {
-                lastInStreamTitle = title
-                emit([TitleChange(title: title, url: nil, audioByteOffset: position)])
+            if case .timedID3 = payload {
+                emitTimedID3(packet, position: position)
+                continue
+            }
+            if let title = demuxer.takeInStreamTitle() {
+                emitInStream(TitleChange(title: title, url: nil, audioByteOffset: position))
+            }
+            let copy = EncodedPacket(packet: packet, timeBase: encoded.timeBase)
+            let bytes = UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))
+            if FrameIntegrity.isComplete(bytes, demuxer: demuxer.formatName) != false {
+                fanOut.deliver(copy)
+            }
+            guard fanOut.wantsPCM else {
+                // Nobody listens to PCM: no decoding, the packets' own durations keep the time.
+                advanceClock(by: copy.duration)
+                continue
             }
             do {
                 try decoder.decode(packet, frame: frame, body: handleFrame)
@@ -140,24 +169,66 @@ public final class LivePipeline: @unchecked Sendable {
     private func emit(_ titles: [TitleChange]) {
         for var title in titles {
             title.mediaTime = mediaTime
+            title.programDateTime = title.programDateTime ?? programDateTime(atMediaTime: mediaTime)
             onEvent(.metadata(title))
+            fanOut.deliver(title)
         }
+    }
+
+    /// A title from inside the stream, once when it is new (it repeats on every reconnect and in every HLS segment).
+    private func emitInStream(_ title: TitleChange) {
+        guard title.title != lastInStreamTitle else { return }
+        lastInStreamTitle = title.title
+        emit([title])
+    }
+
+    /// Timed ID3 (TIT2/TPE1/TXXX) in a packet of its own, as HLS stations send titles in MPEG-TS.
+    private func emitTimedID3(_ packet: UnsafeMutablePointer<AVPacket>, position: Int64) {
+        guard let data = packet.pointee.data, packet.pointee.size > 0 else { return }
+        let tags = ID3Tag.timedMetadataTags(in: UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
+        for tag in tags {
+            guard let title = tag.nowPlaying else { continue }
+            emitInStream(TitleChange(title: title, url: tag.url, audioByteOffset: position))
+        }
+    }
+
+    /// Puts segments' program-date-times on the media timeline, reporting those that do not follow
+    /// from the last one reported (the first, and any after a gap, a discontinuity or drift).
+    private func place(_ marks: [ProgramDateTime]) {
+        for var mark in marks {
+            mark.mediaTime = mediaTime
+            if let expected = programDateTime(atMediaTime: mediaTime), abs(expected.timeIntervalSince(mark.date)) <= clockTolerance {
+                continue
+            }
+            clock = mark
+            onEvent(.programDateTime(mark))
+        }
+    }
+
+    /// The stream's wall-clock time at a media time, extrapolated from the last anchor.
+    private func programDateTime(atMediaTime time: Double) -> Date? {
+        guard let clock, let anchor = clock.mediaTime else { return nil }
+        return clock.date.addingTimeInterval(time - anchor)
     }
 
     /// Passes PCM on, cut to the frame where the requested duration ends.
     private func deliver(_ pcm: UnsafeRawBufferPointer) {
         let frames = Int64(pcm.count / format.bytesPerFrame)
         let allowed = lock.withLock { () -> Int64 in
-            let allowed = stopAfterFrames.map { min(frames, max(0, $0 - deliveredFrames)) } ?? frames
-            deliveredFrames += allowed
+            let allowed = stopAfterFrames.map { min(frames, max(0, $0 - mediaFrames)) } ?? frames
+            mediaFrames += allowed
             return allowed
         }
         guard allowed > 0 else { return }
         fanOut.deliver(UnsafeRawBufferPointer(rebasing: pcm[0..<Int(allowed) * format.bytesPerFrame]))
     }
 
+    private func advanceClock(by seconds: Double) {
+        lock.withLock { mediaFrames += Int64((seconds * Double(format.sampleRate)).rounded()) }
+    }
+
     private var limitReached: Bool {
-        lock.withLock { stopAfterFrames.map { deliveredFrames >= $0 } ?? false }
+        lock.withLock { stopAfterFrames.map { mediaFrames >= $0 } ?? false }
     }
 
     private var isStopping: Bool { lock.withLock { stopping } }
@@ -167,14 +238,14 @@ public final class LivePipeline: @unchecked Sendable {
 private final class ConsumerFailureHandler: @unchecked Sendable {
     private let onEvent: @Sendable (StreamEvent) -> Void
     private let stopSource: IngestSource?
-    weak var fanOut: PCMFanOut?
+    weak var fanOut: StreamFanOut?
 
     init(onEvent: @escaping @Sendable (StreamEvent) -> Void, stopSource: IngestSource?) {
         self.onEvent = onEvent
         self.stopSource = stopSource
     }
 
-    func handle(_ consumer: PCMConsumer, _ error: Error) {
+    func handle(_ consumer: StreamConsumer, _ error: Error) {
         onEvent(.consumerFailed(label: consumer.label, reason: "\(error)"))
         if let stopSource, fanOut?.count == 0 { stopSource.stop() }
     }

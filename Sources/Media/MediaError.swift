@@ -6,7 +6,7 @@ public struct MediaError: Error, Sendable, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
 
     /// "what: FFmpeg's explanation of code".
-    init(_ what: String, code: Int32) {
+    public init(_ what: String, code: Int32) {
         var buffer = [CChar](repeating: 0, count: 256)
         let text = buffer.withUnsafeMutableBufferPointer { pointer -> String in
             String(cString: onair_av_err2str(code, pointer.baseAddress, pointer.count))

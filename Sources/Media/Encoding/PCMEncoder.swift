@@ -1,0 +1,193 @@
+import CFFmpeg
+import Foundation
+import RadioModel
+
+/// Encodes the pipeline's PCM with libavcodec and writes it into a container: re-encoding relays,
+/// Icecast pushes and recordings in a chosen format. Input frames are gathered in an audio FIFO so the
+/// encoder always gets its own frame size.
+public final class PCMEncoder: PCMConsumer, @unchecked Sendable {
+    public let label: String
+    private let input: PCMFormat
+    private let lock = NSLock()
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private var resampler: OpaquePointer?
+    private var fifo: OpaquePointer?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private let writer: ContainerWriter
+    private let frameSize: Int32
+    private let acceptsShortFrames: Bool
+    private var samplesEncoded: Int64 = 0
+    private var finished = false
+
+    public init(label: String, input: PCMFormat, encoding: AudioEncoding, container: AudioContainer? = nil,
+                metadata: [String: String] = [:], output: ContainerOutput) throws {
+        self.label = label
+        self.input = input
+        let container = container ?? encoding.streamContainer
+        guard let encoder = avcodec_find_encoder_by_name(encoding.encoderName) else {
+            throw MediaError("this FFmpeg has no \(encoding.encoderName) encoder")
+        }
+        guard let codec = avcodec_alloc_context3(encoder) else { throw MediaError("cannot allocate an encoder") }
+        self.codec = codec
+        codec.pointee.sample_fmt = Self.sampleFormat(for: encoder, inputBits: input.bitsPerSample)
+        codec.pointee.sample_rate = Self.sampleRate(for: encoder, preferred: Int32(input.sampleRate))
+        onair_default_channel_layout(&codec.pointee.ch_layout, Int32(input.channels))
+        if let bitRate = encoding.bitRate { codec.pointee.bit_rate = Int64(bitRate) }
+        codec.pointee.time_base = AVRational(num: 1, den: codec.pointee.sample_rate)
+        if container.wantsGlobalHeader { codec.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        var result = avcodec_open2(codec, encoder, nil)
+        guard result >= 0 else { throw MediaError("cannot open the \(encoding.encoderName) encoder", code: result) }
+        acceptsShortFrames = encoder.pointee.capabilities & AV_CODEC_CAP_VARIABLE_FRAME_SIZE != 0
+        frameSize = codec.pointee.frame_size > 0 ? codec.pointee.frame_size : 1024
+
+        var parameters = avcodec_parameters_alloc()
+        defer { avcodec_parameters_free(&parameters) }
+        avcodec_parameters_from_context(parameters, codec)
+        writer = try ContainerWriter(container: container, parameters: parameters!, timeBase: codec.pointee.time_base,
+                                     metadata: metadata, output: output)
+
+        var inLayout = AVChannelLayout()
+        onair_default_channel_layout(&inLayout, Int32(input.channels))
+        defer { av_channel_layout_uninit(&inLayout) }
+        result = swr_alloc_set_opts2(&resampler, &codec.pointee.ch_layout, codec.pointee.sample_fmt, codec.pointee.sample_rate,
+                                     &inLayout, input.bitsPerSample == 16 ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_S32,
+                                     Int32(input.sampleRate), 0, nil)
+        guard result >= 0, swr_init(resampler) >= 0 else { throw MediaError("cannot set up the encoder's resampler", code: result) }
+        fifo = av_audio_fifo_alloc(codec.pointee.sample_fmt, Int32(input.channels), frameSize * 4)
+        frame = av_frame_alloc()
+        packet = av_packet_alloc()
+        guard fifo != nil, frame != nil, packet != nil else { throw MediaError("cannot allocate encoder buffers") }
+    }
+
+    deinit {
+        avcodec_free_context(&codec)
+        swr_free(&resampler)
+        av_audio_fifo_free(fifo)
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+    }
+
+    public func consume(_ pcm: UnsafeRawBufferPointer) throws {
+        try lock.withLock {
+            guard !finished else { return }
+            let frames = pcm.count / input.bytesPerFrame
+            if input.bitsPerSample == 24 {
+                try Self.widen24(pcm).withUnsafeBytes { try resample($0.baseAddress, frames: frames) }
+            } else {
+                try resample(pcm.baseAddress, frames: frames)
+            }
+            try encodeWhileFull(minimum: frameSize)
+        }
+    }
+
+    /// Flushes everything and completes the container. Errors at this point (a full disk) are lost
+    /// to the caller, as `finish` cannot throw; `close()` reports them.
+    public func finish() { try? close() }
+
+    /// Flushes the resampler and the encoder and completes the container.
+    public func close() throws {
+        try lock.withLock {
+            guard !finished else { return }
+            finished = true
+            try resample(nil, frames: 0)
+            try encodeWhileFull(minimum: frameSize)
+            if av_audio_fifo_size(fifo) > 0 { try encodeFrame(samples: av_audio_fifo_size(fifo)) }
+            try drain(avcodec_send_frame(codec, nil))
+            try writer.finish()
+        }
+    }
+
+    // MARK: Inside the lock
+
+    private func resample(_ data: UnsafeRawPointer?, frames: Int) throws {
+        let capacity = swr_get_out_samples(resampler, Int32(frames)) + 64
+        guard let frame else { return }
+        av_frame_unref(frame)
+        frame.pointee.nb_samples = capacity
+        frame.pointee.format = codec!.pointee.sample_fmt.rawValue
+        av_channel_layout_copy(&frame.pointee.ch_layout, &codec!.pointee.ch_layout)
+        var result = av_frame_get_buffer(frame, 0)
+        guard result >= 0 else { throw MediaError("cannot allocate a frame", code: result) }
+        var source = data.map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) }
+        let converted = withUnsafeMutablePointer(to: &source) { sourcePointer in
+            swr_convert(resampler, frame.pointee.extended_data, capacity, sourcePointer, Int32(frames))
+        }
+        guard converted >= 0 else { throw MediaError("cannot resample for the encoder", code: converted) }
+        let planes = UnsafeMutableRawPointer(frame.pointee.extended_data)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        result = av_audio_fifo_write(fifo, planes, converted)
+        guard result >= 0 else { throw MediaError("cannot queue samples for the encoder", code: result) }
+    }
+
+    private func encodeWhileFull(minimum: Int32) throws {
+        while av_audio_fifo_size(fifo) >= minimum { try encodeFrame(samples: minimum) }
+    }
+
+    private func encodeFrame(samples: Int32) throws {
+        guard let frame, let codec else { return }
+        av_frame_unref(frame)
+        // A codec with fixed frames gets its last frame padded with silence.
+        let size = acceptsShortFrames ? samples : frameSize
+        frame.pointee.nb_samples = size
+        frame.pointee.format = codec.pointee.sample_fmt.rawValue
+        frame.pointee.sample_rate = codec.pointee.sample_rate
+        av_channel_layout_copy(&frame.pointee.ch_layout, &codec.pointee.ch_layout)
+        var result = av_frame_get_buffer(frame, 0)
+        guard result >= 0 else { throw MediaError("cannot allocate a frame", code: result) }
+        av_samples_set_silence(frame.pointee.extended_data, 0, size, codec.pointee.ch_layout.nb_channels, codec.pointee.sample_fmt)
+        let planes = UnsafeMutableRawPointer(frame.pointee.extended_data)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        result = av_audio_fifo_read(fifo, planes, samples)
+        guard result >= 0 else { throw MediaError("cannot take samples for the encoder", code: result) }
+        frame.pointee.pts = samplesEncoded
+        samplesEncoded += Int64(samples)
+        try drain(avcodec_send_frame(codec, frame))
+    }
+
+    /// Writes every packet the encoder has ready after `sent`'s frame.
+    private func drain(_ sent: Int32) throws {
+        guard sent >= 0 || sent == onair_averror_eof() else { throw MediaError("cannot encode", code: sent) }
+        guard let codec, let packet else { return }
+        while true {
+            let received = avcodec_receive_packet(codec, packet)
+            if received == onair_averror_eagain() || received == onair_averror_eof() { return }
+            guard received >= 0 else { throw MediaError("cannot encode", code: received) }
+            defer { av_packet_unref(packet) }
+            try writer.write(EncodedPacket(packet: packet, timeBase: codec.pointee.time_base))
+        }
+    }
+
+    // MARK: Choosing formats
+
+    /// Integer samples stay integers for lossless codecs; lossy ones get the float format they prefer.
+    private static func sampleFormat(for encoder: UnsafePointer<AVCodec>, inputBits: Int) -> AVSampleFormat {
+        let supported = list(encoder.pointee.sample_fmts, end: AV_SAMPLE_FMT_NONE)
+        let integer = inputBits == 16 ? [AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_S16P] : [AV_SAMPLE_FMT_S32, AV_SAMPLE_FMT_S32P]
+        for preferred in integer + [AV_SAMPLE_FMT_FLTP, AV_SAMPLE_FMT_FLT] where supported.contains(preferred) {
+            return preferred
+        }
+        return supported.first ?? AV_SAMPLE_FMT_S16
+    }
+
+    /// The input's rate if the encoder takes it (Opus only knows 48 kHz and below), else its highest.
+    private static func sampleRate(for encoder: UnsafePointer<AVCodec>, preferred: Int32) -> Int32 {
+        let supported = list(encoder.pointee.supported_samplerates, end: 0)
+        return supported.isEmpty || supported.contains(preferred) ? preferred : supported.max()!
+    }
+
+    private static func list<T: Equatable>(_ pointer: UnsafePointer<T>?, end: T) -> [T] {
+        guard var pointer else { return [] }
+        var values: [T] = []
+        while pointer.pointee != end {
+            values.append(pointer.pointee)
+            pointer += 1
+        }
+        return values
+    }
+
+    /// Packed 24-bit samples as 32-bit ones, which swresample takes.
+    private static func widen24(_ pcm: UnsafeRawBufferPointer) -> [Int32] {
+        stride(from: 0, to: pcm.count - 2, by: 3).map { offset in
+            Int32(bitPattern: UInt32(pcm[offset]) << 8 | UInt32(pcm[offset + 1]) << 16 | UInt32(pcm[offset + 2]) << 24)
+        }
+    }
+}

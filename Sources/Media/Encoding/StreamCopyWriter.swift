@@ -1,0 +1,61 @@
+import CFFmpeg
+import Foundation
+
+/// Writes a station's packets as they came — no decoding, no re-encoding — into one container:
+/// the stream copy that recordings and "copy" relays use. Runs after reconnects continue the same
+/// container with continuous timestamps.
+public final class StreamCopyWriter: PacketConsumer, @unchecked Sendable {
+    public let label: String
+    private let container: AudioContainer?
+    private let metadata: [String: String]
+    private let output: ContainerOutput
+    private let lock = NSLock()
+    private var writer: ContainerWriter?
+    private var format: EncodedFormat?
+    private var finished = false
+    private let onContainer: @Sendable (AudioContainer) -> Void
+
+    /// `container` nil picks the codec's natural one; `onContainer` learns which, once the codec is known.
+    public init(label: String, container: AudioContainer? = nil, metadata: [String: String] = [:], output: ContainerOutput,
+                onContainer: @escaping @Sendable (AudioContainer) -> Void = { _ in }) {
+        self.label = label; self.container = container; self.metadata = metadata; self.output = output
+        self.onContainer = onContainer
+    }
+
+    public func begin(_ format: EncodedFormat) throws {
+        try lock.withLock {
+            guard !finished else { return }
+            if let current = self.format, let writer {
+                guard current.codecName == format.codecName, current.sampleRate == format.sampleRate,
+                      current.channels == format.channels else {
+                    throw MediaError("the station changed from \(current.codecName) to \(format.codecName); a stream copy cannot follow")
+                }
+                writer.beginRun()
+                return
+            }
+            let isFile: Bool
+            if case .file = output { isFile = true } else { isFile = false }
+            let chosen = container ?? format.naturalContainer(forFile: isFile)
+            writer = try ContainerWriter(container: chosen, parameters: format.parameters, timeBase: format.timeBase,
+                                         metadata: metadata, output: output)
+            self.format = format
+            onContainer(chosen)
+        }
+    }
+
+    public func consume(_ packet: EncodedPacket) throws {
+        try lock.withLock {
+            guard !finished else { return }
+            try writer?.write(packet)
+        }
+    }
+
+    public func finish() {
+        lock.withLock {
+            guard !finished else { return }
+            finished = true
+            try? writer?.finish()
+            writer = nil
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import StreamInput
+
+/// Anything attached to a running station: a file, a pipe, a speaker, an encoder, a recorder.
+public protocol StreamConsumer: AnyObject, Sendable {
+    /// A short name for messages: "wav:/tmp/x.wav".
+    var label: String { get }
+    /// No more data will come: flush and close.
+    func finish()
+}
+
+/// Takes the decoded audio: interleaved PCM in the pipeline's format.
+public protocol PCMConsumer: StreamConsumer {
+    /// Called on the decode thread, so it must not block for long. Throwing detaches the consumer.
+    func consume(_ pcm: UnsafeRawBufferPointer) throws
+}
+
+/// Takes the compressed audio as it came from upstream, for copying without re-encoding.
+public protocol PacketConsumer: StreamConsumer {
+    /// A new run starts (first connection, reconnect, discontinuity): its packets follow in this format.
+    func begin(_ format: EncodedFormat) throws
+    /// One packet of the current run, on the decode thread. Throwing detaches the consumer.
+    func consume(_ packet: EncodedPacket) throws
+}
+
+/// Wants to know what is on air: re-injected ICY titles, Icecast metadata updates, chapters.
+public protocol TitleConsumer: StreamConsumer {
+    /// A title took effect at `change.mediaTime`, on the decode thread. Throwing detaches the consumer.
+    func titleChanged(_ change: TitleChange) throws
+}
+
+/// Hands every buffer of one station to any number of consumers, which attach and detach while the
+/// stream runs. A consumer may take PCM, packets, or both (a track splitter copies packets and
+/// listens to the PCM for silences).
+public final class StreamFanOut: @unchecked Sendable {
+    public struct Token: Hashable, Sendable { let raw: Int }
+
+    private let lock = NSLock()
+    private var consumers: [Token: StreamConsumer] = [:]
+    /// Packet consumers that have seen the current run's format.
+    private var begun: Set<Token> = []
+    private var currentFormat: EncodedFormat?
+    private var nextToken = 0
+    private let onFailure: @Sendable (StreamConsumer, Error) -> Void
+
+    public init(onFailure: @escaping @Sendable (StreamConsumer, Error) -> Void = { _, _ in }) {
+        self.onFailure = onFailure
+    }
+
+    @discardableResult
+    public func attach(_ consumer: StreamConsumer) -> Token {
+        lock.withLock {
+            nextToken += 1
+            let token = Token(raw: nextToken)
+            consumers[token] = consumer
+            return token
+        }
+    }
+
+    /// Detaches and finishes a consumer; the stream goes on for the others.
+    public func detach(_ token: Token) {
+        let consumer = lock.withLock { () -> StreamConsumer? in
+            begun.remove(token)
+            return consumers.removeValue(forKey: token)
+        }
+        consumer?.finish()
+    }
+
+    public var count: Int { lock.withLock { consumers.count } }
+
+    /// Whether anyone takes PCM: without, the pipeline need not decode.
+    var wantsPCM: Bool { lock.withLock { consumers.values.contains { $0 is PCMConsumer } } }
+
+    /// A new run: packet consumers learn its format before its first packet.
+    func begin(_ format: EncodedFormat) {
+        lock.withLock {
+            currentFormat = format
+            begun = []
+        }
+    }
+
+    func deliver(_ pcm: UnsafeRawBufferPointer) {
+        for (token, consumer) in snapshot() {
+            guard let consumer = consumer as? PCMConsumer else { continue }
+            run(token, consumer) { try consumer.consume(pcm) }
+        }
+    }
+
+    func deliver(_ packet: EncodedPacket) {
+        let format = lock.withLock { currentFormat }
+        for (token, consumer) in snapshot() {
+            guard let consumer = consumer as? PacketConsumer, let format else { continue }
+            run(token, consumer) {
+                // A consumer attached mid-run begins with the run's format, then gets packets.
+                if lock.withLock({ begun.insert(token).inserted }) { try consumer.begin(format) }
+                try consumer.consume(packet)
+            }
+        }
+    }
+
+    func deliver(_ title: TitleChange) {
+        for (token, consumer) in snapshot() {
+            guard let consumer = consumer as? TitleConsumer else { continue }
+            run(token, consumer) { try consumer.titleChanged(title) }
+        }
+    }
+
+    /// Finishes every consumer: the stream is over.
+    func finishAll() {
+        let all = lock.withLock { () -> [StreamConsumer] in
+            defer { consumers = [:]; begun = [] }
+            return Array(consumers.values)
+        }
+        all.forEach { $0.finish() }
+    }
+
+    private func snapshot() -> [(Token, StreamConsumer)] {
+        lock.withLock { consumers.map { ($0.key, $0.value) } }
+    }
+
+    private func run(_ token: Token, _ consumer: StreamConsumer, _ body: () throws -> Void) {
+        do {
+            try body()
+        } catch {
+            lock.withLock {
+                _ = consumers.removeValue(forKey: token)
+                begun.remove(token)
+            }
+            consumer.finish()
+            onFailure(consumer, error)
+        }
+    }
+}
