@@ -32,6 +32,12 @@ final class EventLog: @unchecked Sendable {
     var connections: Int { events.filter { if case .connected = $0 { return true } else { return false } }.count }
     var failure: String? { events.lazy.compactMap { if case .failed(let message) = $0 { return message } else { return nil } }.first }
     var warnings: [String] { events.compactMap { if case .warning(let message) = $0 { return message } else { return nil } } }
+    var programDateTimes: [ProgramDateTime] {
+        events.compactMap { if case .programDateTime(let mark) = $0 { return mark } else { return nil } }
+    }
+    var decodings: [(codec: String, sampleRate: Int)] {
+        events.compactMap { if case .decoding(let codec, let rate, _, _) = $0 { return (codec, rate) } else { return nil } }
+    }
 }
 
 /// Plays a URL through LiveStream → LivePipeline into memory, the way `onair listen` does.
@@ -50,8 +56,15 @@ struct PipelineHarness {
 
     /// Runs until `seconds` of audio were delivered, the source gave up, or `timeout` passed.
     func play(_ url: String, seconds: Double, timeout: Double = 30) -> (events: EventLog, audio: PCMAudio) {
+        play(seconds: seconds, timeout: timeout) { [options] in LiveStream(url: url, options: options, onEvent: $0) }
+    }
+
+    /// Runs the source `makeSource` builds until `seconds` of audio were delivered (with nil, until
+    /// the source ends), the source gave up, or `timeout` passed.
+    func play(seconds: Double?, timeout: Double,
+              _ makeSource: (@escaping @Sendable (StreamEvent) -> Void) -> IngestSource) -> (events: EventLog, audio: PCMAudio) {
         let log = EventLog()
-        let stream = LiveStream(url: url, options: options, onEvent: log.record)
+        let stream = makeSource(log.record)
         let pipeline = LivePipeline(source: stream, format: format, stopAfter: seconds, onEvent: log.record)
         let collector = CollectingConsumer()
         pipeline.fanOut.attach(collector)

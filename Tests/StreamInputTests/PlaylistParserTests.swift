@@ -60,7 +60,10 @@ final class PlaylistParserTests: XCTestCase {
     }
 
     func testMediaPlaylistIsRecognised() throws {
-        XCTAssertEqual(try parse("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nseg1.ts\n"), .hlsMedia(targetDuration: 6))
+        guard case .hlsMedia(let playlist) = try parse("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nseg1.ts\n") else {
+            return XCTFail("not recognised as a media playlist")
+        }
+        XCTAssertEqual(playlist.targetDuration, 6)
     }
 
     func testMalformedPlaylistsGiveALine() {

@@ -70,7 +70,7 @@ public enum TitleText {
     }
 
     /// Control characters (C0, DEL, C1) never reach a terminal or a file name.
-    private static func clean(_ text: String) -> String {
+    static func clean(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
     }
 

@@ -1,7 +1,9 @@
+import Foundation
+
 /// What an HTTP Content-Type says about the bytes behind it.
 public enum AudioContentType {
     /// The FFmpeg demuxer to try first for a media type, so probing can be skipped: "mp3", "aac"
-    /// (ADTS), "ogg", "mpegts", "flac". nil when the type says nothing useful.
+    /// (ADTS), "ogg", "mpegts", "flac", "mov" (fMP4 segments). nil when the type says nothing useful.
     public static func demuxerHint(for mediaType: String?) -> String? {
         switch mediaType {
         case "audio/mpeg", "audio/mp3", "audio/mpeg3", "audio/x-mpeg": return "mp3"
@@ -9,6 +11,23 @@ public enum AudioContentType {
         case "application/ogg", "audio/ogg", "audio/x-ogg", "audio/opus", "audio/vorbis": return "ogg"
         case "video/mp2t", "video/mpeg2-ts", "audio/mp2t": return "mpegts"
         case "audio/flac", "audio/x-flac": return "flac"
+        case "audio/mp4", "video/mp4", "audio/x-m4a", "video/iso.segment": return "mov"
+        case "audio/ac3": return "ac3"
+        case "audio/eac3": return "eac3"
+        default: return nil
+        }
+    }
+
+    /// The media type an HLS segment's file extension stands for. Servers often send segments as
+    /// application/octet-stream; the extension is then the better hint.
+    public static func mediaType(forSegmentPath path: String) -> String? {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "ts": return "video/mp2t"
+        case "aac", "adts": return "audio/aac"
+        case "mp3": return "audio/mpeg"
+        case "m4s", "mp4", "m4a", "cmfa": return "audio/mp4"
+        case "ac3": return "audio/ac3"
+        case "ec3": return "audio/eac3"
         default: return nil
         }
     }

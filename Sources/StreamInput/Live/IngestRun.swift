@@ -1,7 +1,8 @@
 import Foundation
 
-/// One unbroken run of audio bytes from upstream. A reconnect starts a new run, so the demuxer
-/// starts afresh on a clean stream start instead of parsing across the seam.
+/// One unbroken run of audio bytes from upstream. A reconnect starts a new run, and so does an HLS
+/// discontinuity or gap, so the demuxer starts afresh on a clean stream start instead of parsing
+/// across the seam.
 public final class IngestRun: @unchecked Sendable {
     /// 1 for the first connection, then counting up.
     public let number: Int
@@ -11,6 +12,7 @@ public final class IngestRun: @unchecked Sendable {
     public let precedingGap: Gap?
     private let lock = NSLock()
     private var titles: [TitleChange] = []
+    private var programDateTimes: [ProgramDateTime] = []
     private let rejectHandler: @Sendable (String) -> Void
 
     init(number: Int, connection: ConnectionInfo, queue: ByteQueue, precedingGap: Gap?,
@@ -21,13 +23,22 @@ public final class IngestRun: @unchecked Sendable {
 
     func add(_ title: TitleChange) { lock.withLock { titles.append(title) } }
 
+    func add(_ mark: ProgramDateTime) { lock.withLock { programDateTimes.append(mark) } }
+
     /// Removes and returns the titles that take effect at or before `audioByteOffset`.
     public func takeTitles(upTo audioByteOffset: Int64) -> [TitleChange] {
-        lock.withLock {
-            let due = titles.prefix { $0.audioByteOffset <= audioByteOffset }
-            titles.removeFirst(due.count)
-            return Array(due)
-        }
+        lock.withLock { Self.take(from: &titles, upTo: audioByteOffset, position: \.audioByteOffset) }
+    }
+
+    /// Removes and returns the program-date-times of segments that start at or before `audioByteOffset`.
+    public func takeProgramDateTimes(upTo audioByteOffset: Int64) -> [ProgramDateTime] {
+        lock.withLock { Self.take(from: &programDateTimes, upTo: audioByteOffset, position: \.byteOffset) }
+    }
+
+    private static func take<Mark>(from marks: inout [Mark], upTo offset: Int64, position: KeyPath<Mark, Int64>) -> [Mark] {
+        let due = marks.prefix { $0[keyPath: position] <= offset }
+        marks.removeFirst(due.count)
+        return Array(due)
     }
 
     /// Titles not yet taken (at the end of a run they all apply).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Settings of a live ICY connection.
+/// Settings of a live connection, ICY or HLS.
 public struct LiveStreamOptions: Sendable {
     public var connectTimeout: Double = 10
     /// Seconds without a byte after which the connection counts as dead and is replaced.
@@ -13,6 +13,9 @@ public struct LiveStreamOptions: Sendable {
     public var userAgent = TransferRequest.defaultUserAgent
     /// Variant choice if a URL turns out to be an HLS master playlist.
     public var quality: StreamQuality = .high
+    /// HLS: start at this time on the stream's own clock (program-date-time) if the playlist's
+    /// window still holds it — the back-fill of a late start. nil starts near the live edge.
+    public var startAt: Date?
 
     public init() {}
 }
@@ -21,7 +24,8 @@ public struct LiveStreamOptions: Sendable {
 ///
 /// It connects straight to the first candidate URL: probing first would cost a second connection,
 /// which is most of the time to the first sound. Should the server answer with a playlist, the
-/// `StreamResolver` runs once on a thread of its own and the stream continues with its answer. If a
+/// `StreamResolver` runs once on a thread of its own and the stream continues with its answer — or,
+/// when the answer is HLS, hands over to whoever `onHLS` names (`LiveSource` starts an `HLSStream`). If a
 /// candidate never connects, the next one is tried (a station's alternative streams).
 ///
 /// It asks for in-band titles (`Icy-MetaData: 1`), strips the metadata blocks before the bytes reach
@@ -37,13 +41,9 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
     private let options: LiveStreamOptions
     private let engine: TransferEngine
     private let onEvent: @Sendable (StreamEvent) -> Void
-
-    // Handover to the consumer thread, guarded by `handover`.
-    private let handover = NSCondition()
-    private var readyRuns: [IngestRun] = []
-    /// The run the consumer has, so `stop` can end its reads at once.
-    private var consumedRun: IngestRun?
-    private var ended = false
+    /// Takes over when a candidate turns out to be HLS; without it, that candidate fails.
+    private let onHLS: (@Sendable (ResolvedStream) -> Void)?
+    private let handover = RunHandover()
 
     // Network thread only.
     private var candidateIndex = 0
@@ -69,10 +69,13 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
         self.init(candidates: [url], options: options, engine: engine, onEvent: onEvent)
     }
 
+    /// `onHLS` runs (on the network thread) when a candidate resolves to an HLS stream; this stream
+    /// then ends quietly, having handed over.
     public init(candidates: [String], options: LiveStreamOptions = LiveStreamOptions(), engine: TransferEngine = .shared,
-                onEvent: @escaping @Sendable (StreamEvent) -> Void) {
+                onEvent: @escaping @Sendable (StreamEvent) -> Void, onHLS: (@Sendable (ResolvedStream) -> Void)? = nil) {
         precondition(!candidates.isEmpty, "a live stream needs a URL")
         self.candidates = candidates; self.options = options; self.engine = engine; self.onEvent = onEvent
+        self.onHLS = onHLS
         url = candidates[0]
     }
 
@@ -82,23 +85,13 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
 
     /// Blocks until the next connection delivers audio; nil once the stream has ended or was stopped.
     public func nextRun() -> IngestRun? {
-        handover.withLock {
-            while readyRuns.isEmpty && !ended { handover.wait() }
-            consumedRun = ended ? nil : readyRuns.removeFirst()
-            return consumedRun
-        }
+        handover.next()
     }
 
     /// Ends the stream at once: buffered bytes are dropped, reads return end of stream, and
     /// `nextRun` returns nil.
     public func stop() {
-        handover.withLock {
-            ended = true
-            consumedRun?.queue.close()
-            readyRuns.forEach { $0.queue.close() }
-            readyRuns = []
-            handover.broadcast()
-        }
+        handover.stop()
         engine.schedule(after: 0) { [self] in
             if let transfer { engine.cancel(transfer) }
             transfer = nil
@@ -107,7 +100,7 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
         }
     }
 
-    private var isEnded: Bool { handover.withLock { ended } }
+    private var isEnded: Bool { handover.isClosed }
 
     // MARK: Network thread
 
@@ -161,12 +154,12 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
         }
         run = newRun
         runStartedAt = Date()
+        if !everConnected, options.startAt != nil {
+            onEvent(.warning("an Icecast/Shoutcast stream cannot start in the past; playing it live"))
+        }
         everConnected = true
         onEvent(.connected(info))
-        handover.withLock {
-            readyRuns.append(newRun)
-            handover.broadcast()
-        }
+        handover.offer(newRun)
         return true
     }
 
@@ -216,7 +209,12 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
                     url = resolved.url
                     connect()
                 case .success(let resolved):
-                    endRun(reason: "\(URLRedaction.redact(resolved.url)) is an HLS stream, not an Icecast/Shoutcast one", permanent: true)
+                    guard let onHLS, !isEnded else {
+                        return endRun(reason: "\(URLRedaction.redact(resolved.url)) is an HLS stream, not an Icecast/Shoutcast one",
+                                      permanent: true)
+                    }
+                    onHLS(resolved)
+                    handover.finish()
                 case .failure(let error):
                     endRun(reason: "\(error)", permanent: true)
                 }
@@ -258,10 +256,7 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
         }
         if giveUp {
             onEvent(.failed("\(URLRedaction.redact(url)): \(reason)"))
-            handover.withLock {
-                ended = true
-                handover.broadcast()
-            }
+            handover.finish()
             return
         }
         let delay = options.reconnect.delay(attempt: failures, unit: Double.random(in: 0..<1))

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 
 /// What the upstream connection looked like when it was established.
 public struct ConnectionInfo: Sendable, Equatable, Codable {
@@ -24,6 +25,15 @@ public struct ConnectionInfo: Sendable, Equatable, Codable {
         metaint = head.headers["icy-metaint"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         server = head.headers["server"]
     }
+
+    /// An HLS stream: the playlist it follows, and what its segments are.
+    init(playlistURL: String, segmentHead: ResponseHead, contentType: String?, bitrate: Int?) {
+        url = URLRedaction.redact(playlistURL)
+        status = segmentHead.status
+        self.contentType = contentType
+        self.bitrate = bitrate
+        server = segmentHead.headers["server"]
+    }
 }
 
 /// A title that went on air.
@@ -35,10 +45,26 @@ public struct TitleChange: Sendable, Equatable, Codable {
     /// Seconds of decoded audio before the title took effect; set by the media pipeline.
     public var mediaTime: Double?
     public var receivedAt: Date
+    /// The stream's own wall-clock time where the title took effect (HLS program-date-time), if it has one.
+    public var programDateTime: Date?
 
-    public init(title: String, url: String?, audioByteOffset: Int64, receivedAt: Date = Date()) {
+    public init(title: String, url: String?, audioByteOffset: Int64, receivedAt: Date = Date(), programDateTime: Date? = nil) {
         self.title = title; self.url = url; self.audioByteOffset = audioByteOffset; self.receivedAt = receivedAt
+        self.programDateTime = programDateTime
     }
+}
+
+/// An HLS segment's EXT-X-PROGRAM-DATE-TIME placed in the audio: the stream's own wall clock,
+/// which is how a recording is cut at exact programme boundaries.
+public struct ProgramDateTime: Sendable, Equatable, Codable {
+    /// The wall-clock time of the segment's first sample.
+    public var date: Date
+    /// Bytes of the run before the segment.
+    public var byteOffset: Int64
+    /// The segment's media sequence number.
+    public var sequence: Int
+    /// Seconds of decoded audio before the segment; set by the media pipeline.
+    public var mediaTime: Double?
 }
 
 /// Time during which no audio came from upstream.
@@ -48,6 +74,10 @@ public struct Gap: Sendable, Equatable, Codable {
     public var seconds: Double
     /// Position in the decoded audio where the gap sits; set by the media pipeline.
     public var mediaTime: Double?
+    /// HLS: the media sequence numbers of the segments that are missing.
+    public var missingSequences: ClosedRange<Int>?
+    /// HLS: the stream's wall-clock time (program-date-time) where the missing audio begins, if known.
+    public var programDateTime: Date?
 }
 
 /// Everything a listener, recorder or relay may want to show or log, in order of occurrence.
@@ -56,6 +86,9 @@ public enum StreamEvent: Sendable, Equatable {
     /// The decoder recognised the audio: codec name, input rate and channels, nominal bit/s.
     case decoding(codec: String, sampleRate: Int, channels: Int, bitrate: Int?)
     case metadata(TitleChange)
+    /// Where the stream's wall clock stands in the decoded audio: at the start, and again whenever
+    /// it no longer follows from the previous mark (a gap, a discontinuity, a drifting server).
+    case programDateTime(ProgramDateTime)
     case disconnected(reason: String)
     case reconnecting(attempt: Int, delay: Double)
     case gap(Gap)
@@ -71,9 +104,11 @@ extension StreamEvent: Encodable {
     private enum Keys: String, CodingKey {
         case event, connection, title, url, audioByteOffset, mediaTime, at, reason, attempt, delay
         case start, seconds, message, sink, codec, sampleRate, channels, bitrate
+        case programDateTime, sequence, firstSequence, lastSequence
     }
 
     /// One flat JSON object per event, `{"event":"metadata","title":…}`, for `--json` output.
+    /// Program-date-times are written with milliseconds, whatever the encoder's date strategy: they are for cutting audio.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
         switch self {
@@ -93,6 +128,12 @@ extension StreamEvent: Encodable {
             try c.encode(change.audioByteOffset, forKey: .audioByteOffset)
             try c.encodeIfPresent(change.mediaTime, forKey: .mediaTime)
             try c.encode(change.receivedAt, forKey: .at)
+            try c.encodeIfPresent(change.programDateTime.map(Timestamp.format), forKey: .programDateTime)
+        case .programDateTime(let mark):
+            try c.encode("program-date-time", forKey: .event)
+            try c.encode(Timestamp.format(mark.date), forKey: .programDateTime)
+            try c.encode(mark.sequence, forKey: .sequence)
+            try c.encodeIfPresent(mark.mediaTime, forKey: .mediaTime)
         case .disconnected(let reason):
             try c.encode("disconnected", forKey: .event)
             try c.encode(reason, forKey: .reason)
@@ -105,6 +146,9 @@ extension StreamEvent: Encodable {
             try c.encode(gap.start, forKey: .start)
             try c.encode(gap.seconds, forKey: .seconds)
             try c.encodeIfPresent(gap.mediaTime, forKey: .mediaTime)
+            try c.encodeIfPresent(gap.missingSequences?.lowerBound, forKey: .firstSequence)
+            try c.encodeIfPresent(gap.missingSequences?.upperBound, forKey: .lastSequence)
+            try c.encodeIfPresent(gap.programDateTime.map(Timestamp.format), forKey: .programDateTime)
         case .warning(let message):
             try c.encode("warning", forKey: .event)
             try c.encode(message, forKey: .message)

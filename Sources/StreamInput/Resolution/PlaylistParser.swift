@@ -20,7 +20,7 @@ public enum PlaylistContent: Sendable, Equatable {
     /// HLS master playlist: variants (and audio renditions, which are variants too).
     case hlsMaster([HLSVariant])
     /// HLS media playlist: the URL itself is the stream.
-    case hlsMedia(targetDuration: Double?)
+    case hlsMedia(MediaPlaylist)
 }
 
 public struct PlaylistError: Error, Sendable, CustomStringConvertible, Equatable {
@@ -64,8 +64,8 @@ public enum PlaylistParser {
         if firstLine.hasPrefix("#EXTM3U"), lines.contains(where: { $0.hasPrefix("#EXT-X-STREAM-INF") || $0.hasPrefix("#EXT-X-MEDIA:") }) {
             return try parseMaster(lines, base: base, url: url)
         }
-        if firstLine.hasPrefix("#EXTM3U"), let target = lines.first(where: { $0.hasPrefix("#EXT-X-TARGETDURATION") }) {
-            return .hlsMedia(targetDuration: Double(target.split(separator: ":").last ?? ""))
+        if firstLine.hasPrefix("#EXTM3U"), lines.contains(where: { $0.hasPrefix("#EXT-X-TARGETDURATION") || $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE") }) {
+            return .hlsMedia(try MediaPlaylistParser.parse(lines, base: base, url: url))
         }
         return try parseM3U(lines, base: base, url: url)
     }
@@ -164,7 +164,8 @@ public enum PlaylistParser {
         return accepted
     }
 
-    private static func absolute(_ reference: String, line: Int, base: URL, url: String) throws -> String {
+    /// `reference` resolved against the playlist's URL; only http and https are accepted.
+    static func absolute(_ reference: String, line: Int, base: URL, url: String) throws -> String {
         guard let resolved = URL(string: reference, relativeTo: base)?.absoluteURL,
               let scheme = resolved.scheme?.lowercased() else {
             throw PlaylistError(url: url, line: line, message: "not a URL: '\(reference.prefix(80))'")

@@ -23,6 +23,38 @@ public struct ResolvedStream: Sendable, Codable, Equatable {
     public var chain: [String]
     /// For HLS masters: all variants, and the chosen one is `url`.
     public var variants: [HLSVariant]?
+    /// For HLS masters: the variant `url` belongs to.
+    public var chosenVariant: HLSVariant?
+    /// For HLS: what the media playlist looked like.
+    public var hls: HLSPlaylistSummary?
+}
+
+/// An HLS media playlist at a glance, as `onair resolve` shows it.
+public struct HLSPlaylistSummary: Sendable, Codable, Equatable {
+    public var targetDuration: Double
+    /// Seconds of audio the playlist spans: how far back a late start (`--from`) can reach.
+    public var windowSeconds: Double
+    public var segments: Int
+    public var mediaSequence: Int
+    /// False once the playlist has EXT-X-ENDLIST.
+    public var live: Bool
+    /// Whether segments carry EXT-X-PROGRAM-DATE-TIME (needed for `--from` and exact cuts).
+    public var programDateTime: Bool
+    /// "AES-128" when segments are encrypted.
+    public var encryption: String?
+    /// The media type of the segments as their extension says ("video/mp2t", "audio/aac", "audio/mp4").
+    public var segmentType: String?
+
+    public init(_ playlist: MediaPlaylist) {
+        targetDuration = playlist.targetDuration
+        windowSeconds = (playlist.windowDuration * 1000).rounded() / 1000
+        segments = playlist.segments.count
+        mediaSequence = playlist.mediaSequence
+        live = !playlist.endList
+        programDateTime = playlist.segments.contains { $0.programDateTime != nil }
+        encryption = playlist.segments.contains { $0.encryption != nil } ? "AES-128" : nil
+        segmentType = playlist.segments.first.flatMap { AudioContentType.mediaType(forSegmentPath: URL(string: $0.url)?.path ?? "") }
+    }
 }
 
 public struct ResolutionError: Error, Sendable, CustomStringConvertible {
@@ -97,15 +129,16 @@ public struct StreamResolver: Sendable {
             throw ResolutionError(input: url, message: "neither an audio stream nor a playlist (Content-Type \(head.mediaType ?? "none"))")
         }
         switch try PlaylistParser.parse(response.body, url: head.url) {
-        case .hlsMedia:
+        case .hlsMedia(let playlist):
             return ResolvedStream(input: url, url: head.url, kind: .hls, contentType: head.mediaType, codec: nil,
-                                  bitrate: nil, name: nil, chain: chain, variants: nil)
+                                  bitrate: nil, name: nil, chain: chain, variants: nil, hls: HLSPlaylistSummary(playlist))
         case .hlsMaster(let variants):
             let chosen = choose(from: variants)
             var resolved = try resolve(chosen.url, depth: depth + 1, chain: &chain)
             resolved.codec = chosen.codec ?? resolved.codec
             resolved.bitrate = chosen.bandwidth > 0 ? chosen.bandwidth / 1000 : resolved.bitrate
             resolved.variants = variants
+            resolved.chosenVariant = chosen
             return resolved
         case .entries(let entries):
             var failures: [String] = []

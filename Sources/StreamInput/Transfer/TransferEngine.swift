@@ -35,6 +35,7 @@ public final class TransferEngine: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     private var transfers: [TransferID: Transfer] = [:]
     private var timers: [(deadline: Double, action: () -> Void)] = []
+    private var lastStallScan = 0.0
 
     /// How often stalls and timers are looked at when the sockets are quiet.
     private let pollIntervalMs: Int32 = 100
@@ -77,16 +78,26 @@ public final class TransferEngine: @unchecked Sendable {
         submit { [unowned self] in self.timers.append((Self.now() + delay, action)) }
     }
 
-    /// Fetches a resource whole (playlists, directory answers). Blocks the calling thread, so it
-    /// must never be called on the network thread or from Swift's cooperative pool.
+    /// Fetches a resource whole without blocking: `completion` runs on the network thread once the
+    /// body is in or the transfer failed. What the HLS follower uses for playlists, keys and segments.
     ///
     /// `stopAfterHead` may end the transfer once the headers are in (an audio stream has no end).
+    @discardableResult
+    public func load(_ request: TransferRequest, maxBytes: Int,
+                     stopAfterHead: @escaping @Sendable (ResponseHead) -> Bool = { _ in false },
+                     completion: @escaping @Sendable (Result<HTTPResponse, TransferError>) -> Void) -> TransferID {
+        start(request, delegate: BodyCollector(url: request.url, maxBytes: maxBytes, stopAfterHead: stopAfterHead,
+                                               completion: completion))
+    }
+
+    /// Fetches a resource whole (playlists, directory answers). Blocks the calling thread, so it
+    /// must never be called on the network thread or from Swift's cooperative pool.
     public func fetch(_ request: TransferRequest, maxBytes: Int,
                       stopAfterHead: @escaping @Sendable (ResponseHead) -> Bool = { _ in false }) throws -> HTTPResponse {
         precondition(Thread.current !== lock.withLock({ thread }), "fetch would deadlock the network thread")
-        let collector = FetchCollector(url: request.url, maxBytes: maxBytes, stopAfterHead: stopAfterHead)
-        start(request, delegate: collector)
-        return try collector.wait()
+        let outcome = FetchOutcome()
+        load(request, maxBytes: maxBytes, stopAfterHead: stopAfterHead) { outcome.set($0) }
+        return try outcome.wait().get()
     }
 
     // MARK: Network thread
@@ -156,7 +167,11 @@ public final class TransferEngine: @unchecked Sendable {
     }
 
     private func failStalled() {
+        // Every wakeup would scan every transfer: with hundreds of stations that is most of the
+        // loop's work, while stall timeouts are counted in seconds.
         let now = Self.now()
+        guard now - lastStallScan >= 0.25 else { return }
+        lastStallScan = now
         for transfer in transfers.values where !transfer.paused
             && now - transfer.lastActivity > transfer.request.stallTimeout {
             let seconds = Int(transfer.request.stallTimeout.rounded())
@@ -343,20 +358,37 @@ private let transferHeaderCallback: curl_write_callback = { pointer, size, count
     return size * count
 }
 
-/// Gathers a whole response for `TransferEngine.fetch`.
-private final class FetchCollector: TransferDelegate, @unchecked Sendable {
+/// Hands a `load` result from the network thread to the thread blocked in `fetch`.
+private final class FetchOutcome: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    // Written on the network thread before `done` is signalled, read after.
+    private var result: Result<HTTPResponse, TransferError>?
+
+    func set(_ result: Result<HTTPResponse, TransferError>) {
+        self.result = result
+        done.signal()
+    }
+
+    func wait() -> Result<HTTPResponse, TransferError> {
+        done.wait()
+        return result!
+    }
+}
+
+/// Gathers a whole response for `TransferEngine.load`. Network thread only.
+private final class BodyCollector: TransferDelegate, @unchecked Sendable {
     private let url: String
     private let maxBytes: Int
     private let stopAfterHead: @Sendable (ResponseHead) -> Bool
-    private let done = DispatchSemaphore(value: 0)
-    // Written on the network thread before `done` is signalled, read after.
+    private let completion: @Sendable (Result<HTTPResponse, TransferError>) -> Void
     private var head: ResponseHead?
     private var body = Data()
     private var stoppedAfterHead = false
     private var failure: TransferError?
 
-    init(url: String, maxBytes: Int, stopAfterHead: @escaping @Sendable (ResponseHead) -> Bool) {
-        self.url = url; self.maxBytes = maxBytes; self.stopAfterHead = stopAfterHead
+    init(url: String, maxBytes: Int, stopAfterHead: @escaping @Sendable (ResponseHead) -> Bool,
+         completion: @escaping @Sendable (Result<HTTPResponse, TransferError>) -> Void) {
+        self.url = url; self.maxBytes = maxBytes; self.stopAfterHead = stopAfterHead; self.completion = completion
     }
 
     func transfer(_ id: TransferID, didReceive head: ResponseHead) -> Bool {
@@ -392,15 +424,13 @@ private final class FetchCollector: TransferDelegate, @unchecked Sendable {
                                         status: status)
             }
         }
-        done.signal()
-    }
-
-    func wait() throws -> HTTPResponse {
-        done.wait()
-        if let failure { throw failure }
-        guard let head else {
-            throw TransferError(kind: .protocolError, url: url, message: "no HTTP response")
+        if failure == nil && head == nil {
+            failure = TransferError(kind: .protocolError, url: url, message: "no HTTP response")
         }
-        return HTTPResponse(head: head, body: body, stoppedAfterHead: stoppedAfterHead)
+        if let failure {
+            completion(.failure(failure))
+        } else {
+            completion(.success(HTTPResponse(head: head!, body: body, stoppedAfterHead: stoppedAfterHead)))
+        }
     }
 }

@@ -1,0 +1,56 @@
+import Foundation
+
+/// A live station or URL, whatever its protocol: an ICY connection first — connecting straight
+/// away is the quickest way to the first sound — and an `HLSStream` in its place when the server
+/// answers with an HLS playlist. The consumer sees one source throughout.
+public final class LiveSource: IngestSource, @unchecked Sendable {
+    private let options: LiveStreamOptions
+    private let engine: TransferEngine
+    private let onEvent: @Sendable (StreamEvent) -> Void
+    private let lock = NSLock()
+    // Guarded by `lock`. Set once at the end of init, replaced at most once by the hand-over.
+    private var current: IngestSource?
+    private var stopped = false
+
+    public init(candidates: [String], options: LiveStreamOptions = LiveStreamOptions(), engine: TransferEngine = .shared,
+                onEvent: @escaping @Sendable (StreamEvent) -> Void) {
+        self.options = options; self.engine = engine; self.onEvent = onEvent
+        let icy = LiveStream(candidates: candidates, options: options, engine: engine, onEvent: onEvent) { [weak self] resolved in
+            self?.handOver(to: resolved)
+        }
+        lock.withLock { current = icy }
+    }
+
+    public func start() {
+        lock.withLock { current }!.start()
+    }
+
+    /// The current source's runs; when it ends, the next one's, if it handed over.
+    public func nextRun() -> IngestRun? {
+        var source = lock.withLock { current }!
+        while true {
+            if let run = source.nextRun() { return run }
+            let next = lock.withLock { current }!
+            guard next !== source else { return nil }
+            source = next
+        }
+    }
+
+    public func stop() {
+        lock.withLock { () -> IngestSource? in
+            stopped = true
+            return current
+        }?.stop()
+    }
+
+    /// Called by the ICY stream before it ends, so `nextRun` finds the HLS stream in its place.
+    private func handOver(to resolved: ResolvedStream) {
+        let hls = HLSStream(url: resolved.url, options: options, engine: engine, onEvent: onEvent)
+        let taken = lock.withLock { () -> Bool in
+            guard !stopped else { return false }
+            current = hls
+            return true
+        }
+        if taken { hls.start() }
+    }
+}
