@@ -9,8 +9,8 @@ public enum SinkSpec: Sendable, Equatable, CustomStringConvertible {
     case wav(path: String)
     case fifo(path: String)
     case tcp(host: String, port: Int)
-    /// Serve the stream over HTTP at this address and path.
-    case httpServe(host: String, port: Int, path: String)
+    /// Serve the stream over HTTP at this address and path (options from the query: HTTPRelayOptions).
+    case httpServe(host: String, port: Int, path: String, options: HTTPRelayOptions = HTTPRelayOptions())
     /// Push to an Icecast server as a source client.
     case icecast(url: String)
 
@@ -18,7 +18,7 @@ public enum SinkSpec: Sendable, Equatable, CustomStringConvertible {
         public var text: String
         public var reason: String
         public var description: String {
-            "invalid sink '\(text)': \(reason) (sinks: speaker, pulse[:SERVER[/SINK]], alsa[:DEVICE], stdout, wav:PATH, fifo:PATH, tcp:HOST:PORT, http://ADDR:PORT/PATH, icecast://USER:PASS@HOST:PORT/MOUNT)"
+            "invalid sink '\(SinkSpec.redacted(text))': \(reason) (sinks: speaker, pulse[:SERVER[/SINK]], alsa[:DEVICE], stdout, wav:PATH, fifo:PATH, tcp:HOST:PORT, http://ADDR:PORT/PATH, icecast://USER:PASS@HOST:PORT/MOUNT)"
         }
     }
 
@@ -35,8 +35,13 @@ public enum SinkSpec: Sendable, Equatable, CustomStringConvertible {
             guard !hasArgument else { throw fail("stdout takes no argument") }
             self = .stdout
         case "pulse":
-            let parts = rest.split(separator: "/", maxSplits: 1).map(String.init)
-            self = .pulse(server: parts.first.flatMap { $0.isEmpty ? nil : $0 }, sink: parts.count > 1 ? parts[1] : nil)
+            // A unix socket server is a path, all of it: such a server plays to its default sink.
+            if rest.lowercased().hasPrefix("unix:") {
+                self = .pulse(server: rest, sink: nil)
+                break
+            }
+            let parts = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            self = .pulse(server: parts[0].isEmpty ? nil : parts[0], sink: parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil)
         case "alsa":
             self = .alsa(device: rest.isEmpty ? nil : rest)
         case "wav", "fifo":
@@ -50,11 +55,12 @@ public enum SinkSpec: Sendable, Equatable, CustomStringConvertible {
         case "http":
             guard let url = URLComponents(string: text), let host = url.host, !host.isEmpty, let port = url.port,
                   (1...65535).contains(port) else { throw fail("expected http://ADDR:PORT/PATH") }
-            self = .httpServe(host: host, port: port, path: url.path.isEmpty ? "/" : url.path)
+            let options: HTTPRelayOptions
+            do { options = try HTTPRelayOptions(query: url.queryItems ?? []) } catch { throw fail("\(error)") }
+            self = .httpServe(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port,
+                              path: url.path.isEmpty ? "/" : url.path, options: options)
         case "icecast":
-            guard let url = URLComponents(string: text), url.host != nil, url.port != nil, url.path.count > 1 else {
-                throw fail("expected icecast://USER:PASS@HOST:PORT/MOUNT")
-            }
+            do { _ = try IcecastTarget(url: text) } catch { throw fail("\(error)") }
             self = .icecast(url: text)
         default:
             throw fail("unknown kind '\(kind)'")
@@ -71,11 +77,17 @@ public enum SinkSpec: Sendable, Equatable, CustomStringConvertible {
         case .wav(let path): return "wav:\(path)"
         case .fifo(let path): return "fifo:\(path)"
         case .tcp(let host, let port): return "tcp:\(host):\(port)"
-        case .httpServe(let host, let port, let path): return "http://\(host):\(port)\(path)"
-        case .icecast(let url):
-            guard var parts = URLComponents(string: url) else { return "icecast://…" }
-            if parts.password != nil { parts.password = "***" }
-            return parts.string ?? "icecast://…"
+        case .httpServe(let host, let port, let path, let options):
+            return "http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(path)\(options)"
+        case .icecast(let url): return Self.redacted(url)
         }
+    }
+
+    /// A sink string with its password and token hidden, for messages about it.
+    static func redacted(_ text: String) -> String {
+        guard var parts = URLComponents(string: text), parts.host != nil else { return text }
+        if parts.password != nil { parts.password = "***" }
+        parts.queryItems = parts.queryItems?.map { $0.name.lowercased() == "token" ? URLQueryItem(name: $0.name, value: "***") : $0 }
+        return parts.string ?? "\(parts.scheme ?? "")://…"
     }
 }

@@ -8,6 +8,11 @@ final class SinkSpecTests: XCTestCase {
         XCTAssertEqual(try SinkSpec(parsing: "pulse"), .pulse(server: nil, sink: nil))
         XCTAssertEqual(try SinkSpec(parsing: "pulse:livingroom.local/alsa_output.usb"),
                        .pulse(server: "livingroom.local", sink: "alsa_output.usb"))
+        XCTAssertEqual(try SinkSpec(parsing: "pulse:/alsa_output.usb"), .pulse(server: nil, sink: "alsa_output.usb"))
+        XCTAssertEqual(try SinkSpec(parsing: "pulse:tcp:10.0.0.5:4713/null"), .pulse(server: "tcp:10.0.0.5:4713", sink: "null"))
+        XCTAssertEqual(try SinkSpec(parsing: "pulse:unix:/run/user/1000/pulse/native"),
+                       .pulse(server: "unix:/run/user/1000/pulse/native", sink: nil))
+        XCTAssertEqual(try SinkSpec(parsing: "alsa"), .alsa(device: nil))
         XCTAssertEqual(try SinkSpec(parsing: "alsa:hw:1,0"), .alsa(device: "hw:1,0"))
         XCTAssertEqual(try SinkSpec(parsing: "wav:/tmp/a:b.wav"), .wav(path: "/tmp/a:b.wav"))
         XCTAssertEqual(try SinkSpec(parsing: "fifo:/tmp/snapfifo"), .fifo(path: "/tmp/snapfifo"))

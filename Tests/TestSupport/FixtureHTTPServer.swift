@@ -54,8 +54,13 @@ public final class FixtureHTTPServer: Sendable {
     /// so a live HLS directory that ffmpeg keeps rewriting is served as it is now (use ffmpeg's
     /// `-hls_flags temp_file` so a playlist is never read half-written).
     public func serveDirectory(_ directory: URL, at prefix: String) {
+        route(prefix, Self.directory(directory, at: prefix))
+    }
+
+    /// The handler `serveDirectory` installs, for wrapping in one that injects faults first.
+    public static func directory(_ directory: URL, at prefix: String) -> Handler {
         precondition(prefix.hasSuffix("/"), "a directory prefix ends in /")
-        route(prefix) { request, connection in
+        return { request, connection in
             let relative = String(request.path.dropFirst(prefix.count))
             guard let name = relative.removingPercentEncoding,
                   !name.split(separator: "/").contains(".."),

@@ -39,7 +39,8 @@ public final class IcecastHarness: @unchecked Sendable {
     public let adminPassword: String
 
     private let directory: TemporaryDirectory
-    private let server: RunningProcess
+    /// Replaced by `restartServer`; guarded by `lock`.
+    private var server: RunningProcess
     private let lock = NSLock()
     private var sources: [String: RunningProcess] = [:]
 
@@ -178,6 +179,24 @@ public final class IcecastHarness: @unchecked Sendable {
         }
     }
 
+    /// Kills Icecast (as a crash would: every source and listener loses its connection at once) and
+    /// starts it again on the same port with the same passwords; returns once it answers. The ffmpeg
+    /// sources are not restarted: their mounts are gone until a source connects again.
+    public func restartServer(timeout: TimeInterval = 10) throws {
+        lock.lock()
+        let old = server
+        lock.unlock()
+        old.stop(grace: 0)
+        let restarted = try ProcessRunner.start(old.command[0], Array(old.command.dropFirst()),
+                                                currentDirectory: directory.url, unprivileged: true)
+        lock.lock()
+        server = restarted
+        lock.unlock()
+        guard Self.waitUntilServing(port: port, process: restarted, timeout: timeout) else {
+            throw IcecastHarnessError.startFailed(restarted.stderrText + log)
+        }
+    }
+
     /// Icecast's error log so far, for failure messages.
     public var log: String {
         (try? String(contentsOf: directory.file("error.log"), encoding: .utf8)) ?? ""
@@ -192,6 +211,9 @@ public final class IcecastHarness: @unchecked Sendable {
         sources.removeAll()
         lock.unlock()
         running.forEach { $0.stop(grace: 0) }
+        lock.lock()
+        let server = self.server
+        lock.unlock()
         server.stop(grace: 0)
         directory.remove()
     }

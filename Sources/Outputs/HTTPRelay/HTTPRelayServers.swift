@@ -1,0 +1,53 @@
+import Foundation
+
+/// The relay servers of this process, one per address and port: every `http://` sink on the same
+/// port becomes a mount of one server (`/radio` and `/radio.ogg?format=opus` side by side).
+final class HTTPRelayServers: @unchecked Sendable {
+    static let shared = HTTPRelayServers()
+
+    private let lock = NSLock()
+    private var servers: [String: HTTPRelayServer] = [:]
+
+    /// Serves `mount` at host:port, starting a server there unless one runs. Binding anything but a
+    /// loopback address needs the sink's explicit `allow-remote` and a token.
+    func serve(_ mount: HTTPRelayMount, host: String, port: Int) throws {
+        try lock.withLock {
+            let key = "\(host.lowercased()):\(port)"
+            if let server = servers[key] {
+                try Self.checkAccess(to: server.address, for: mount)
+                return try server.add(mount)
+            }
+            guard let address = try NetworkAddress.resolve(host: host, port: port, forListening: true).first else {
+                throw SinkError("\(mount.label): no address for \(host)")
+            }
+            try Self.checkAccess(to: address, for: mount)
+            let server = try HTTPRelayServer(address: address) { [unowned self] server, closeListener in
+                retire(server, key: key, closeListener: closeListener)
+            }
+            try server.add(mount)
+            servers[key] = server
+            server.start()
+        }
+    }
+
+    /// Lets a server with no mounts go, unless a mount was added meanwhile.
+    private func retire(_ server: HTTPRelayServer, key: String, closeListener: () -> Void) -> Bool {
+        lock.withLock {
+            guard servers[key] === server, server.mountCount == 0 else { return false }
+            servers[key] = nil
+            closeListener()
+            return true
+        }
+    }
+
+    private static func checkAccess(to address: NetworkAddress, for mount: HTTPRelayMount) throws {
+        guard !address.isLoopback else { return }
+        guard mount.options.allowRemote else {
+            throw SinkError("\(mount.label): \(address) is reachable from other machines; add allow-remote and token=SECRET "
+                            + "to the sink to serve there, or bind 127.0.0.1")
+        }
+        guard mount.options.token != nil else {
+            throw SinkError("\(mount.label): a relay reachable from other machines needs a token; add token=SECRET to the sink")
+        }
+    }
+}

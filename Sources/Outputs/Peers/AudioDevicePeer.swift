@@ -1,0 +1,156 @@
+import CFFmpeg
+import Media
+import RadioModel
+
+/// A sound server or card through libavdevice's "pulse" and "alsa" outputs. The device plays at its
+/// own clock and its writes block until it wants more, so it paces itself. The FFmpeg context lives
+/// and dies on the sink's writer thread.
+final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its sink's writer thread
+    /// Which device to open.
+    enum Target: Sendable, Equatable {
+        /// A PulseAudio server (nil: the default one, or $PULSE_SERVER) and sink (nil: its default).
+        case pulse(server: String?, sink: String?)
+        /// An ALSA device name (nil: "default").
+        case alsa(device: String?)
+        /// PulseAudio if a server answers, else ALSA's default device.
+        case speaker
+    }
+
+    let pacesItself = true
+    private let target: Target
+    private let format: PCMFormat
+    private let streamName: String
+    private let deviceBufferMilliseconds: Int
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var nextTimestamp: Int64 = 0
+    /// What `open` reached, to name it when it fails.
+    private var opened = ""
+
+    /// libavdevice's outputs must be registered once per process before they can be found.
+    private static let devicesRegistered: Void = {
+        avdevice_register_all()
+        onair_silence_alsa_errors()
+    }()
+
+    /// - Parameters:
+    ///   - streamName: how the stream shows in the sound server's mixer (the station).
+    ///   - deviceBuffer: seconds PulseAudio buffers (its default is 2 s, too much lag for a relay).
+    init(target: Target, format: PCMFormat, streamName: String, deviceBuffer: Double) {
+        self.target = target
+        self.format = format
+        self.streamName = streamName
+        deviceBufferMilliseconds = max(20, Int(deviceBuffer * 1000))
+    }
+
+    func open() throws -> String {
+        _ = Self.devicesRegistered
+        switch target {
+        case .pulse(let server, let sink):
+            opened = try openPulse(server: server, sink: sink)
+        case .alsa(let device):
+            opened = try openALSA(device: device)
+        case .speaker:
+            do {
+                opened = try openPulse(server: nil, sink: nil)
+            } catch let pulseFailure {
+                do {
+                    opened = try openALSA(device: nil)
+                } catch {
+                    throw PeerUnavailable("no PulseAudio (\(pulseFailure)) and no ALSA device (\(error))")
+                }
+            }
+        }
+        return opened
+    }
+
+    private func openPulse(server: String?, sink: String?) throws -> String {
+        var options: [String: String] = ["name": "onair", "buffer_duration": "\(deviceBufferMilliseconds)"]
+        options["server"] = server
+        options["device"] = sink
+        let description = "PulseAudio " + (server ?? "default server") + (sink.map { ", sink \($0)" } ?? "")
+        do {
+            try openDevice("pulse", url: streamName, options: options)
+        } catch {
+            throw PeerUnavailable("\(description) did not take the stream (\(error))")
+        }
+        return description
+    }
+
+    private func openALSA(device: String?) throws -> String {
+        try openDevice("alsa", url: device ?? "default", options: [:])
+        return "ALSA device \(device ?? "default")"
+    }
+
+    private func openDevice(_ name: String, url: String, options: [String: String]) throws {
+        guard let output = av_guess_format(name, nil, nil) else {
+            throw PeerUnavailable("this FFmpeg has no \(name) output")
+        }
+        var created: UnsafeMutablePointer<AVFormatContext>?
+        guard avformat_alloc_output_context2(&created, output, nil, url) >= 0, let created,
+              let stream = avformat_new_stream(created, nil), let packet = av_packet_alloc()
+        else {
+            avformat_free_context(created)
+            throw PeerUnavailable("cannot set up the \(name) output")
+        }
+        let parameters = stream.pointee.codecpar!
+        parameters.pointee.codec_type = AVMEDIA_TYPE_AUDIO
+        parameters.pointee.codec_id = Self.codec(for: format)
+        parameters.pointee.sample_rate = Int32(format.sampleRate)
+        onair_default_channel_layout(&parameters.pointee.ch_layout, Int32(format.channels))
+        stream.pointee.time_base = AVRational(num: 1, den: Int32(format.sampleRate))
+
+        var dictionary: OpaquePointer?
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        let status = avformat_write_header(created, &dictionary)
+        av_dict_free(&dictionary)
+        guard status >= 0 else {
+            var unused: UnsafeMutablePointer<AVPacket>? = packet
+            av_packet_free(&unused)
+            avformat_free_context(created)
+            throw PeerUnavailable(MediaError("\(name)", code: status).message)
+        }
+        context = created
+        self.packet = packet
+        nextTimestamp = 0
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws -> Int {
+        guard let context, let packet, av_new_packet(packet, Int32(bytes.count)) >= 0 else {
+            throw PeerUnavailable("out of memory for an audio packet")
+        }
+        defer { av_packet_unref(packet) }
+        packet.pointee.data.update(from: bytes.bindMemory(to: UInt8.self).baseAddress!, count: bytes.count)
+        let frames = Int64(bytes.count / format.bytesPerFrame)
+        packet.pointee.pts = nextTimestamp
+        packet.pointee.dts = nextTimestamp
+        packet.pointee.duration = frames
+        let status = av_write_frame(context, packet)
+        guard status >= 0 else { throw PeerUnavailable(MediaError(opened, code: status).message) }
+        nextTimestamp += frames
+        return bytes.count
+    }
+
+    func close() {
+        if let context {
+            av_write_trailer(context)
+            avformat_free_context(context)
+        }
+        av_packet_free(&packet)
+        context = nil
+    }
+
+    /// A sound server that is down, or a box in another room that is off, comes back in its own time.
+    func retryDelay(afterFailures failures: Int) -> Double {
+        min(5, 0.25 * Double(failures))
+    }
+
+    /// PCMFormat holds 16, 24 (packed) or 32-bit signed little-endian samples.
+    private static func codec(for format: PCMFormat) -> AVCodecID {
+        switch format.bitsPerSample {
+        case 24: return AV_CODEC_ID_PCM_S24LE
+        case 32: return AV_CODEC_ID_PCM_S32LE
+        default: return AV_CODEC_ID_PCM_S16LE
+        }
+    }
+}
