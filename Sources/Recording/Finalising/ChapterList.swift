@@ -1,0 +1,56 @@
+import Foundation
+import Media
+
+/// The chapters of a recording: one per title that was on air, and one where audio resumes after a
+/// gap, all timed in seconds of the file (the packets' own timestamps, never bytes ÷ bitrate).
+enum ChapterList {
+    /// Marks closer than this are one: a reconnect reports its gap and may repeat a title at the same point.
+    static let sameMoment = 0.05
+
+    /// The first title of a recording is what was on air when it began: it names the audio from 0.
+    static func chapters(titles: [TimedTitle], gaps: [TimedGap], duration: Double, untitled: String) -> [Chapter] {
+        enum Mark { case title(String), gap(Double) }
+        let unsorted: [(start: Double, mark: Mark)] = titles.enumerated().map { index, title in
+            (index == 0 ? 0 : max(0, title.start), .title(title.title))
+        } + gaps.map { (max(0, $0.at), .gap($0.seconds)) }
+        // Sorted by time; at the same time, gaps before titles (the audio resumes with the new title).
+        let marks = unsorted.sorted {
+            if $0.start != $1.start { return $0.start < $1.start }
+            if case .gap = $0.mark, case .title = $1.mark { return true }
+            return false
+        }
+
+        var entries: [(start: Double, title: String)] = []
+        var current = untitled
+        var gapOfLastEntry: Double?
+        for (start, mark) in marks where start < duration - sameMoment {
+            var title: String
+            var gap: Double?
+            switch mark {
+            case .title(let text):
+                current = text
+                title = text
+            case .gap(let seconds):
+                gap = seconds
+                title = current
+            }
+            var at = entries.isEmpty && start < sameMoment ? 0 : start
+            if let last = entries.last, start - last.start < sameMoment {
+                gap = gap ?? gapOfLastEntry
+                at = last.start
+                entries.removeLast()
+            }
+            if let gap { title = gapLabel(gap) + " " + title }
+            entries.append((at, title))
+            gapOfLastEntry = gap
+        }
+        guard !entries.isEmpty else { return [] }
+        if entries[0].start > 0 { entries.insert((0, untitled), at: 0) }
+        return entries.enumerated().map { index, entry in
+            Chapter(start: entry.start, end: index + 1 < entries.count ? entries[index + 1].start : duration, title: entry.title)
+        }
+    }
+
+    /// "[gap 12.5 s]"
+    static func gapLabel(_ seconds: Double) -> String { String(format: "[gap %.1f s]", seconds) }
+}

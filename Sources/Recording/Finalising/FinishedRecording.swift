@@ -1,0 +1,50 @@
+import Foundation
+
+/// A recording in its finished file: what the index keeps and `onair recordings` shows.
+public struct FinishedRecording: Codable, Equatable, Sendable {
+    public var station: StationLabel
+    public var programme: ProgrammeLabel?
+    public var start: Date
+    public var end: Date
+    /// The station's time zone (IANA), in which `startLocal`/`endLocal` are shown.
+    public var timeZone: String
+    public var file: String
+    /// The cue sheet beside the file, if the recording had titles.
+    public var cueSheet: String?
+    public var size: Int64
+    public var duration: Double
+    public var codec: String
+    public var container: String
+    public var titles: [TimedTitle]
+    public var gaps: [TimedGap]
+    /// The URL recorded, credentials redacted.
+    public var source: String
+    public var track: TrackMark?
+
+    /// "2026-11-22T06:00:00+01:00" in the station's time zone.
+    public var startLocal: String { Self.local(start, timeZone) }
+    public var endLocal: String { Self.local(end, timeZone) }
+
+    static func local(_ date: Date, _ zoneName: String) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}
+
+/// A title and where it began, in seconds of the file.
+public struct TimedTitle: Codable, Equatable, Sendable {
+    public var title: String
+    public var start: Double
+
+    public init(title: String, start: Double) { self.title = title; self.start = start }
+}
+
+/// Audio that never arrived: where in the file the hole is, and how long it was.
+public struct TimedGap: Codable, Equatable, Sendable {
+    public var at: Double
+    public var seconds: Double
+
+    public init(at: Double, seconds: Double) { self.at = at; self.seconds = seconds }
+}

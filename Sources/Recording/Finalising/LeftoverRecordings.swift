@@ -1,0 +1,16 @@
+import Foundation
+
+/// Partial recordings left behind by a crash, a kill or a power cut: their journals, found under a directory.
+public enum LeftoverRecordings {
+    /// Every `.NAME.partial.journal` under `directory`, in name order.
+    public static func journals(under directory: URL) -> [URL] {
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else {
+            return []
+        }
+        var found: [URL] = []
+        for case let url as URL in walker where Journal.isJournal(url.lastPathComponent) {
+            found.append(url)
+        }
+        return found.sorted { $0.path < $1.path }
+    }
+}

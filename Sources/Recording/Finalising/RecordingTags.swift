@@ -1,0 +1,64 @@
+import Foundation
+
+/// The tags a finished recording carries, by FFmpeg's generic names (each muxer maps them to ID3v2
+/// frames, MP4 atoms or Vorbis comments).
+enum RecordingTags {
+    static func metadata(for contents: JournalContents, duration: Double, gaps: [TimedGap]) -> [String: String] {
+        let start = contents.start
+        let zone = TimeZone(identifier: start.timeZone) ?? .current
+        let clock = FileNameTemplate.clock(start.startedAt, in: zone)
+        var tags: [String: String] = [
+            "date": clock.date,
+            "album": start.programme?.name ?? contents.stationName,
+        ]
+        if let track = start.track {
+            // One song: "Artist - Title" as the stream announced it.
+            let song = contents.titles.first?.title ?? ""
+            let parts = TrackTitle(song)
+            tags["title"] = parts.title.isEmpty ? contents.stationName : parts.title
+            tags["artist"] = parts.artist ?? contents.stationName
+            if track.completeness != .whole { tags["partial"] = track.completeness.rawValue }
+        } else {
+            tags["title"] = start.programme.map { "\($0.name) \(clock.date)" }
+                ?? "\(contents.stationName) \(clock.date) \(clock.time.replacingOccurrences(of: "-", with: ":"))"
+            tags["artist"] = contents.stationName
+        }
+        var comment = "Recorded by onair from \(contents.source)"
+        if !gaps.isEmpty {
+            let summary = gapSummary(gaps)
+            tags["gaps"] = summary
+            comment += ". Gaps: \(summary)"
+        }
+        tags["comment"] = comment
+        return tags
+    }
+
+    /// "2 gaps, 12.5 s missing: at 0:12:03 (10.0 s), at 0:45:00 (2.5 s)"
+    static func gapSummary(_ gaps: [TimedGap]) -> String {
+        let total = gaps.reduce(0) { $0 + $1.seconds }
+        let list = gaps.map { String(format: "at %@ (%.1f s)", clock($0.at), $0.seconds) }.joined(separator: ", ")
+        return String(format: "%d gap%@, %.1f s missing: ", gaps.count, gaps.count == 1 ? "" : "s", total) + list
+    }
+
+    /// 1:02:03
+    static func clock(_ seconds: Double) -> String {
+        let whole = Int(seconds)
+        return String(format: "%d:%02d:%02d", whole / 3600, whole % 3600 / 60, whole % 60)
+    }
+}
+
+/// A stream title split the way stations write it: "Artist - Title".
+struct TrackTitle {
+    let artist: String?
+    let title: String
+
+    init(_ text: String) {
+        if let range = text.range(of: " - ") {
+            artist = String(text[..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
+            title = String(text[range.upperBound...]).trimmingCharacters(in: .whitespaces)
+        } else {
+            artist = nil
+            title = text
+        }
+    }
+}

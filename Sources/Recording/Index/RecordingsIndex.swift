@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+
+/// A recording as the index holds it: the finished recording and its row id.
+public struct IndexedRecording: Codable, Equatable, Sendable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "recording"
+
+    public var id: Int64?
+    public var station: String
+    public var stationName: String
+    public var programme: String?
+    public var programmeName: String?
+    public var startUTC: Date
+    public var endUTC: Date
+    public var startLocal: String
+    public var endLocal: String
+    public var timeZone: String
+    public var file: String
+    public var cueSheet: String?
+    public var size: Int64
+    public var duration: Double
+    public var codec: String
+    public var container: String
+    /// JSON in the database (GRDB stores nested Codable values as JSON text).
+    public var titles: [TimedTitle]
+    public var gaps: [TimedGap]
+    public var source: String
+    /// "cut-at-start" / "cut-at-end" for a track cut by the recording's start or end.
+    public var partial: String?
+
+    public init(_ recording: FinishedRecording) {
+        station = recording.station.id
+        stationName = recording.station.name
+        programme = recording.programme?.id
+        programmeName = recording.programme?.name
+        startUTC = recording.start
+        endUTC = recording.end
+        startLocal = recording.startLocal
+        endLocal = recording.endLocal
+        timeZone = recording.timeZone
+        file = recording.file
+        cueSheet = recording.cueSheet
+        size = recording.size
+        duration = recording.duration
+        codec = recording.codec
+        container = recording.container
+        titles = recording.titles
+        gaps = recording.gaps
+        source = recording.source
+        partial = recording.track.flatMap { $0.completeness == .whole ? nil : $0.completeness.rawValue }
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// The recordings index: an SQLite database (`recordings.sqlite` in onair's data directory) of every
+/// finished recording. Safe to use from any thread; GRDB serialises access.
+public final class RecordingsIndex: Sendable {
+    public static let fileName = "recordings.sqlite"
+    private let database: DatabaseQueue
+
+    /// Opens the index in `directory`, creating it (and the directory) if needed.
+    public init(directory: URL) throws(RecordingError) {
+        let path = directory.appendingPathComponent(Self.fileName).path
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            // A daemon and a command may use the index at once: wait for the other's write.
+            configuration.busyMode = .timeout(10)
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try Self.migrator.migrate(database)
+        } catch {
+            throw RecordingError("cannot open the recordings index \(path): \(error)")
+        }
+    }
+
+    /// Adds a finished recording; one already indexed under the same file keeps its entry.
+    @discardableResult
+    public func add(_ recording: FinishedRecording) throws(RecordingError) -> IndexedRecording {
+        try access { db in
+            if let existing = try IndexedRecording.filter(Column("file") == recording.file).fetchOne(db) { return existing }
+            var entry = IndexedRecording(recording)
+            try entry.insert(db)
+            return entry
+        }
+    }
+
+    /// Every recording, oldest first.
+    public func all() throws(RecordingError) -> [IndexedRecording] {
+        try access { db in try IndexedRecording.order(Column("startUTC"), Column("id")).fetchAll(db) }
+    }
+
+    public func recording(id: Int64) throws(RecordingError) -> IndexedRecording? {
+        try access { db in try IndexedRecording.fetchOne(db, key: id) }
+    }
+
+    /// Forgets a recording; returns what it was.
+    public func remove(id: Int64) throws(RecordingError) -> IndexedRecording? {
+        try access { db in
+            guard let entry = try IndexedRecording.fetchOne(db, key: id) else { return nil }
+            try entry.delete(db)
+            return entry
+        }
+    }
+
+    private func access<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
+        do {
+            return try database.write(body)
+        } catch {
+            throw RecordingError("recordings index: \(error)")
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: IndexedRecording.databaseTableName) { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("station", .text).notNull().indexed()
+                t.column("stationName", .text).notNull()
+                t.column("programme", .text).indexed()
+                t.column("programmeName", .text)
+                t.column("startUTC", .datetime).notNull().indexed()
+                t.column("endUTC", .datetime).notNull()
+                t.column("startLocal", .text).notNull()
+                t.column("endLocal", .text).notNull()
+                t.column("timeZone", .text).notNull()
+                t.column("file", .text).notNull().unique()
+                t.column("cueSheet", .text)
+                t.column("size", .integer).notNull()
+                t.column("duration", .double).notNull()
+                t.column("codec", .text).notNull()
+                t.column("container", .text).notNull()
+                t.column("titles", .jsonText).notNull()
+                t.column("gaps", .jsonText).notNull()
+                t.column("source", .text).notNull()
+                t.column("partial", .text)
+            }
+        }
+        return migrator
+    }
+}

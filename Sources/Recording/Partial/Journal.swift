@@ -1,0 +1,90 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A recording's journal file, one JSON object per line, held under an exclusive lock while it is
+/// open: `onair recover` leaves alone what another process is still recording (the lock goes with the
+/// process, however it dies).
+final class Journal {
+    let url: URL
+    private var descriptor: Int32
+
+    /// Creates the journal (`create`) or opens an existing one, and takes its lock; fails at once
+    /// when another process holds it.
+    init(url: URL, create: Bool) throws(RecordingError) {
+        self.url = url
+        descriptor = open(url.path, O_RDWR | O_APPEND | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0), 0o644)
+        guard descriptor >= 0 else { throw RecordingError("cannot open \(url.path): \(PartialFile.reason(errno))") }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            Glibc.close(descriptor)
+            descriptor = -1
+            throw RecordingError("\(url.path) is in use by a running recording", isInUse: true)
+        }
+    }
+
+    deinit { close() }
+
+    func append(_ entry: JournalEntry) throws(RecordingError) {
+        var line: Data
+        do {
+            line = try Self.encoder.encode(entry)
+        } catch {
+            throw RecordingError("cannot encode a journal entry: \(error)")
+        }
+        line.append(0x0A)
+        let failure = line.withUnsafeBytes { bytes -> Int32? in
+            var offset = 0
+            while offset < bytes.count {
+                let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += count
+            }
+            return nil
+        }
+        if let failure { throw RecordingError("cannot write \(url.path): \(PartialFile.reason(failure))") }
+    }
+
+    func sync() throws(RecordingError) {
+        guard fsync(descriptor) == 0 else { throw RecordingError("cannot sync \(url.path): \(PartialFile.reason(errno))") }
+    }
+
+    /// The entries written so far; a line torn by a crash (the last one) is left out.
+    func entries() throws(RecordingError) -> [JournalEntry] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw RecordingError("cannot read \(url.path): \(error.localizedDescription)")
+        }
+        return data.split(separator: 0x0A).compactMap { try? Self.decoder.decode(JournalEntry.self, from: Data($0)) }
+    }
+
+    /// Releases the lock.
+    func close() {
+        guard descriptor >= 0 else { return }
+        Glibc.close(descriptor)
+        descriptor = -1
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return decoder
+    }()
+
+    /// `.NAME.partial.journal` beside `.NAME.partial.EXT`.
+    static let suffix = ".partial.journal"
+
+    static func isJournal(_ name: String) -> Bool { name.hasPrefix(".") && name.hasSuffix(suffix) }
+}

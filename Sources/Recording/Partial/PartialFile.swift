@@ -1,0 +1,85 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The growing file a recording writes while it runs, in a stream format that plays as it grows.
+///
+/// It only ever holds whole packets: the muxer's bytes gather in memory until `commitPacket()` says a
+/// packet (or Ogg page) is complete, and only committed bytes go to disk. Should a write fail (a full
+/// disk), the file is cut back to the last whole packet, so what is on disk stays playable.
+/// Unchecked Sendable: the muxer callback that appends runs inside its owner's locked write calls.
+final class PartialFile: @unchecked Sendable {
+    let url: URL
+    private var descriptor: Int32
+    /// Bytes from the muxer; the first `committed` of them are whole packets.
+    private var buffer: [UInt8] = []
+    private var committed = 0
+    private(set) var bytesOnDisk: Int64 = 0
+
+    /// Creates the file; never opens one that exists.
+    init(url: URL) throws(RecordingError) {
+        self.url = url
+        descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw RecordingError("cannot create \(url.path): \(Self.reason(errno))") }
+    }
+
+    deinit { close() }
+
+    /// Bytes the muxer wrote (its output callback): kept until the packet they belong to is complete.
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Everything appended so far forms whole packets.
+    func commitPacket() { committed = buffer.count }
+
+    /// Bytes committed but not yet written.
+    var bytesPending: Int { committed }
+
+    /// Writes the committed bytes. On failure the file is truncated to where it was, the bytes stay
+    /// pending, and the error says what happened.
+    func writeOut() throws(RecordingError) {
+        guard committed > 0, descriptor >= 0 else { return }
+        let written = buffer.withUnsafeBytes { bytes -> Result<Int, RecordingError> in
+            var offset = 0
+            while offset < committed {
+                let count = write(descriptor, bytes.baseAddress! + offset, committed - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return .failure(RecordingError("cannot write \(url.path): \(Self.reason(errno))"))
+                }
+                offset += count
+            }
+            return .success(offset)
+        }
+        switch written {
+        case .success(let count):
+            buffer.removeFirst(count)
+            committed = 0
+            bytesOnDisk += Int64(count)
+        case .failure(let error):
+            // Part of a packet may have reached the disk: cut it off, so the file ends on a whole packet.
+            _ = ftruncate(descriptor, off_t(bytesOnDisk))
+            _ = lseek(descriptor, off_t(bytesOnDisk), SEEK_SET)
+            throw error
+        }
+    }
+
+    /// Makes what was written survive a power cut.
+    func sync() throws(RecordingError) {
+        guard descriptor >= 0, fsync(descriptor) == 0 else {
+            throw RecordingError("cannot sync \(url.path): \(Self.reason(errno))")
+        }
+    }
+
+    func close() {
+        guard descriptor >= 0 else { return }
+        Glibc.close(descriptor)
+        descriptor = -1
+    }
+
+    static func reason(_ code: Int32) -> String {
+        code == ENOSPC ? "the disk is full" : String(cString: strerror(code))
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Media
+import RadioModel
+import StreamInput
+
+/// One file being recorded: its partial file, its journal, and the muxer or encoder between them.
+///
+/// Its clock is its own: seconds of audio written to this file (packet durations in a copy, PCM frames
+/// when encoding), so titles and gaps are placed in the file whenever it was attached to the stream.
+/// Not thread-safe: its owner serialises calls.
+final class RecordingTrack {
+    /// What writes the track's container.
+    enum Writer {
+        case copy(StreamCopyWriter)
+        case encode(PCMEncoder, input: PCMFormat)
+    }
+
+    /// How often written packets go to disk (so the partial file plays as it grows), and how often
+    /// they are made durable (fsync) and the journal notes how far the file is safe.
+    static let writeOutInterval: TimeInterval = 1
+    static let syncInterval: TimeInterval = 5
+    static let maxPendingBytes = 64 * 1024
+
+    let partial: PartialFile
+    let journal: Journal
+    private let writer: Writer
+    /// Seconds of audio in the file.
+    private(set) var mediaTime: Double = 0
+    private var lastWriteOut = Date()
+    private var lastSync = Date()
+    private var closed = false
+
+    /// Creates the partial file and its journal in the directory the finished file will go to, under
+    /// names starting with a dot: `.NAME.partial.EXT` and `.NAME.partial.journal`.
+    init(plan: RecordingPlan, containers: RecordingContainers, title: String?, track: TrackMark?, startedAt: Date,
+         connection: ConnectionInfo?, makeWriter: (ContainerOutput) throws -> Writer) throws(RecordingError) {
+        let station = plan.station.displayName(serverName: connection?.name)
+        let values = FileNameTemplate.Values(station: station, programme: plan.programme?.name, title: title,
+                                             start: startedAt, timeZone: plan.timeZone, fileExtension: containers.fileExtension)
+        let desired = plan.template.path(for: values, base: plan.base)
+        let directory = desired.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw RecordingError("cannot create \(directory.path): \(error.localizedDescription)")
+        }
+        (partial, journal) = try Self.createFiles(like: desired, partialExtension: containers.partial.fileExtension)
+        let start = RecordingStart(
+            version: RecordingStart.currentVersion, station: plan.station, programme: plan.programme, source: plan.source,
+            startedAt: startedAt, timeZone: plan.timeZone.identifier, template: plan.template.text, base: plan.base.path,
+            partialFile: partial.url.lastPathComponent, container: containers.final.rawValue,
+            fileExtension: containers.fileExtension, format: plan.format.rawValue, track: track)
+        let file = partial
+        let output = ContainerOutput.stream { bytes in file.append(bytes) }
+        do {
+            try journal.append(.start(start))
+            if let connection { try journal.append(.connected(name: connection.name, url: connection.url, at: Date())) }
+            if let title { try journal.append(.title(title, mediaTime: 0, at: Date())) }
+            try journal.sync()
+            writer = try makeWriter(output)
+        } catch {
+            partial.close()
+            journal.close()
+            try? FileManager.default.removeItem(at: partial.url)
+            try? FileManager.default.removeItem(at: journal.url)
+            throw error as? RecordingError ?? RecordingError("cannot start \(partial.url.path): \(error)")
+        }
+    }
+
+    /// Bytes in the file, written out or not.
+    var bytes: Int64 { partial.bytesOnDisk + Int64(partial.bytesPending) }
+
+    /// A new run of the stream (after a reconnect): the copy continues with continuous timestamps.
+    func begin(_ format: EncodedFormat) throws {
+        guard case .copy(let copy) = writer else { return }
+        try copy.begin(format)
+        partial.commitPacket()
+    }
+
+    func write(_ packet: EncodedPacket) throws {
+        guard case .copy(let copy) = writer else { return }
+        try copy.consume(packet)
+        partial.commitPacket()
+        mediaTime += packet.duration
+        try writeOutIfDue()
+    }
+
+    func write(_ pcm: UnsafeRawBufferPointer) throws {
+        guard case .encode(let encoder, let input) = writer else { return }
+        try encoder.consume(pcm)
+        partial.commitPacket()
+        mediaTime += Double(pcm.count / input.bytesPerFrame) / Double(input.sampleRate)
+        try writeOutIfDue()
+    }
+
+    func noteTitle(_ title: String) throws(RecordingError) {
+        try journal.append(.title(title, mediaTime: mediaTime, at: Date()))
+    }
+
+    func noteGap(seconds: Double) throws(RecordingError) {
+        try journal.append(.gap(seconds: seconds, mediaTime: mediaTime, at: Date()))
+    }
+
+    func noteCompleteness(_ mark: TrackMark) throws(RecordingError) {
+        try journal.append(.track(mark))
+    }
+
+    func noteConnection(_ info: ConnectionInfo) throws(RecordingError) {
+        try journal.append(.connected(name: info.name, url: info.url, at: Date()))
+    }
+
+    /// Completes the container, writes everything out and notes the end (or the failure) in the
+    /// journal. The files stay for the finaliser; the journal's lock is released. Returns the failure,
+    /// given or met on the way (the last write-out may find the disk full).
+    func close(failure: RecordingError?) -> RecordingError? {
+        guard !closed else { return failure }
+        closed = true
+        var problem = failure
+        if problem == nil {
+            switch writer {
+            case .copy(let copy): copy.finish()
+            case .encode(let encoder, _):
+                do { try encoder.close() } catch { problem = RecordingError("cannot complete \(partial.url.path): \(error)") }
+            }
+            partial.commitPacket()
+            do {
+                try partial.writeOut()
+                try partial.sync()
+            } catch {
+                problem = error
+            }
+        }
+        let at = Date()
+        try? journal.append(problem.map { .failed($0.description, at: at) } ?? .end(bytes: partial.bytesOnDisk, mediaTime: mediaTime, at: at))
+        try? journal.sync()
+        partial.close()
+        journal.close()
+        return problem
+    }
+
+    private func writeOutIfDue() throws(RecordingError) {
+        let now = Date()
+        guard now.timeIntervalSince(lastWriteOut) >= Self.writeOutInterval || partial.bytesPending >= Self.maxPendingBytes else { return }
+        lastWriteOut = now
+        try partial.writeOut()
+        guard now.timeIntervalSince(lastSync) >= Self.syncInterval else { return }
+        lastSync = now
+        try partial.sync()
+        try journal.append(.flush(bytes: partial.bytesOnDisk, mediaTime: mediaTime, at: now))
+        try journal.sync()
+    }
+
+    /// The partial file and journal for `desired`, with " (2)" etc. should a namesake be recording too
+    /// (several stations starting in the same minute race for the same names) or left over from a crash.
+    private static func createFiles(like desired: URL, partialExtension: String) throws(RecordingError) -> (PartialFile, Journal) {
+        let directory = desired.deletingLastPathComponent()
+        for attempt in 1...UniquePath.maxAttempts {
+            let stem = UniquePath.candidate(desired, attempt: attempt).deletingPathExtension().lastPathComponent
+            let journalURL = directory.appendingPathComponent(".\(stem)\(Journal.suffix)")
+            let partialURL = directory.appendingPathComponent(".\(stem).partial.\(partialExtension)")
+            let journal: Journal
+            do {
+                journal = try Journal(url: journalURL, create: true)
+            } catch {
+                if FileManager.default.fileExists(atPath: journalURL.path) { continue }
+                throw error
+            }
+            do {
+                return (try PartialFile(url: partialURL), journal)
+            } catch {
+                journal.close()
+                try? FileManager.default.removeItem(at: journalURL)
+                if FileManager.default.fileExists(atPath: partialURL.path) { continue }
+                throw error
+            }
+        }
+        throw RecordingError("cannot find a free name for a partial file like \(desired.path)")
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import Media
+import RadioModel
+import StreamInput
+
+/// What a recording reports as it goes.
+public enum RecordingEvent: Sendable {
+    /// The partial file exists and audio is going into it.
+    case started(partial: URL)
+    /// The finished file is in place (and in the index).
+    case finished(FinishedRecording)
+    /// The recording stopped on an error (a full disk); what was written is kept in the partial file.
+    case failed(String, partial: URL?)
+    /// The partial file could not be finalised; `onair recover` can try again.
+    case notFinalised(String, journal: URL)
+}
+
+/// Where a recording stands, for a status line.
+public struct RecordingStatus: Sendable, Equatable {
+    public enum State: String, Sendable {
+        case waiting, recording, failed, finished
+    }
+
+    public var state: State
+    public var partial: URL?
+    /// Seconds of audio recorded.
+    public var mediaTime: Double
+    public var bytes: Int64
+    public var title: String?
+    public var gaps: Int
+}
+
+/// Anything that records a stream: one file (`Recorder`) or one per title (`TrackSplitter`).
+public protocol RecordingConsumer: StreamConsumer {
+    var status: RecordingStatus { get }
+    /// The stream's events that concern a recording: the server's name and URL, and gaps. Call it from
+    /// the pipeline's event handler: gaps come on the decode thread, in order with the audio.
+    func handle(_ event: StreamEvent)
+}
+
+/// Records one station into one file (per codec run): attached to a `LivePipeline`'s fan-out, it writes
+/// the partial file and journal, and hands them to the `Finaliser` when the stream ends or it is detached.
+///
+/// This base class takes titles, gaps and the connection; `CopyRecorder` adds packets, `EncodingRecorder`
+/// PCM. They are separate classes because the fan-out decodes only when some consumer takes PCM, and a
+/// stream copy must not make it decode.
+public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {
+    public let label: String
+    let plan: RecordingPlan
+    private let finaliser: Finaliser
+    private let onEvent: @Sendable (RecordingEvent) -> Void
+    let lock = NSLock()
+    // Guarded by `lock`.
+    private var track: RecordingTrack?
+    private var title: String?
+    private let connections = ConnectionInbox()
+    private var gaps = 0
+    private var state = RecordingStatus.State.waiting
+
+    init(label: String, plan: RecordingPlan, finaliser: Finaliser, onEvent: @escaping @Sendable (RecordingEvent) -> Void) {
+        self.label = label; self.plan = plan; self.finaliser = finaliser; self.onEvent = onEvent
+    }
+
+    public var status: RecordingStatus {
+        lock.withLock {
+            RecordingStatus(state: state, partial: track?.partial.url, mediaTime: track?.mediaTime ?? 0, bytes: track?.bytes ?? 0,
+                            title: title, gaps: gaps)
+        }
+    }
+
+    public func handle(_ event: StreamEvent) {
+        switch event {
+        case .connected(let info): connections.post(info)
+        case .gap(let gap):
+            // On the decode thread, in order with the audio.
+            lock.withLock {
+                gaps += 1
+                try? track?.noteGap(seconds: gap.seconds)
+            }
+        default: break
+        }
+    }
+
+    public func titleChanged(_ change: TitleChange) throws {
+        try lock.withLock {
+            guard change.title != title, state != .failed, state != .finished else { return }
+            title = change.title
+            try writing { try track?.noteTitle(change.title) }
+        }
+    }
+
+    public func finish() {
+        lock.withLock { close(failure: nil) }
+    }
+
+    // MARK: For subclasses, inside `lock`
+
+    /// The track to write to, opened on first use.
+    func currentTrack(containers: RecordingContainers,
+                      makeWriter: (ContainerOutput) throws -> RecordingTrack.Writer) throws -> RecordingTrack? {
+        guard state == .waiting || state == .recording else { return nil }
+        if let track {
+            if let connection = connections.take() { try track.noteConnection(connection) }
+            return track
+        }
+        _ = connections.take()
+        let opened = try RecordingTrack(plan: plan, containers: containers, title: title, track: nil, startedAt: Date(),
+                                        connection: connections.current, makeWriter: makeWriter)
+        track = opened
+        state = .recording
+        onEvent(.started(partial: opened.partial.url))
+        return opened
+    }
+
+    /// Runs a write; a failure ends the recording, keeping what was written, and is rethrown so the
+    /// fan-out detaches this consumer and reports it.
+    func writing(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            let failure = error as? RecordingError ?? RecordingError("\(error)")
+            close(failure: failure)
+            throw failure
+        }
+    }
+
+    /// Ends the current file (a codec change starts the next one, which gets its own name).
+    func closeTrackForNewCodec() {
+        close(failure: nil)
+        state = .waiting
+    }
+
+    /// Closes the current file and hands it to the finaliser. A failure, given or met while closing,
+    /// ends the recording and is reported.
+    private func close(failure: RecordingError?) {
+        var outcome = failure
+        var partial: URL?
+        if let track {
+            self.track = nil
+            partial = track.partial.url
+            outcome = track.close(failure: failure)
+            finaliser.enqueue(track.journal.url, reportingTo: onEvent)
+        }
+        if let outcome { onEvent(.failed(outcome.description, partial: partial)) }
+        state = outcome == nil ? .finished : .failed
+    }
+}
+
+/// Records the packets as they came: no decoding, no re-encoding.
+public final class CopyRecorder: Recorder, PacketConsumer, @unchecked Sendable {
+    public init(plan: RecordingPlan, finaliser: Finaliser, onEvent: @escaping @Sendable (RecordingEvent) -> Void) {
+        super.init(label: "record:\(plan.station.id)", plan: plan, finaliser: finaliser, onEvent: onEvent)
+    }
+
+    private var format: EncodedFormat?
+
+    public func begin(_ format: EncodedFormat) throws {
+        try lock.withLock {
+            if let current = self.format, current.codecName != format.codecName || current.sampleRate != format.sampleRate
+                || current.channels != format.channels {
+                closeTrackForNewCodec()
+            }
+            self.format = format
+            try writing { try track(for: format)?.begin(format) }
+        }
+    }
+
+    public func consume(_ packet: EncodedPacket) throws {
+        try lock.withLock {
+            guard let format else { return }
+            try writing { try track(for: format)?.write(packet) }
+        }
+    }
+
+    private func track(for format: EncodedFormat) throws -> RecordingTrack? {
+        let containers = RecordingContainers(copying: format)
+        return try currentTrack(containers: containers) { output in
+            .copy(StreamCopyWriter(label: label, container: containers.partial, output: output))
+        }
+    }
+}
+
+/// Records the decoded audio re-encoded (`--format mp3|m4a|opus|flac`).
+public final class EncodingRecorder: Recorder, PCMConsumer, @unchecked Sendable {
+    private let input: PCMFormat
+    private let encoding: AudioEncoding
+
+    public init(plan: RecordingPlan, input: PCMFormat, finaliser: Finaliser, onEvent: @escaping @Sendable (RecordingEvent) -> Void) {
+        precondition(plan.format.encoding != nil, "an encoding recorder needs a format to encode to")
+        self.input = input
+        encoding = plan.format.encoding!
+        super.init(label: "record:\(plan.station.id)", plan: plan, finaliser: finaliser, onEvent: onEvent)
+    }
+
+    public func consume(_ pcm: UnsafeRawBufferPointer) throws {
+        try lock.withLock {
+            try writing {
+                let containers = RecordingContainers(encoding: encoding)
+                let track = try currentTrack(containers: containers) { output in
+                    .encode(try PCMEncoder(label: label, input: input, encoding: encoding, container: containers.partial, output: output),
+                            input: input)
+                }
+                try track?.write(pcm)
+            }
+        }
+    }
+}

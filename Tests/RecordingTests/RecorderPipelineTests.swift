@@ -1,0 +1,76 @@
+import Foundation
+import XCTest
+import Media
+import RadioModel
+import StreamInput
+import TestSupport
+@testable import Recording
+
+/// A recorder on a live pipeline, finalised, with no CLI in between: what a daemon would do.
+final class RecorderPipelineTests: XCTestCase {
+    private final class Outcomes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: [RecordingEvent] = []
+        func add(_ event: RecordingEvent) { lock.withLock { stored.append(event) } }
+        var all: [RecordingEvent] { lock.withLock { stored } }
+        var finished: [FinishedRecording] {
+            lock.withLock { stored.compactMap { if case .finished(let recording) = $0 { return recording } else { return nil } } }
+        }
+    }
+
+    func testAReconnectBecomesAGapChapterAndTagAndTheAACCopyEndsInMP4() throws {
+        let directory = try TemporaryDirectory(prefix: "onair-recorder")
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let audio = try Data(contentsOf: AudioFixtures.sine(frequency: 440, seconds: 6, codec: .aacADTS, bitrate: 128))
+        let writer = ICYStreamWriter(audio: audio, metaint: 16_000, schedule: [.title("Artist - Song", atAudioByte: 0)])
+        let attempts = AttemptCounter()
+        server.route("/drop.aac") { request, connection in
+            if attempts.next() == 1 {
+                try connection.sendStatus(line: "ICY 200 OK", headers: [("Content-Type", "audio/aac"), ("icy-metaint", "16000")])
+                try connection.send(writer.interleaved().prefix(writer.interleaved().count / 2))
+                connection.close()
+            } else {
+                try FixtureHTTPServer.icyStream(writer, contentType: "audio/aac")(request, connection)
+            }
+        }
+        var options = LiveStreamOptions()
+        options.reconnect.initialDelay = 0.3
+        options.reconnect.maxDelay = 0.3
+        let plan = RecordingPlan(station: StationLabel(id: "test", name: "Test FM"), programme: nil, source: "http://fixture/drop.aac",
+                                 timeZone: TimeZone(identifier: "UTC")!, template: .standard, base: directory.url, format: .copy)
+        let outcomes = Outcomes()
+        let index = try RecordingsIndex(directory: directory.url.appendingPathComponent("data"))
+        let finaliser = Finaliser(index: index)
+        let recorder = CopyRecorder(plan: plan, finaliser: finaliser, onEvent: outcomes.add)
+        let stream = LiveStream(url: server.url("/drop.aac").absoluteString, options: options) { recorder.handle($0) }
+        let pipeline = LivePipeline(source: stream, format: .snapcastDefault, stopAfter: 8) { recorder.handle($0) }
+        pipeline.fanOut.attach(recorder)
+        pipeline.start()
+        pipeline.waitUntilFinished()
+        finaliser.waitUntilIdle()
+
+        let recording = try XCTUnwrap(outcomes.finished.first, "\(outcomes.all)")
+        XCTAssertEqual(recording.container, "mp4")
+        XCTAssertTrue(recording.file.hasSuffix(".m4a"), recording.file)
+        XCTAssertEqual(recording.duration, 8, accuracy: 0.1)
+        XCTAssertEqual(recording.gaps.count, 1)
+        XCTAssertEqual(recording.gaps.first?.at ?? 0, 3, accuracy: 0.3, "the drop came after half of the 6 s")
+        XCTAssertEqual(try index.all().map(\.file), [recording.file])
+        let file = URL(fileURLWithPath: recording.file)
+        XCTAssertEqual(try FFprobe.decodeErrors(file), 0)
+        let probe = try FFprobe.inspect(file)
+        XCTAssertEqual(probe.tags["artist"], "Test FM")
+        XCTAssertTrue(probe.tags["comment"]?.contains("1 gap, ") == true, "\(probe.tags)")
+        let chapters = try ProcessRunner.run("ffprobe", ["-v", "error", "-show_chapters", "-of", "csv=p=0", file.path], timeout: 30)
+            .check().stdoutText
+        XCTAssertTrue(chapters.contains("Artist - Song") && chapters.contains("[gap "), chapters)
+        XCTAssertEqual(LeftoverRecordings.journals(under: directory.url), [], "nothing is left partial")
+    }
+}
+
+private final class AttemptCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func next() -> Int { lock.withLock { count += 1; return count } }
+}
