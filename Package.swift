@@ -10,30 +10,36 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C interop lives only in these two shims.
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev", "libavdevice-dev"])]),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
 
         // Pure Swift model: stations, streams, programmes, the catalogue.
         .target(name: "RadioModel"),
-        // Network side: transfer engine, ICY, playlist resolution, directory search.
+        // Network side: transfer engine, ICY, HLS, playlist resolution, directory search.
+        // (CFFmpeg only for libavutil's AES, which decrypts HLS segments.)
         .target(name: "StreamInput", dependencies: [
-            "CCurl", "RadioModel", .product(name: "Logging", package: "swift-log"),
+            "CCurl", "CFFmpeg", "RadioModel", .product(name: "Logging", package: "swift-log"),
         ]),
         // FFmpeg side: AVIO bridge, demux, decode, resample, PCM fan-out.
         .target(name: "Media", dependencies: [
             "CFFmpeg", "RadioModel", "StreamInput", .product(name: "Logging", package: "swift-log"),
         ]),
-        // PCM sinks.
+        // PCM sinks (audio devices through libavdevice).
         .target(name: "Outputs", dependencies: [
-            "Media", "RadioModel", .product(name: "Logging", package: "swift-log"),
+            "CFFmpeg", "Media", "RadioModel", "StreamInput", .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Recording episodes: partial files and their journals, finalising, naming, track splitting, the index.
+        .target(name: "Recording", dependencies: [
+            "Media", "RadioModel", "StreamInput", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The CLI: composition root.
         .executableTarget(name: "onair", dependencies: [
-            "RadioModel", "StreamInput", "Media", "Outputs",
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -43,7 +49,8 @@ let package = Package(
         .testTarget(name: "RadioModelTests", dependencies: ["RadioModel"]),
         .testTarget(name: "StreamInputTests", dependencies: ["StreamInput", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Outputs", "StreamInput", "TestSupport"]),
-        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Media", "RadioModel", "TestSupport"]),
+        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]
 )

@@ -14,6 +14,7 @@ struct Onair: ParsableCommand {
         3 configuration error; 64 usage error.
         """,
         version: "0.1.0",
-        subcommands: [StationsCommand.self, SearchCommand.self, ResolveCommand.self, ListenCommand.self]
+        subcommands: [StationsCommand.self, SearchCommand.self, ResolveCommand.self, ListenCommand.self, RelayCommand.self,
+                      RecordCommand.self, RecoverCommand.self, RecordingsCommand.self]
     )
 }

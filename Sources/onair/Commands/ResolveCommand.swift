@@ -9,7 +9,8 @@ struct ResolveCommand: ParsableCommand {
         discussion: """
         Follows HTTP redirects (at most 5), .pls playlists (entries tried in order), .m3u lists and HLS \
         master playlists (a variant picked by bandwidth), then reports the stream's kind, content type \
-        and codec. Playlists may only lead to http or https URLs.
+        and codec; for HLS also the variants, the chosen one, the target duration and the playlist's \
+        window (how far back --from can reach). Playlists may only lead to http or https URLs.
 
         Examples:
           onair resolve fip
@@ -43,6 +44,14 @@ struct ResolveCommand: ParsableCommand {
         if let bitrate = stream.bitrate { rows.append(("bitrate", "\(bitrate) kbit/s")) }
         if let name = stream.name { rows.append(("name", name)) }
         if stream.chain.count > 1 { rows.append(("via", stream.chain.dropLast().joined(separator: " → "))) }
+        if let hls = stream.hls {
+            rows.append(("target", String(format: "%g s segments", hls.targetDuration)))
+            rows.append(("window", String(format: "%.1f s (%d segments from #%d)%@", hls.windowSeconds, hls.segments,
+                                          hls.mediaSequence, hls.live ? "" : ", ended")))
+            let clock = hls.programDateTime ? "program-date-time" : "no program-date-time (--from cannot work)"
+            rows.append(("clock", clock))
+            if let encryption = hls.encryption { rows.append(("crypt", encryption)) }
+        }
         var text = rows.map { "\($0.0.padding(toLength: 8, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n")
         if let variants = stream.variants {
             text += "\nvariants:"

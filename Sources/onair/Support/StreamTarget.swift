@@ -25,19 +25,32 @@ enum StreamTarget {
         return nil
     }
 
-    /// The Icecast/Shoutcast URLs to try, in order, for a live connection.
-    func liveCandidates() throws -> [String] {
+    /// The live source for this target. A station that prefers HLS (or one asked to start in the
+    /// past, which only HLS can) and a URL ending in .m3u8 are resolved first and followed by an
+    /// `HLSStream`. Everything else connects straight away through a `LiveSource` — the quickest
+    /// way to an Icecast stream's first sound — which hands over to HLS should a server answer with
+    /// a playlist. A station's streams are tried in its order of preference.
+    func liveSource(options: LiveStreamOptions, onEvent: @escaping @Sendable (StreamEvent) -> Void) throws -> IngestSource {
         switch self {
         case .url(let url):
-            return [url]
-        case .station(let station):
-            let icy = station.streams.filter { $0.kind == .icy }.map(\.url)
-            guard !icy.isEmpty else {
-                throw CommandFailure(message: "\(station.id) streams only over HLS, which this version of onair does not play yet",
-                                     exitCode: ExitStatus.streamFailed)
+            guard URL(string: url)?.path.lowercased().hasSuffix(".m3u8") == true else {
+                return LiveSource(candidates: [url], options: options, onEvent: onEvent)
             }
-            return icy
+            return Self.follow(try resolve(quality: options.quality), options: options, onEvent: onEvent)
+        case .station(var station):
+            let hls = station.streams.filter { $0.kind == .hls }
+            guard !hls.isEmpty, station.streams.first?.kind == .hls || options.startAt != nil else {
+                return LiveSource(candidates: station.streams.map(\.url), options: options, onEvent: onEvent)
+            }
+            station.streams = hls
+            return Self.follow(try StreamTarget.station(station).resolve(quality: options.quality), options: options, onEvent: onEvent)
         }
+    }
+
+    private static func follow(_ resolved: ResolvedStream, options: LiveStreamOptions,
+                               onEvent: @escaping @Sendable (StreamEvent) -> Void) -> IngestSource {
+        guard resolved.kind == .hls else { return LiveSource(candidates: [resolved.url], options: options, onEvent: onEvent) }
+        return HLSStream(url: resolved.url, options: options, onEvent: onEvent)
     }
 
     /// Follows playlists and redirects to the stream to connect to.

@@ -1,0 +1,255 @@
+import ArgumentParser
+import Foundation
+import Media
+import RadioModel
+import Recording
+import StreamInput
+
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record stations to files: as they are sent (no re-encoding), tagged, with chapters.",
+        discussion: """
+        Each station is copied packet by packet into its natural container — MP3 with ID3v2 tags and \
+        chapters, AAC into .m4a with MP4 chapters, Opus and Vorbis into .opus/.ogg — unless --format asks \
+        for re-encoding. Titles become chapters and a .cue sheet, timed from the stream's own timestamps; \
+        gaps (reconnects, lost HLS segments) become chapters and a tag. Several stations record at once in \
+        one process.
+
+        While recording, the audio goes to a hidden partial file beside the final one (".NAME.partial.EXT", \
+        playable as it grows, written out every second and synced every 5 s) with a journal of titles and \
+        gaps. Ctrl-C or SIGTERM finishes every file properly; after a crash or power cut, `onair recover` \
+        finishes what was left. A full disk stops only that recording, keeping what was written.
+
+        Output templates take {station} {programme} {title} {date} {time} {ext}; the default is \
+        "{station}/{date} {time} {programme}.{ext}" ("{station}/{date} {time} {title}.{ext}" with \
+        --split-tracks) under the recordings directory ($XDG_MUSIC_DIR/onair, or $ONAIR_HOME/recordings). \
+        A relative --output is relative to the current directory. An existing file is never replaced: the \
+        new one gets " (2)". Finished recordings are listed by `onair recordings`.
+
+        Examples:
+          onair record fip --duration 1h
+          onair record fip radio-paradise --until 21:00 --tz Europe/Paris
+          onair record bbc-radio-4 --programme today
+          onair record http://127.0.0.1:8000/demo.mp3 --duration 90s --output 'demo/{date} {time}.{ext}'
+          onair record somafm-groovesalad --split-tracks --skip '(?i)advert|jingle' --duration 2h
+          onair record fip --format opus --duration 45m --json
+
+        Exit codes: 0 every recording finished; 1 a stream could not be played; 2 a recording failed \
+        (disk full, write error: its partial file is kept); 3 configuration error (catalogue, unknown \
+        station or programme); 64 usage error.
+        """
+    )
+
+    @Argument(help: "Stations to record: catalogue ids or stream/playlist URLs. Several record at once.")
+    var stations: [String]
+
+    @Option(help: ArgumentHelp("Stop after this much audio (seconds, or 90s, 45m, 1h30m).", valueName: "duration"))
+    var duration: String?
+
+    @Option(help: ArgumentHelp("Stop at this time: HH:MM[:SS] (its next occurrence) or an ISO 8601 date.", valueName: "time"))
+    var until: String?
+
+    @Option(help: ArgumentHelp("Time zone of --until (IANA name, e.g. Europe/Paris). Default: this machine's.", valueName: "zone"))
+    var tz: String?
+
+    @Option(name: [.short, .long], help: ArgumentHelp("Where the files go: a path or a template with {station} {programme} "
+                                                      + "{title} {date} {time} {ext}.", valueName: "path"))
+    var output: String?
+
+    @Option(help: "copy (as sent, the default), or re-encode: mp3, m4a, opus, flac.")
+    var format: RecordingFormat = .copy
+
+    @Flag(help: "One file per title, cut at the quietest moment near each title change.")
+    var splitTracks = false
+
+    @Option(help: ArgumentHelp("With --split-tracks: leave out titles matching this regular expression (ads, jingles).",
+                               valueName: "regex"))
+    var skip: String?
+
+    @Option(help: ArgumentHelp("With --split-tracks: seconds searched for silence on each side of a title change.",
+                               valueName: "duration"))
+    var splitWindow: String = "4s"
+
+    @Option(help: ArgumentHelp("With --split-tracks: audio before each cut repeated at the start of the next track.",
+                               valueName: "duration"))
+    var padBefore: String = "0s"
+
+    @Option(help: ArgumentHelp("With --split-tracks: audio after each cut kept at the end of the previous track.",
+                               valueName: "duration"))
+    var padAfter: String = "0s"
+
+    @Option(help: ArgumentHelp("Record this programme of the (one) station: it names and tags the file, and without "
+                               + "--duration/--until the recording ends with the programme's current broadcast.",
+                               valueName: "id"))
+    var programme: String?
+
+    @Option(help: "HLS variant to pick from a master playlist: low or high.")
+    var quality: StreamQuality = .high
+
+    @Option(help: "Seconds without data after which the connection is replaced.")
+    var stallTimeout: Double = 15
+
+    @Option(help: "Seconds to wait for a connection.")
+    var connectTimeout: Double = 10
+
+    @Flag(help: ArgumentHelp("Print events as JSON lines, each with its station: recording-started, recording-progress, "
+                             + "recording-finished, recording-failed, and the stream's own (connected, metadata, gap, …)."))
+    var json = false
+
+    @Flag(help: "Show FFmpeg's own warnings.")
+    var verbose = false
+
+    func validate() throws {
+        guard !stations.isEmpty else { throw ValidationError("name at least one station or URL to record") }
+        if duration != nil && until != nil { throw ValidationError("give --duration or --until, not both") }
+        if let duration, TimeSpan(duration).map({ $0.seconds > 0 }) != true {
+            throw ValidationError("invalid --duration '\(duration)': use seconds or a span like 90s, 45m, 1h30m")
+        }
+        if let tz, TimeZone(identifier: tz) == nil {
+            throw ValidationError("unknown --tz '\(tz)': use an IANA name like Europe/Paris or UTC")
+        }
+        if let until, RecordingDeadline.parse(until, timeZone: untilZone) == nil {
+            throw ValidationError("invalid --until '\(until)': use HH:MM[:SS] or an ISO 8601 date like 2026-11-22T21:00")
+        }
+        if let output {
+            do { _ = try FileNameTemplate(output) } catch { throw ValidationError("\(error)") }
+        }
+        if !splitTracks, skip != nil { throw ValidationError("--skip only applies with --split-tracks") }
+        if let skip, (try? NSRegularExpression(pattern: skip)) == nil {
+            throw ValidationError("invalid --skip '\(skip)': not a regular expression")
+        }
+        for (name, value) in [("--split-window", splitWindow), ("--pad-before", padBefore), ("--pad-after", padAfter)]
+            where TimeSpan(value) == nil {
+            throw ValidationError("invalid \(name) '\(value)': use seconds or a span like 2s")
+        }
+        if programme != nil, stations.count != 1 { throw ValidationError("--programme needs exactly one station") }
+        if stallTimeout <= 0 || connectTimeout <= 0 { throw ValidationError("timeouts must be positive") }
+    }
+
+    func run() throws {
+        try reportingFailures(record)
+    }
+
+    private var untilZone: TimeZone { tz.flatMap(TimeZone.init(identifier:)) ?? .current }
+
+    private func record() throws {
+        FFmpegLogging.configure(verbose: verbose)
+        let paths = CatalogueAccess.paths
+        let targets = try stations.map { try StreamTarget.parse($0) }
+        let chosenProgramme = try programme.map { try Self.programme(id: $0, of: targets[0]) }
+        var deadline = until.flatMap { RecordingDeadline.parse($0, timeZone: untilZone) }
+        if duration == nil, deadline == nil, let chosenProgramme {
+            guard let end = chosenProgramme.currentBroadcastEnd else {
+                throw CommandFailure(message: "programme '\(chosenProgramme.label.id)' is not on air now; "
+                                     + "give --duration or --until to record anyway", exitCode: ExitStatus.configuration)
+            }
+            deadline = end
+        }
+        let template: FileNameTemplate
+        let base: URL
+        if let output {
+            template = try FileNameTemplate(output)
+            base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        } else {
+            template = splitTracks ? .tracks : .standard
+            base = paths.recordings
+        }
+        let index: RecordingsIndex
+        do {
+            index = try RecordingsIndex(directory: paths.data)
+        } catch {
+            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
+        }
+        let finaliser = Finaliser(index: index)
+        let reporter = RecordingReporter(json: json)
+        let split = splitTracks ? SplitOptions(window: TimeSpan(splitWindow)!.seconds, padBefore: TimeSpan(padBefore)!.seconds,
+                                               padAfter: TimeSpan(padAfter)!.seconds, skip: skip) : nil
+
+        var options = LiveStreamOptions()
+        options.connectTimeout = connectTimeout
+        options.stallTimeout = stallTimeout
+        options.quality = quality
+        var recordings: [StationRecording] = []
+        for target in targets {
+            var stationOptions = options
+            stationOptions.titleCharset = target.titleCharset
+            let plan = RecordingPlan(station: target.label, programme: chosenProgramme?.label, source: target.redactedSource,
+                                     timeZone: target.timeZone, template: template, base: base, format: format)
+            do {
+                recordings.append(try StationRecording(target: target, plan: plan, duration: duration.flatMap { TimeSpan($0)?.seconds },
+                                                       split: split, options: stationOptions, finaliser: finaliser,
+                                                       reporter: reporter))
+            } catch let error as RecordingError {
+                throw CommandFailure(message: error.description, exitCode: ExitStatus.configuration)
+            }
+        }
+
+        let started = recordings
+        let stopAll: @Sendable () -> Void = { started.forEach { $0.stop() } }
+        let trap = SignalTrap(stopAll)
+        if let deadline {
+            DispatchQueue.global().asyncAfter(wallDeadline: .now() + max(0, deadline.timeIntervalSinceNow), execute: stopAll)
+        }
+        recordings.forEach { $0.start() }
+        reporter.follow(recordings.map { ($0.station, $0.recorder) })
+        recordings.forEach { $0.waitUntilFinished() }
+        finaliser.waitUntilIdle()
+        reporter.stop()
+        withExtendedLifetime(trap) {}
+
+        if let failed = recordings.first(where: { $0.recordingFailure != nil }) {
+            throw CommandFailure(message: "\(failed.station): \(failed.recordingFailure!)", exitCode: ExitStatus.sinkFailed)
+        }
+        if let failed = recordings.first(where: { $0.streamFailure != nil }) {
+            throw CommandFailure(message: "\(failed.station): \(failed.streamFailure!)", exitCode: ExitStatus.streamFailed)
+        }
+    }
+
+    /// A programme of the station, and when its current broadcast ends.
+    private static func programme(id: String, of target: StreamTarget) throws -> ChosenProgramme {
+        guard case .station(let station) = target else {
+            throw CommandFailure(message: "--programme needs a station from the catalogue, not a URL", exitCode: ExitStatus.configuration)
+        }
+        guard let programme = station.programmes.first(where: { $0.id == id }) else {
+            let known = station.programmes.map(\.id).joined(separator: ", ")
+            throw CommandFailure(message: "\(station.id) has no programme '\(id)'" + (known.isEmpty ? "" : " (it has: \(known))"),
+                                 exitCode: ExitStatus.configuration)
+        }
+        return ChosenProgramme(label: ProgrammeLabel(id: programme.id, name: programme.name),
+                               currentBroadcastEnd: programme.broadcast(containing: Date(), timeZone: target.timeZone)?.end)
+    }
+}
+
+private struct ChosenProgramme {
+    let label: ProgrammeLabel
+    let currentBroadcastEnd: Date?
+}
+
+extension RecordingFormat: ExpressibleByArgument {}
+
+extension StreamTarget {
+    /// How a recording names the station: catalogue id and name, or a URL's host.
+    var label: StationLabel {
+        switch self {
+        case .station(let station): return StationLabel(id: station.id, name: station.name)
+        case .url(let url):
+            let host = URL(string: url)?.host ?? "stream"
+            return StationLabel(id: host, name: host)
+        }
+    }
+
+    /// The station's time zone; a URL's is this machine's.
+    var timeZone: TimeZone {
+        if case .station(let station) = self, let zone = TimeZone(identifier: station.timeZone) { return zone }
+        return .current
+    }
+
+    /// The URL a recording notes as its source, credentials redacted.
+    var redactedSource: String {
+        switch self {
+        case .station(let station): return URLRedaction.redact(station.streams.first?.url ?? station.id)
+        case .url(let url): return URLRedaction.redact(url)
+        }
+    }
+}

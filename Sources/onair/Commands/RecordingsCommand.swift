@@ -1,0 +1,159 @@
+import ArgumentParser
+import Foundation
+import Recording
+
+struct RecordingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recordings",
+        abstract: "List, show and remove finished recordings.",
+        discussion: """
+        Every recording `onair record` or `onair recover` finishes is entered in an index \
+        ($XDG_DATA_HOME/onair/recordings.sqlite, or $ONAIR_HOME/data): station, programme, start and end \
+        (UTC and the station's local time), file, size, duration, codec, titles and gaps.
+
+        Examples:
+          onair recordings
+          onair recordings show 12
+          onair recordings remove 12
+          onair recordings list --json
+
+        Exit codes: 0 success; 3 the index cannot be opened; 4 no recording with that id.
+        """,
+        subcommands: [List.self, Show.self, Remove.self],
+        defaultSubcommand: List.self
+    )
+
+    /// No recording has the id asked for.
+    static let notFound: Int32 = 4
+
+    static func openIndex() throws -> RecordingsIndex {
+        do {
+            return try RecordingsIndex(directory: CatalogueAccess.paths.data)
+        } catch {
+            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
+        }
+    }
+
+    static func entry(_ id: Int64, in index: RecordingsIndex) throws -> IndexedRecording {
+        do {
+            guard let entry = try index.recording(id: id) else {
+                throw CommandFailure(message: "no recording with id \(id) (see: onair recordings)", exitCode: notFound)
+            }
+            return entry
+        } catch let error as RecordingError {
+            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the recordings, oldest first.")
+
+        @Flag(help: "One JSON object per recording.")
+        var json = false
+
+        func run() throws {
+            try reportingFailures {
+                let entries: [IndexedRecording]
+                do {
+                    entries = try openIndex().all()
+                } catch let error as RecordingError {
+                    throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
+                }
+                if json {
+                    entries.forEach { Console.json($0) }
+                    return
+                }
+                guard !entries.isEmpty else {
+                    Console.message("No recordings yet (record one with: onair record STATION --duration 1h)")
+                    return
+                }
+                let rows = [["ID", "START", "STATION", "WHAT", "LENGTH", "SIZE", "FILE"]] + entries.map { entry in
+                    [String(entry.id ?? 0), String(entry.startLocal.prefix(16)).replacingOccurrences(of: "T", with: " "),
+                     entry.stationName, entry.programmeName ?? entry.titles.first?.title ?? "",
+                     EventReporter.clock(entry.duration), RecordingReporter.size(entry.size), entry.file]
+                }
+                print(TextTable.render(rows, maxWidths: [nil, nil, 20, 40, nil, nil, nil]))
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one recording with its titles and gaps.")
+
+        @Argument(help: "The recording's id (see: onair recordings).")
+        var id: Int64
+
+        @Flag(help: "As one JSON object.")
+        var json = false
+
+        func run() throws {
+            try reportingFailures {
+                let entry = try RecordingsCommand.entry(id, in: try openIndex())
+                if json {
+                    Console.json(entry)
+                    return
+                }
+                var lines = [
+                    "Recording \(id): \(entry.stationName)" + (entry.programmeName.map { " – \($0)" } ?? ""),
+                    "  file:      \(entry.file)" + (FileManager.default.fileExists(atPath: entry.file) ? "" : " (missing)"),
+                    "  start:     \(entry.startLocal) (\(entry.timeZone))",
+                    "  end:       \(entry.endLocal)",
+                    "  length:    \(EventReporter.clock(entry.duration)), \(RecordingReporter.size(entry.size)), "
+                        + "\(entry.codec) in \(entry.container)",
+                    "  source:    \(entry.source)",
+                ]
+                if let cue = entry.cueSheet { lines.append("  cue sheet: \(cue)") }
+                if let partial = entry.partial { lines.append("  partial:   \(partial)") }
+                if !entry.titles.isEmpty {
+                    lines.append("  titles:")
+                    lines += entry.titles.map { "    \(EventReporter.clock($0.start))  \(TextTable.printable($0.title))" }
+                }
+                if !entry.gaps.isEmpty {
+                    lines.append("  gaps:")
+                    lines += entry.gaps.map { String(format: "    %@  %.1f s missing", EventReporter.clock($0.at), $0.seconds) }
+                }
+                print(lines.joined(separator: "\n"))
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a recording's file and cue sheet and forget it.")
+
+        @Argument(help: "The recording's id (see: onair recordings).")
+        var id: Int64
+
+        @Flag(help: "Only forget it: leave the file and cue sheet on disk.")
+        var keepFile = false
+
+        @Flag(help: "Print what was removed as one JSON object.")
+        var json = false
+
+        func run() throws {
+            try reportingFailures {
+                let index = try openIndex()
+                let entry = try RecordingsCommand.entry(id, in: index)
+                if !keepFile {
+                    for file in [entry.file, entry.cueSheet].compactMap({ $0 }) where FileManager.default.fileExists(atPath: file) {
+                        do {
+                            try FileManager.default.removeItem(atPath: file)
+                        } catch {
+                            throw CommandFailure(message: "cannot remove \(file): \(error.localizedDescription)",
+                                                 exitCode: ExitStatus.sinkFailed)
+                        }
+                    }
+                }
+                do {
+                    _ = try index.remove(id: id)
+                } catch {
+                    throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
+                }
+                if json {
+                    Console.json(entry)
+                } else {
+                    Console.message(keepFile ? "Forgot recording \(id) (kept \(entry.file))" : "Removed recording \(id): \(entry.file)")
+                }
+            }
+        }
+    }
+}

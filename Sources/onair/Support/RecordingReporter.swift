@@ -1,0 +1,212 @@
+import Foundation
+import Recording
+import StreamInput
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `onair record` shows: for people, one line per event prefixed with the station, under a status
+/// line that is redrawn every second on a terminal (elapsed, size, title, gaps); for programs, JSON
+/// lines, each naming its station, with a progress event every few seconds.
+final class RecordingReporter: @unchecked Sendable {
+    private let json: Bool
+    private let statusLine: Bool
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var recorders: [(station: String, recorder: RecordingConsumer)] = []
+    /// The recorders' statuses at the last tick: drawing never asks a recorder, which may be the one
+    /// reporting an event from inside its own lock.
+    private var statuses: [(station: String, status: RecordingStatus)] = []
+    private var timer: DispatchSourceTimer?
+    private var shownStatus = false
+    private var ticks = 0
+    private let started = Date()
+
+    /// JSON progress every this many seconds.
+    private static let progressInterval = 5
+
+    init(json: Bool) {
+        self.json = json
+        statusLine = !json && isatty(STDERR_FILENO) == 1
+    }
+
+    func report(station: String, _ event: StreamEvent) {
+        if json {
+            Console.json(StationEvent(station: station, event: event))
+            return
+        }
+        let text: String?
+        switch event {
+        case .connected(let info):
+            let details = [info.contentType, info.bitrate.map { "\($0) kbit/s" }].compactMap { $0 }.joined(separator: ", ")
+            text = "connected to \(info.name ?? info.url)\(details.isEmpty ? "" : " (\(details))")"
+        case .metadata(let change): text = "♪ \(change.title.isEmpty ? "(no title)" : change.title)"
+        case .gap(let gap): text = String(format: "gap of %.1f s: the audio that did not arrive is marked in the recording", gap.seconds)
+        case .reconnecting(let attempt, let delay): text = String(format: "reconnecting in %.1f s (attempt %d)", delay, attempt)
+        case .disconnected(let reason): text = "disconnected: \(reason)"
+        case .warning(let message): text = "warning: \(message)"
+        case .failed(let message): text = "error: \(message)"
+        // A failed recorder reports itself, with where its audio is.
+        case .decoding, .programDateTime, .consumerFailed: text = nil
+        }
+        if let text { line("\(station): \(TextTable.printable(text))") }
+    }
+
+    func report(station: String, _ event: RecordingEvent) {
+        if json {
+            Console.json(StationEvent(station: station, event: RecordingJSON(event)))
+            return
+        }
+        switch event {
+        case .started(let partial): line("\(station): recording into \(partial.deletingLastPathComponent().path)")
+        case .finished(let recording):
+            let titles = recording.titles.count == 1 ? "1 title" : "\(recording.titles.count) titles"
+            let gaps = recording.gaps.isEmpty ? "" : ", \(recording.gaps.count) gap\(recording.gaps.count == 1 ? "" : "s")"
+            line("\(station): saved \(recording.file) (\(EventReporter.clock(recording.duration)), "
+                 + "\(Self.size(recording.size)), \(titles)\(gaps))")
+        case .failed(let message, let partial):
+            line("\(station): recording stopped: \(message)" + (partial.map { "; what was recorded is kept in \($0.path)" } ?? ""))
+        case .notFinalised(let message, _):
+            line("\(station): not finalised: \(message); run 'onair recover' to try again")
+        }
+    }
+
+    /// Starts showing the recorders' progress.
+    func follow(_ recorders: [(station: String, recorder: RecordingConsumer)]) {
+        guard statusLine || json else { return }
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "onair.record.status"))
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [weak self] in self?.tick() }
+        lock.withLock {
+            self.recorders = recorders
+            self.timer = timer
+        }
+        timer.resume()
+    }
+
+    /// Stops the status line and clears it.
+    func stop() {
+        lock.withLock {
+            timer?.cancel()
+            timer = nil
+            clearStatus()
+        }
+    }
+
+    private func tick() {
+        let current = lock.withLock { recorders }.map { (station: $0.station, status: $0.recorder.status) }
+        lock.withLock {
+            statuses = current
+            ticks += 1
+            if statusLine {
+                drawStatus()
+            } else if ticks % Self.progressInterval == 0 {
+                for (station, status) in statuses { Console.json(StationEvent(station: station, event: ProgressJSON(status: status))) }
+            }
+        }
+    }
+
+    /// A line above the status line.
+    private func line(_ text: String) {
+        lock.withLock {
+            clearStatus()
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+            if timer != nil { drawStatus() }
+        }
+    }
+
+    private func clearStatus() {
+        guard shownStatus else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        shownStatus = false
+    }
+
+    /// "● 0:12:03  fip 11.2 MB ♪ Title · 1 gap │ radio2 …", cut to the terminal's width.
+    private func drawStatus() {
+        guard statusLine, !statuses.isEmpty else { return }
+        let parts = statuses.map { station, status -> String in
+            var part = "\(station) \(Self.size(status.bytes))"
+            if statuses.count == 1 { part += " " + EventReporter.clock(status.mediaTime) }
+            if let title = status.title, !title.isEmpty { part += " ♪ \(title)" }
+            if status.gaps > 0 { part += " · \(status.gaps) gap\(status.gaps == 1 ? "" : "s")" }
+            if status.state == .failed { part += " · stopped" }
+            return part
+        }
+        let text = "● \(EventReporter.clock(Date().timeIntervalSince(started)))  " + parts.joined(separator: " │ ")
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + TextTable.fitted(TextTable.printable(text), width: Self.columns - 1)).utf8))
+        shownStatus = true
+    }
+
+    private static var columns: Int {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 10 else { return 80 }
+        return Int(size.ws_col)
+    }
+
+    /// "11.2 MB"
+    static func size(_ bytes: Int64) -> String {
+        bytes < 1_000_000 ? String(format: "%.0f kB", Double(bytes) / 1000) : String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    }
+}
+
+/// Any event with `"station"` added: several stations share one output.
+private struct StationEvent<Event: Encodable>: Encodable {
+    let station: String
+    let event: Event
+
+    private enum Keys: String, CodingKey { case station }
+
+    func encode(to encoder: Encoder) throws {
+        try event.encode(to: encoder)
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(station, forKey: .station)
+    }
+}
+
+/// `{"event":"recording-started","partial":…}`, `recording-finished` with the recording, `recording-failed`,
+/// `recording-not-finalised`.
+private struct RecordingJSON: Encodable {
+    let event: RecordingEvent
+
+    init(_ event: RecordingEvent) { self.event = event }
+
+    private enum Keys: String, CodingKey { case event, partial, recording, message, journal }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        switch event {
+        case .started(let partial):
+            try c.encode("recording-started", forKey: .event)
+            try c.encode(partial.path, forKey: .partial)
+        case .finished(let recording):
+            try c.encode("recording-finished", forKey: .event)
+            try c.encode(recording, forKey: .recording)
+        case .failed(let message, let partial):
+            try c.encode("recording-failed", forKey: .event)
+            try c.encode(message, forKey: .message)
+            try c.encodeIfPresent(partial?.path, forKey: .partial)
+        case .notFinalised(let message, let journal):
+            try c.encode("recording-not-finalised", forKey: .event)
+            try c.encode(message, forKey: .message)
+            try c.encode(journal.path, forKey: .journal)
+        }
+    }
+}
+
+/// `{"event":"recording-progress","mediaTime":…,"bytes":…,"title":…,"gaps":…,"state":…}`
+private struct ProgressJSON: Encodable {
+    let status: RecordingStatus
+
+    private enum Keys: String, CodingKey { case event, mediaTime, bytes, title, gaps, state, partial }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode("recording-progress", forKey: .event)
+        try c.encode(status.state.rawValue, forKey: .state)
+        try c.encode(status.mediaTime, forKey: .mediaTime)
+        try c.encode(status.bytes, forKey: .bytes)
+        try c.encodeIfPresent(status.title, forKey: .title)
+        try c.encode(status.gaps, forKey: .gaps)
+        try c.encodeIfPresent(status.partial?.path, forKey: .partial)
+    }
+}
