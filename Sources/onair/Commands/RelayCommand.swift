@@ -3,7 +3,7 @@ import ArgumentParser
 struct RelayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relay",
-        abstract: "Relay a live station as PCM to Snapcast, PulseAudio, ALSA or a TCP receiver, until stopped.",
+        abstract: "Relay a live station to Snapcast, PulseAudio, ALSA, a TCP receiver, HTTP listeners or an Icecast server, until stopped.",
         discussion: """
         One upstream connection feeds every sink. The fifo, tcp and audio-device sinks are written at \
         exactly the wall-clock rate of the PCM format from a small buffer (--buffer): when the station \
@@ -17,6 +17,8 @@ struct RelayCommand: ParsableCommand {
           onair relay fip --to fifo:/tmp/snapfifo --meta-fifo /tmp/snapfifo.meta
           onair relay http://127.0.0.1:8000/demo.mp3 --to tcp:192.168.1.20:4953 --to speaker
           onair relay fip --to pulse:livingroom.local --pcm 44100:16:2
+          onair relay fip --to http://127.0.0.1:8080/fip --to 'http://127.0.0.1:8080/fip.opus?format=opus:96'
+          onair relay fip --to icecast://source:secret@127.0.0.1:8000/fip.mp3
 
         Exit codes: 0 stopped (Ctrl-C, SIGTERM); 1 the stream could not be played (see \
         --max-reconnects); 2 a sink could not be opened or failed; 3 configuration error; 64 usage error.

@@ -4,7 +4,8 @@ import Outputs
 /// Where a station is relayed: any number of sinks, the buffer that paces them, and titles for Snapcast.
 struct RelayOutputOptions: ParsableArguments {
     @Option(name: .customLong("to"), help: ArgumentHelp(
-        "A sink, repeatable: fifo:PATH, tcp:HOST:PORT, speaker, pulse[:SERVER[/SINK]], alsa[:DEVICE], wav:PATH, stdout.",
+        "A sink, repeatable: fifo:PATH, tcp:HOST:PORT, speaker, pulse[:SERVER[/SINK]], alsa[:DEVICE], wav:PATH, stdout, "
+            + "http://ADDR:PORT/PATH (serve it; see docs/http-relay.md), icecast://USER:PASS@HOST:PORT/MOUNT (push it).",
         valueName: "sink"))
     var sinks: [String] = []
 
