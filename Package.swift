@@ -33,13 +33,15 @@ let package = Package(
         .target(name: "Outputs", dependencies: [
             "CFFmpeg", "Media", "RadioModel", "StreamInput", .product(name: "Logging", package: "swift-log"),
         ]),
+        // The embedded SQLite database every stateful module keeps its tables in.
+        .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // Recording episodes: partial files and their journals, finalising, naming, track splitting, the index.
         .target(name: "Recording", dependencies: [
-            "Media", "RadioModel", "StreamInput", .product(name: "GRDB", package: "GRDB.swift"),
+            "Media", "RadioModel", "StreamInput", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The CLI: composition root.
         .executableTarget(name: "onair", dependencies: [
-            "RadioModel", "StreamInput", "Media", "Outputs", "Recording",
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -51,6 +53,6 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "Outputs", "StreamInput", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Media", "RadioModel", "StreamInput", "TestSupport"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]
 )

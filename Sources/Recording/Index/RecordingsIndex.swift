@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Store
 
 /// A recording as the index holds it: the finished recording and its row id.
 public struct IndexedRecording: Codable, Equatable, Sendable, FetchableRecord, MutablePersistableRecord {
@@ -53,24 +54,29 @@ public struct IndexedRecording: Codable, Equatable, Sendable, FetchableRecord, M
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-/// The recordings index: an SQLite database (`recordings.sqlite` in onair's data directory) of every
-/// finished recording. Safe to use from any thread; GRDB serialises access.
+/// The recordings index: the `recording` table of onair's database, one row per finished recording.
+/// Safe to use from any thread; GRDB serialises access.
 public final class RecordingsIndex: Sendable {
-    public static let fileName = "recordings.sqlite"
-    private let database: DatabaseQueue
+    public let database: OnairDatabase
 
-    /// Opens the index in `directory`, creating it (and the directory) if needed.
-    public init(directory: URL) throws(RecordingError) {
-        let path = directory.appendingPathComponent(Self.fileName).path
+    /// Opens the index in `database`, creating its table if needed.
+    public init(database: OnairDatabase) throws(RecordingError) {
+        self.database = database
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            var configuration = Configuration()
-            // A daemon and a command may use the index at once: wait for the other's write.
-            configuration.busyMode = .timeout(10)
-            database = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.migrator.migrate(database)
+            try database.migrate(Self.registerMigrations)
         } catch {
-            throw RecordingError("cannot open the recordings index \(path): \(error)")
+            throw RecordingError("recordings index: \(error)")
+        }
+    }
+
+    /// Opens onair's database in `directory` and the index in it.
+    public convenience init(directory: URL) throws(RecordingError) {
+        do {
+            try self.init(database: try OnairDatabase(directory: directory))
+        } catch let error as RecordingError {
+            throw error
+        } catch {
+            throw RecordingError("recordings index: \(error)")
         }
     }
 
@@ -111,9 +117,8 @@ public final class RecordingsIndex: Sendable {
         }
     }
 
-    private static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
+    private static func registerMigrations(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("recording-v1") { db in
             try db.create(table: IndexedRecording.databaseTableName) { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.column("station", .text).notNull().indexed()
@@ -137,6 +142,5 @@ public final class RecordingsIndex: Sendable {
                 t.column("partial", .text)
             }
         }
-        return migrator
     }
 }

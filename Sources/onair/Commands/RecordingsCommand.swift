@@ -8,7 +8,7 @@ struct RecordingsCommand: ParsableCommand {
         abstract: "List, show and remove finished recordings.",
         discussion: """
         Every recording `onair record` or `onair recover` finishes is entered in an index \
-        ($XDG_DATA_HOME/onair/recordings.sqlite, or $ONAIR_HOME/data): station, programme, start and end \
+        ($XDG_DATA_HOME/onair/onair.sqlite, or $ONAIR_HOME/data): station, programme, start and end \
         (UTC and the station's local time), file, size, duration, codec, titles and gaps.
 
         Examples:
