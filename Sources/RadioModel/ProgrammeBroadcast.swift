@@ -24,7 +24,7 @@ extension Programme {
 
 extension Weekday {
     /// From `Calendar`'s numbering: 1 is Sunday.
-    init(calendarWeekday: Int) {
+    public init(calendarWeekday: Int) {
         self = [.sun, .mon, .tue, .wed, .thu, .fri, .sat][(calendarWeekday - 1) % 7]
     }
 }
