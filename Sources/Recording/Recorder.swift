@@ -104,7 +104,7 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {
             return track
         }
         _ = connections.take()
-        let opened = try RecordingTrack(plan: plan, containers: containers, title: title, track: nil, startedAt: Date(),
+        let opened = try RecordingTrack(plan: plan, containers: containers, title: title, track: nil, startedAt: plan.now,
                                         connection: connections.current, makeWriter: makeWriter)
         track = opened
         state = .recording

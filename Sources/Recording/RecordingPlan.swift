@@ -29,12 +29,18 @@ public struct RecordingPlan: Sendable {
     /// What a relative template is relative to.
     public var base: URL
     public var format: RecordingFormat
+    /// The stream's wall-clock time at the audio being written (HLS program-date-time); nil uses
+    /// this machine's clock. A file's start time is taken from it.
+    public var wallClock: (@Sendable () -> Date)?
 
     public init(station: StationLabel, programme: ProgrammeLabel?, source: String, timeZone: TimeZone,
                 template: FileNameTemplate, base: URL, format: RecordingFormat) {
         self.station = station; self.programme = programme; self.source = source; self.timeZone = timeZone
         self.template = template; self.base = base; self.format = format
     }
+
+    /// The wall-clock time of the audio at hand.
+    var now: Date { wallClock?() ?? Date() }
 }
 
 /// The containers of one recording: the partial file's, which plays while it grows, and the finished one's.

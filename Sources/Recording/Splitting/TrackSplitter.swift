@@ -211,7 +211,7 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
         }
         let opened = try RecordingTrack(plan: plan, containers: containers, title: trackTitle,
                                         track: TrackMark(trackIsFirst ? .cutAtStart : .whole),
-                                        startedAt: Date().addingTimeInterval(start - clock), connection: connections.current,
+                                        startedAt: plan.now.addingTimeInterval(start - clock), connection: connections.current,
                                         makeWriter: makeWriter)
         if let format = copyFormat { try opened.begin(format) }
         track = opened

@@ -24,14 +24,7 @@ final class StationRecording: @unchecked Sendable {
             reporter.report(station: station, event)
             if case .failed(let message, _) = event { failures.noteRecording(message) }
         }
-        if let split {
-            recorder = try TrackSplitter.make(plan: plan, input: Self.pcmFormat, options: split, finaliser: finaliser,
-                                              onEvent: onRecordingEvent)
-        } else if plan.format == .copy {
-            recorder = CopyRecorder(plan: plan, finaliser: finaliser, onEvent: onRecordingEvent)
-        } else {
-            recorder = EncodingRecorder(plan: plan, input: Self.pcmFormat, finaliser: finaliser, onEvent: onRecordingEvent)
-        }
+        recorder = try Self.makeRecorder(plan: plan, split: split, finaliser: finaliser, onEvent: onRecordingEvent)
         let recorder = self.recorder
         let onEvent: @Sendable (StreamEvent) -> Void = { event in
             recorder.handle(event)
@@ -43,6 +36,16 @@ final class StationRecording: @unchecked Sendable {
                                 onEvent: onEvent)
         pipeline.fanOut.attach(recorder)
         self.failures = failures
+    }
+
+    /// The recorder a plan asks for: a stream copy, a re-encoding, or one file per title.
+    static func makeRecorder(plan: RecordingPlan, split: SplitOptions?, finaliser: Finaliser,
+                             onEvent: @escaping @Sendable (RecordingEvent) -> Void) throws -> RecordingConsumer {
+        if let split {
+            return try TrackSplitter.make(plan: plan, input: pcmFormat, options: split, finaliser: finaliser, onEvent: onEvent)
+        }
+        if plan.format == .copy { return CopyRecorder(plan: plan, finaliser: finaliser, onEvent: onEvent) }
+        return EncodingRecorder(plan: plan, input: pcmFormat, finaliser: finaliser, onEvent: onEvent)
     }
 
     func start() { pipeline.start() }

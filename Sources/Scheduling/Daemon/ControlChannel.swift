@@ -1,0 +1,132 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's local control channel: a Unix socket (`daemon.sock` in the data directory, readable
+/// only by its user). A client sends one line, `{"command":"status"}` or `{"command":"reload"}`, and
+/// reads one JSON object back until the daemon closes the connection.
+public enum ControlChannel {
+    public static let socketName = "daemon.sock"
+
+    public struct Request: Codable, Sendable {
+        public var command: String
+        public init(command: String) { self.command = command }
+    }
+
+    /// Sends `command` and returns the answer; throws if no daemon listens at `path`.
+    public static func send(_ command: String, to path: String, timeout: TimeInterval = 5) throws(ScheduleError) -> Data {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ScheduleError("cannot create a socket: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var time = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        guard var address = socketAddress(path) else { throw ScheduleError("socket path too long: \(path)") }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { throw ScheduleError("no onair daemon is running (nothing listens at \(path))") }
+        let line = Array((try! JSONEncoder().encode(Request(command: command))) + Data("\n".utf8))
+        guard write(descriptor, line, line.count) == line.count else { throw ScheduleError("cannot talk to the daemon at \(path)") }
+        var answer = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count > 0 { answer.append(contentsOf: buffer[0..<count]); continue }
+            guard count == 0 else { throw ScheduleError("the daemon did not answer in \(Int(timeout)) s") }
+            return answer
+        }
+    }
+
+    static func socketAddress(_ path: String) -> sockaddr_un? {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+}
+
+/// The daemon's end of the control channel: one thread accepting connections, each answered at once
+/// by `handle` (a request's command in, a JSON answer out).
+public final class ControlServer: @unchecked Sendable {
+    public let path: String
+    private let descriptor: Int32
+    private let handle: @Sendable (String) -> Data
+    private let lock = NSLock()
+    private var closed = false
+
+    public init(path: String, handle: @escaping @Sendable (String) -> Data) throws(ScheduleError) {
+        self.path = path
+        self.handle = handle
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ScheduleError("cannot create a socket: \(String(cString: strerror(errno)))") }
+        guard var address = ControlChannel.socketAddress(path) else {
+            close(descriptor)
+            throw ScheduleError("socket path too long: \(path)")
+        }
+        // A socket left by a daemon that died; the daemon lock already says none is running.
+        unlink(path)
+        let previous = umask(0o077)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        umask(previous)
+        guard bound == 0, listen(descriptor, 16) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw ScheduleError("cannot listen at \(path): \(reason)")
+        }
+        let thread = Thread { [self] in serve() }
+        thread.name = "onair-control"
+        thread.start()
+    }
+
+    public func stop() {
+        let first = lock.withLock { () -> Bool in
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        close(descriptor)
+        unlink(path)
+    }
+
+    private func serve() {
+        while true {
+            let client = accept(descriptor, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            answer(client)
+            close(client)
+        }
+    }
+
+    private func answer(_ client: Int32) {
+        var time = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        var request = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !request.contains(UInt8(ascii: "\n")), request.count < 65_536 {
+            let count = read(client, &buffer, buffer.count)
+            guard count > 0 else { break }
+            request.append(contentsOf: buffer[0..<count])
+        }
+        let command = (try? JSONDecoder().decode(ControlChannel.Request.self, from: request.prefix { $0 != UInt8(ascii: "\n") }))?
+            .command ?? ""
+        let reply = Array(handle(command))
+        var sent = 0
+        while sent < reply.count {
+            let count = reply[sent...].withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+            guard count > 0 else { return }
+            sent += count
+        }
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import Recording
+
+/// Something the daemon did, for its log (`onair daemon --json` prints one per line).
+public struct DaemonEvent: Encodable, Sendable {
+    public var event: String
+    public var episode: Int64?
+    public var rule: Int64?
+    public var station: String?
+    public var message: String?
+    public var files: [String]?
+
+    public init(event: String, station: String? = nil, message: String? = nil) {
+        self.event = event
+        self.station = station
+        self.message = message
+    }
+
+    init(_ event: String, episode: Episode? = nil, rule: Int64? = nil, message: String? = nil, files: [String]? = nil) {
+        self.event = event
+        self.episode = episode?.id
+        self.rule = rule ?? episode?.ruleID
+        station = episode?.station
+        self.message = message
+        self.files = files
+    }
+}
+
+/// What `onair status` shows.
+public struct DaemonStatus: Codable, Sendable {
+    public var pid: Int32
+    public var startedAt: Date
+    public var rules: Int
+    public var active: [ActiveRecording]
+    public var next: [UpcomingEpisode]
+    public var recentFailures: [Episode]
+}
+
+/// The scheduler: turns rules into episodes as they come due and has them recorded, on a thread of
+/// its own.
+///
+/// Each rule's next window is cached, so an idle daemon with hundreds of rules costs one cheap query
+/// a second (has another process changed the database?). It wakes at the next window (minus
+/// `preroll`, the time a connection gets to settle), on `wake()` (SIGHUP, the control channel), and
+/// when the wall clock jumps (NTP step, suspend/resume: compared against the monotonic clock), so a
+/// due episode starts at once. On start it finishes partial files a crash left behind, resumes
+/// episodes whose window is still open (marked late) and notes those missed while it was not running.
+public final class ScheduleDaemon: @unchecked Sendable {
+    public struct Options: Sendable {
+        /// Seconds before a window opens that its station is connected.
+        public var preroll: Double = 3
+        /// Longest sleep between looks at the database.
+        public var tick: Double = 1
+        /// A wall-clock jump larger than this (seconds) is reported and acted on.
+        public var jumpTolerance: Double = 2
+        /// How far back missed episodes are noted on start.
+        public var missedLookBack: Double = 7 * 86_400
+        public init() {}
+    }
+
+    private let store: ScheduleStore
+    private let index: RecordingsIndex
+    private let finaliser: Finaliser
+    private let recordings: URL
+    private let recorder: EpisodeRecorder
+    private let options: Options
+    private let log: @Sendable (DaemonEvent) -> Void
+    private let now: @Sendable () -> Date
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var stopping = false
+    private var reloadRequested = true
+    private var running: Set<Int64> = []
+    private let startedAt = Date()
+    // Loop thread only.
+    private var rules: [Int64: ScheduleRule] = [:]
+    /// Per rule: when its next window, less the preroll, begins.
+    private var nextDue: [Int64: Date] = [:]
+    private var lastChangeCounter: Int?
+
+    public init(store: ScheduleStore, index: RecordingsIndex, finaliser: Finaliser, recordings: URL, recorder: EpisodeRecorder,
+                options: Options = Options(), now: @escaping @Sendable () -> Date = { Date() },
+                log: @escaping @Sendable (DaemonEvent) -> Void) {
+        self.store = store; self.index = index; self.finaliser = finaliser; self.recordings = recordings
+        self.recorder = recorder; self.options = options; self.now = now; self.log = log
+    }
+
+    /// Runs until `stop()`: recovery first, then the loop. Blocks the calling thread.
+    public func run() throws {
+        try recoverAfterRestart()
+        var lastWall = now()
+        var lastMonotonic = DispatchTime.now().uptimeNanoseconds
+        while !isStopping {
+            let wall = now()
+            let monotonic = DispatchTime.now().uptimeNanoseconds
+            let drift = wall.timeIntervalSince(lastWall) - Double(monotonic - lastMonotonic) / 1e9
+            if abs(drift) > options.jumpTolerance {
+                log(DaemonEvent("clock-jumped", message: String(format: "the wall clock jumped %+.1f s", drift)))
+                lock.withLock { reloadRequested = true }
+            }
+            (lastWall, lastMonotonic) = (wall, monotonic)
+            do {
+                try tick(at: wall)
+            } catch {
+                log(DaemonEvent("error", message: "\(error)"))
+            }
+            let nextWake = nextDue.values.min().map { max(0.01, $0.timeIntervalSince(now())) } ?? options.tick
+            _ = wakeUp.wait(timeout: .now() + min(options.tick, nextWake))
+        }
+        for id in lock.withLock({ running }) { recorder.stop(episodeID: id) }
+        while !lock.withLock({ running.isEmpty }) { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
+    public func stop() {
+        lock.withLock { stopping = true }
+        wakeUp.signal()
+    }
+
+    /// Re-reads the rules now (SIGHUP, `onair schedule` poking the control channel).
+    public func wake() {
+        lock.withLock { reloadRequested = true }
+        wakeUp.signal()
+    }
+
+    public func status() -> DaemonStatus {
+        let rules = (try? store.rules()) ?? []
+        return DaemonStatus(pid: getpid(), startedAt: startedAt, rules: rules.count, active: recorder.activeRecordings(),
+                            next: UpcomingEpisodes.next(5, of: rules, after: now()),
+                            recentFailures: (try? store.recentFailures(limit: 5)) ?? [])
+    }
+
+    private var isStopping: Bool { lock.withLock { stopping } }
+
+    // MARK: Loop thread
+
+    private func tick(at instant: Date) throws {
+        let counter = try store.changeCounter()
+        let reload = lock.withLock { () -> Bool in
+            defer { reloadRequested = false }
+            return reloadRequested
+        }
+        if reload || counter != lastChangeCounter {
+            lastChangeCounter = counter
+            try reloadRules(at: instant)
+        }
+        for (id, due) in nextDue where due <= instant {
+            guard let rule = rules[id], let expansion = try? RuleExpansion(rule) else { continue }
+            let upcoming = expansion.occurrences(endingAfter: instant, limit: 4)
+            for occurrence in upcoming where occurrence.window.start.addingTimeInterval(-options.preroll) <= instant {
+                try store.episode(of: rule, occurrence)
+            }
+            nextDue[id] = upcoming.first { $0.window.start.addingTimeInterval(-options.preroll) > instant }?
+                .window.start.addingTimeInterval(-options.preroll)
+                ?? expansion.occurrences(endingAfter: upcoming.last?.window.end ?? instant, limit: 1).first?
+                    .window.start.addingTimeInterval(-options.preroll)
+        }
+        for episode in try store.episodes(status: .scheduled) where !lock.withLock({ running.contains(episode.id!) }) {
+            if episode.windowEnd <= instant {
+                try mark(episode, .missed, reason: episode.reason ?? "not started before its end")
+            } else if episode.windowStart.addingTimeInterval(-options.preroll) <= instant, let rule = rules[episode.ruleID], !rule.paused {
+                try start(episode, rule: rule, at: instant)
+            }
+        }
+    }
+
+    private func reloadRules(at instant: Date) throws {
+        let loaded = try store.rules()
+        let removed = Set(rules.keys).subtracting(loaded.compactMap(\.id))
+        rules = Dictionary(uniqueKeysWithValues: loaded.map { ($0.id!, $0) })
+        nextDue = [:]
+        for rule in loaded where !rule.paused {
+            // Due now: the tick creates what is near and works out the next one.
+            nextDue[rule.id!] = instant
+        }
+        if !removed.isEmpty {
+            log(DaemonEvent("rules-removed", message: removed.sorted().map(String.init).joined(separator: ",")))
+        }
+        // Episodes of removed rules stop; their rows went with the rule.
+        for id in lock.withLock({ running }) where (try? store.episode(id: id)) == nil { recorder.stop(episodeID: id) }
+    }
+
+    private func start(_ episode: Episode, rule: ScheduleRule, at instant: Date) throws {
+        var started = episode
+        started.status = .recording
+        // A second of slack: the preroll normally starts the connection before the window.
+        if instant > episode.windowStart.addingTimeInterval(1) {
+            started.late = true
+            let lateness = String(format: "started %.0f s late", instant.timeIntervalSince(episode.windowStart))
+            started.reason = episode.reason.map { "\($0); \(lateness)" } ?? lateness
+        }
+        try store.update(started)
+        lock.withLock { _ = running.insert(episode.id!) }
+        log(DaemonEvent("episode-started", episode: started, message: started.reason))
+        do {
+            try recorder.record(EpisodeJob(episode: started, rule: rule, late: started.late)) { [self] outcome in
+                finished(episode.id!, rule: rule, outcome)
+            }
+        } catch {
+            lock.withLock { _ = running.remove(episode.id!) }
+            try mark(started, .failed, reason: "\(error)")
+        }
+    }
+
+    /// From the recorder's thread.
+    private func finished(_ id: Int64, rule: ScheduleRule, _ outcome: EpisodeOutcome) {
+        defer { lock.withLock { _ = running.remove(id) } }
+        guard var episode = try? store.episode(id: id) else { return }
+        episode.files += outcome.files
+        episode.firstSampleAt = episode.firstSampleAt ?? outcome.firstSampleAt
+        if isStopping, episode.windowEnd > now() {
+            // Stopped mid-window: left as recording, so the next start records the rest.
+            try? store.update(episode)
+            log(DaemonEvent("episode-interrupted", episode: episode, files: outcome.files))
+            return
+        }
+        if let failure = outcome.failure { episode.reason = episode.reason.map { "\($0); \(failure)" } ?? failure }
+        episode.status = episode.files.isEmpty ? .failed : .done
+        if episode.files.isEmpty, outcome.failure == nil { episode.reason = "no audio was recorded in the window" }
+        do {
+            try store.update(episode)
+            log(DaemonEvent(episode.status == .done ? "episode-done" : "episode-failed", episode: episode, message: episode.reason,
+                            files: episode.files))
+            if let current = try store.rule(id: rule.id!) {
+                let deleted = try Retention.apply(to: current, store: store, index: index)
+                if !deleted.isEmpty { log(DaemonEvent("retention", rule: rule.id, files: deleted)) }
+            }
+        } catch {
+            log(DaemonEvent("error", episode: episode, message: "\(error)"))
+        }
+    }
+
+    private func mark(_ episode: Episode, _ status: EpisodeStatus, reason: String) throws {
+        var changed = episode
+        changed.status = status
+        changed.reason = reason
+        try store.update(changed)
+        log(DaemonEvent(status == .missed ? "episode-missed" : "episode-failed", episode: changed, message: reason))
+    }
+
+    // MARK: Restart
+
+    /// Finishes partial files left by a crash, resumes or closes the episodes that were recording,
+    /// and notes the episodes missed while the daemon was not running.
+    private func recoverAfterRestart() throws {
+        var recovered: [FinishedRecording] = []
+        for journal in LeftoverRecordings.journals(under: recordings) {
+            let result = Result { () throws(RecordingError) in try finaliser.finalise(journal: journal) }
+            switch result {
+            case .success(let finished):
+                recovered.append(finished)
+                log(DaemonEvent("recovered", files: [finished.file]))
+            case .failure(let error):
+                // One in use belongs to a recording still running elsewhere.
+                if !error.isInUse { log(DaemonEvent("error", message: "cannot recover \(journal.path): \(error)")) }
+            }
+        }
+        let instant = now()
+        for var episode in try store.episodes(status: .recording) {
+            let parts = recovered.filter { episode.window.contains($0.start) && episode.station.contains($0.station.id) }
+            episode.files += parts.map(\.file).filter { !episode.files.contains($0) }
+            if episode.windowEnd > instant {
+                episode.status = .scheduled
+                episode.reason = "resumed after a restart"
+            } else {
+                episode.status = episode.files.isEmpty ? .failed : .done
+                episode.reason = "the daemon stopped during the recording"
+            }
+            try store.update(episode)
+            log(DaemonEvent("episode-recovered", episode: episode, message: episode.reason, files: episode.files))
+        }
+        for rule in try store.rules() where !rule.paused {
+            let since = max(rule.createdAt, instant.addingTimeInterval(-options.missedLookBack))
+            for occurrence in try RuleExpansion(rule).occurrences(endingAfter: since, limit: 50)
+                where occurrence.window.end <= instant && occurrence.window.start >= since {
+                let episode = try store.episode(of: rule, occurrence, creatingAs: .missed, reason: "the daemon was not running")
+                if episode.status == .scheduled { try mark(episode, .missed, reason: "the daemon was not running") }
+            }
+        }
+    }
+}

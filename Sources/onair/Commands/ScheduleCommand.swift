@@ -1,0 +1,378 @@
+import ArgumentParser
+import Foundation
+import RadioModel
+import Recording
+import Scheduling
+import Store
+
+struct ScheduleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schedule",
+        abstract: "Record programmes on a schedule: add, list, pause and remove rules; see the next episodes.",
+        discussion: """
+        A rule names a station and when its programme is on: a catalogue programme's broadcast times \
+        (--programme), weekly days and a time (--at "fri 22:00", "mon-fri 06:30", "sat,sun 10:00"), a \
+        one-off (--on 2026-12-24T18:00) or a cron expression (--cron "0 21 * * 1-5"). Times are in the \
+        rule's time zone (--tz, else the station's, else this machine's) and stay on its wall clock across \
+        DST changes; a time the clocks skip moves to the moment of the change, a repeated one is recorded once.
+
+        `onair daemon` records the episodes; it picks up changes at once. Overlapping rules on one station \
+        share one connection.
+
+        Examples:
+          onair schedule add bbc-radio-3 --programme jazz-record-requests --keep 4
+          onair schedule add fip --at "fri 22:00" --for 2h --tz Europe/Paris --pad-after 5m
+          onair schedule add fip --cron "0 21 * * 1-5" --for 1h --format opus
+          onair schedule add http://127.0.0.1:8000/demo.mp3 --on 2026-12-24T18:00 --for 30m
+          onair schedule next 10
+          onair schedule pause 3
+
+        Exit codes: 0 success; 3 the rule is invalid (unknown station, programme or time zone, no future \
+        episode) or the database cannot be opened; 4 no rule with that id; 64 usage error.
+        """,
+        subcommands: [Add.self, List.self, Next.self, Episodes.self, Remove.self, Pause.self, Resume.self],
+        defaultSubcommand: List.self
+    )
+
+    /// No rule has the id asked for.
+    static let notFound: Int32 = 4
+
+    static func openStore() throws -> ScheduleStore {
+        do {
+            return try ScheduleStore(database: try OnairDatabase(directory: CatalogueAccess.paths.data))
+        } catch let error as ScheduleError {
+            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
+        } catch {
+            throw CommandFailure(message: "schedule: \(error)", exitCode: ExitStatus.configuration)
+        }
+    }
+
+    /// Runs a store operation, reporting its failure as a configuration error.
+    static func storing<T>(_ body: () throws(ScheduleError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
+        }
+    }
+
+    /// Tells a running daemon to re-read the rules (it would notice within a second anyway).
+    static func pokeDaemon() {
+        _ = try? ControlChannel.send("reload", to: CatalogueAccess.paths.data.appendingPathComponent(ControlChannel.socketName).path,
+                                     timeout: 2)
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a rule (checked first: the station, the time zone, a future episode).")
+
+        @Argument(help: "A catalogue station id, or a stream URL.")
+        var station: String
+
+        @Option(help: ArgumentHelp("A programme of the station from the catalogue: its weekly broadcast times.", valueName: "id"))
+        var programme: String?
+
+        @Option(help: ArgumentHelp("Weekly: days and a time, e.g. \"fri 22:00\", \"mon-fri 06:30\", \"sat,sun 10:00\", \"daily 07:00\".",
+                                   valueName: "days time"))
+        var at: String?
+
+        @Option(help: ArgumentHelp("Once: a local date and time, YYYY-MM-DDTHH:MM[:SS].", valueName: "date-time"))
+        var on: String?
+
+        @Option(help: ArgumentHelp("A cron expression: minute hour day-of-month month day-of-week.", valueName: "expression"))
+        var cron: String?
+
+        @Option(name: .customLong("for"), help: ArgumentHelp("How long each episode lasts (with --at, --on, --cron): 90s, 45m, 2h.",
+                                                            valueName: "duration"))
+        var duration: String?
+
+        @Option(help: ArgumentHelp("Time zone of the rule (IANA name). Default: the station's, else this machine's.", valueName: "zone"))
+        var tz: String?
+
+        @Option(help: ArgumentHelp("Start recording this long before the programme.", valueName: "duration"))
+        var padBefore: String = "0s"
+
+        @Option(help: ArgumentHelp("Go on recording this long after it.", valueName: "duration"))
+        var padAfter: String = "0s"
+
+        @Option(help: "copy (as sent, the default), or re-encode: mp3, m4a, opus, flac.")
+        var format: RecordingFormat = .copy
+
+        @Option(name: [.short, .long], help: ArgumentHelp("Output template under the recordings directory: {station} {programme} "
+                                                          + "{title} {date} {time} {ext}.", valueName: "template"))
+        var output: String?
+
+        @Flag(help: "One file per title, cut at the quietest moment near each title change.")
+        var splitTracks = false
+
+        @Option(help: ArgumentHelp("Keep only the newest N episodes: older files and their index entries are deleted.", valueName: "N"))
+        var keep: Int?
+
+        @Flag(help: "Print the rule as JSON.")
+        var json = false
+
+        func validate() throws {
+            let ways = [programme, at, on, cron].compactMap { $0 }
+            guard ways.count == 1 else { throw ValidationError("give one of --programme, --at, --on or --cron") }
+            if programme == nil, duration == nil { throw ValidationError("--at, --on and --cron need --for (how long each episode lasts)") }
+            if programme != nil, duration != nil { throw ValidationError("--for does not apply to --programme: its broadcasts have their length") }
+            if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
+        }
+
+        func run() throws {
+            try reportingFailures(add)
+        }
+
+        private func add() throws {
+            let target = try StreamTarget.parse(station)
+            func invalid(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: ExitStatus.configuration) }
+            let zone = tz ?? {
+                if case .station(let station) = target { return station.timeZone }
+                return TimeZone.current.identifier
+            }()
+            guard TimeZone(identifier: zone) != nil else {
+                throw invalid("unknown time zone '\(zone)': use an IANA name like Europe/London or UTC")
+            }
+            func span(_ text: String, _ name: String) throws -> TimeSpan {
+                guard let value = TimeSpan(text) else { throw invalid("invalid \(name) '\(text)': use seconds or a span like 90s, 45m, 2h") }
+                return value
+            }
+            if let output { do { _ = try FileNameTemplate(output) } catch { throw invalid("\(error)") } }
+            var label: ProgrammeLabel?
+            let timing: RuleTiming
+            do {
+                if let programme {
+                    guard case .station(let entry) = target else { throw invalid("--programme needs a station from the catalogue, not a URL") }
+                    guard let found = entry.programmes.first(where: { $0.id == programme }) else {
+                        let known = entry.programmes.map(\.id).joined(separator: ", ")
+                        throw invalid("\(entry.id) has no programme '\(programme)'" + (known.isEmpty ? "" : " (it has: \(known))"))
+                    }
+                    label = ProgrammeLabel(id: found.id, name: found.name)
+                    timing = .weekly(found.slots)
+                } else {
+                    let length = try span(duration!, "--for")
+                    guard length.seconds > 0 else { throw invalid("--for must be longer than 0 s") }
+                    if let at {
+                        let (days, time) = try WeeklyTimeText.parse(at)
+                        timing = .weekly([BroadcastSlot(days: days, start: time, duration: length)])
+                    } else if let on {
+                        guard let local = LocalDateTime(on) else {
+                            throw invalid("invalid --on '\(on)': use a local date and time like 2026-12-24T18:00")
+                        }
+                        timing = .once(local, duration: length)
+                    } else {
+                        timing = .cron(try CronExpression(cron!), duration: length)
+                    }
+                }
+            } catch let error as ScheduleError {
+                throw invalid(error.description)
+            }
+            let rule = ScheduleRule(station: station, programme: label, timing: timing, timeZone: zone,
+                                    padBefore: try span(padBefore, "--pad-before"), padAfter: try span(padAfter, "--pad-after"),
+                                    format: format.rawValue, output: output, splitTracks: splitTracks, keep: keep)
+            let expansion = try storing { () throws(ScheduleError) in try RuleExpansion(rule) }
+            guard let next = expansion.occurrences(endingAfter: Date(), limit: 1).first else {
+                throw invalid("the rule has no future episode (\(rule.whenText) in \(zone) is over)")
+            }
+            let saved = try Self.storingRule(rule)
+            ScheduleCommand.pokeDaemon()
+            if json {
+                ScheduleJSON.print(RuleView(saved, next: next))
+            } else {
+                let zoneValue = TimeZone(identifier: zone)!
+                Console.message("added rule \(saved.id!): \(station) \(saved.whenText) \(zone); next \(ScheduleTimes.local(next.start, zoneValue))")
+            }
+        }
+
+        private static func storingRule(_ rule: ScheduleRule) throws -> ScheduleRule {
+            let store = try openStore()
+            return try storing { () throws(ScheduleError) in try store.add(rule) }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the rules, with each one's next episode.")
+
+        @Flag(help: "One JSON object per rule.")
+        var json = false
+
+        func run() throws {
+            try reportingFailures {
+                let store = try openStore()
+                let rules = try storing { () throws(ScheduleError) in try store.rules() }
+                let views = rules.map { rule in
+                    RuleView(rule, next: (try? RuleExpansion(rule))?.occurrences(endingAfter: Date(), limit: 1).first)
+                }
+                if json { return views.forEach { ScheduleJSON.print($0) } }
+                guard !views.isEmpty else {
+                    return Console.message("No rules yet (add one with: onair schedule add STATION --at \"fri 22:00\" --for 2h)")
+                }
+                let rows = [["ID", "STATION", "PROGRAMME", "WHEN", "ZONE", "KEEP", "STATE", "NEXT"]] + views.map { view in
+                    [String(view.id), view.station, view.programme ?? "", view.when, view.timeZone, view.keep.map(String.init) ?? "all",
+                     view.paused ? "paused" : "active", view.nextLocal ?? "none"]
+                }
+                print(TextTable.render(rows, maxWidths: [nil, 30, 24, 40, nil, nil, nil, nil]))
+            }
+        }
+    }
+
+    struct Next: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The next episodes of all active rules, in local time and UTC.")
+
+        @Argument(help: "How many.")
+        var count: Int = 5
+
+        @Flag(help: "One JSON object per episode.")
+        var json = false
+
+        func run() throws {
+            try reportingFailures {
+                let store = try openStore()
+                let rules = try storing { () throws(ScheduleError) in try store.rules() }
+                let upcoming = UpcomingEpisodes.next(max(0, count), of: rules, after: Date())
+                if json { return upcoming.forEach { ScheduleJSON.print($0) } }
+                guard !upcoming.isEmpty else { return Console.message("No episodes ahead") }
+                let rows = [["RULE", "STATION", "PROGRAMME", "LOCAL", "UTC", "LENGTH"]] + upcoming.map { episode in
+                    [String(episode.rule), episode.station, episode.programme ?? "",
+                     ScheduleTimes.local(episode.start, TimeZone(identifier: episode.timeZone)!), ScheduleTimes.utc(episode.start),
+                     TimeSpan(seconds: episode.end.timeIntervalSince(episode.start)).description]
+                }
+                print(TextTable.render(rows, maxWidths: [nil, 30, 24, nil, nil, nil]))
+            }
+        }
+    }
+
+    struct Episodes: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Recent episodes: scheduled, recording, done, failed or missed, and why.")
+
+        @Option(help: "Only this rule's.")
+        var rule: Int64?
+
+        @Flag(help: "One JSON object per episode.")
+        var json = false
+
+        func run() throws {
+            try reportingFailures {
+                let store = try openStore()
+                let episodes = try storing { () throws(ScheduleError) in try store.episodes(ruleID: rule, limit: 50) }
+                if json { return episodes.forEach { ScheduleJSON.print($0) } }
+                guard !episodes.isEmpty else { return Console.message("No episodes yet") }
+                let rows = [["ID", "RULE", "STATION", "START (UTC)", "STATUS", "NOTE", "FILES"]] + episodes.map { episode in
+                    [String(episode.id!), String(episode.ruleID), episode.station, ScheduleTimes.utc(episode.windowStart),
+                     episode.status.rawValue, episode.reason ?? "", episode.files.joined(separator: ", ")]
+                }
+                print(TextTable.render(rows, maxWidths: [nil, nil, 30, nil, nil, 40, nil]))
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a rule (recorded files stay).")
+        @Argument(help: "The rule's id (see: onair schedule list).") var id: Int64
+
+        func run() throws {
+            try reportingFailures {
+                let store = try openStore()
+                guard let rule = try storing({ () throws(ScheduleError) in try store.remove(ruleID: id) }) else {
+                    throw CommandFailure(message: "no rule with id \(id) (see: onair schedule list)", exitCode: notFound)
+                }
+                ScheduleCommand.pokeDaemon()
+                Console.message("removed rule \(id): \(rule.station) \(rule.whenText)")
+            }
+        }
+    }
+
+    struct Pause: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Pause a rule: no new episodes until it is resumed.")
+        @Argument(help: "The rule's id.") var id: Int64
+        func run() throws { try ScheduleCommand.setPaused(id, true) }
+    }
+
+    struct Resume: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Resume a paused rule.")
+        @Argument(help: "The rule's id.") var id: Int64
+        func run() throws { try ScheduleCommand.setPaused(id, false) }
+    }
+
+    static func setPaused(_ id: Int64, _ paused: Bool) throws {
+        try reportingFailures {
+            let store = try openStore()
+            guard try storing({ () throws(ScheduleError) in try store.setPaused(ruleID: id, paused) }) != nil else {
+                throw CommandFailure(message: "no rule with id \(id) (see: onair schedule list)", exitCode: notFound)
+            }
+            pokeDaemon()
+            Console.message("\(paused ? "paused" : "resumed") rule \(id)")
+        }
+    }
+}
+
+/// A rule as `schedule list` shows it.
+private struct RuleView: Encodable {
+    var id: Int64
+    var station: String
+    var programme: String?
+    var when: String
+    var timeZone: String
+    var padBefore: String
+    var padAfter: String
+    var format: String
+    var output: String?
+    var splitTracks: Bool
+    var keep: Int?
+    var paused: Bool
+    var next: Date?
+    var nextLocal: String?
+
+    init(_ rule: ScheduleRule, next: Occurrence?) {
+        id = rule.id ?? 0; station = rule.station; programme = rule.programme?.id; when = rule.whenText; timeZone = rule.timeZone
+        padBefore = rule.padBefore.description; padAfter = rule.padAfter.description; format = rule.format; output = rule.output
+        splitTracks = rule.splitTracks; keep = rule.keep; paused = rule.paused
+        self.next = next?.start
+        nextLocal = next.map { ScheduleTimes.local($0.start, TimeZone(identifier: rule.timeZone) ?? .current) }
+    }
+}
+
+/// Dates as people and programs read them in the schedule's output.
+enum ScheduleTimes {
+    /// "2026-11-27 22:00 CET"
+    static func local(_ date: Date, _ zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"
+        return formatter.string(from: date)
+    }
+
+    static func utc(_ date: Date) -> String { local(date, TimeZone(identifier: "UTC")!) }
+}
+
+/// JSON lines for the schedule, the daemon and status: dates with milliseconds, since episodes are
+/// cut to the frame.
+enum ScheduleJSON {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Timestamp.format(date))
+        }
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = Timestamp.parse(text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a date: \(text)"))
+            }
+            return date
+        }
+        return decoder
+    }()
+
+    static func data<T: Encodable>(_ value: T) -> Data { (try? encoder.encode(value)) ?? Data("{}".utf8) }
+
+    static func print<T: Encodable>(_ value: T) {
+        FileHandle.standardOutput.write(data(value) + Data("\n".utf8))
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import Scheduling
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "What the running daemon is doing: active recordings, the next episodes, recent failures.",
+        discussion: """
+        Asks `onair daemon` over its control socket (in the data directory). Each active recording shows \
+        its window, how much is recorded (time and size), the current title and gaps.
+
+        Examples:
+          onair status
+          onair status --json
+
+        Exit codes: 0 success; 1 no daemon is running.
+        """
+    )
+
+    @Flag(help: "Print the daemon's answer as one JSON object: pid, active, next, recentFailures.")
+    var json = false
+
+    func run() throws {
+        try reportingFailures {
+            let path = CatalogueAccess.paths.data.appendingPathComponent(ControlChannel.socketName).path
+            let answer: Data
+            do {
+                answer = try ControlChannel.send("status", to: path)
+            } catch {
+                throw CommandFailure(message: "\(error)", exitCode: 1)
+            }
+            if json {
+                FileHandle.standardOutput.write(answer + Data("\n".utf8))
+                return
+            }
+            guard let status = try? ScheduleJSON.decoder.decode(DaemonStatus.self, from: answer) else {
+                throw CommandFailure(message: "the daemon's answer was not understood", exitCode: 1)
+            }
+            print("onair daemon, pid \(status.pid), running since \(ScheduleTimes.utc(status.startedAt)); \(status.rules) rules")
+            print("\nRecording now:")
+            if status.active.isEmpty { print("  nothing") }
+            let rows = status.active.map { active in
+                ["  \(active.episode)", active.station, active.programme ?? "", active.state, EventReporter.clock(active.elapsed),
+                 RecordingReporter.size(active.bytes), "until " + ScheduleTimes.utc(active.windowEnd), active.title ?? "",
+                 active.gaps > 0 ? "\(active.gaps) gaps" : "", active.late ? "late" : ""]
+            }
+            if !rows.isEmpty { print(TextTable.render(rows, maxWidths: [nil, 30, 24])) }
+            print("\nNext:")
+            if status.next.isEmpty { print("  nothing scheduled") }
+            for next in status.next {
+                print("  rule \(next.rule)  \(next.station)  \(next.programme ?? "")  \(next.startLocal)")
+            }
+            if !status.recentFailures.isEmpty {
+                print("\nRecent failures:")
+                for episode in status.recentFailures {
+                    print("  episode \(episode.id ?? 0)  \(episode.station)  \(ScheduleTimes.utc(episode.windowStart))  "
+                          + "\(episode.status.rawValue): \(episode.reason ?? "")")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+import XCTest
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `onair schedule` and `onair daemon` end to end: rules added while the daemon runs, recorded from
+/// a real Icecast or FFmpeg's live HLS, cut at the rules' wall-clock boundaries.
+final class ScheduleDaemonTests: XCTestCase {
+    private var onair: OnairBinary!
+    private var daemons: [RunningProcess] = []
+
+    override func setUpWithError() throws {
+        onair = try OnairBinary()
+    }
+
+    override func tearDown() {
+        daemons.forEach { $0.stop(grace: 5) }
+    }
+
+    // MARK: Helpers
+
+    /// A local date-time in UTC for --on, to the second.
+    private func utcText(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        return formatter.string(from: date)
+    }
+
+    private func date(_ value: Any?) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return (value as? String).flatMap { formatter.date(from: $0) }
+    }
+
+    /// Adds a one-off rule starting at `start` (a whole second) and returns its id.
+    @discardableResult
+    private func addOnce(_ station: String, at start: Date, seconds: Int) throws -> Int {
+        let result = try onair.run(["schedule", "add", station, "--on", utcText(start), "--for", "\(seconds)s", "--tz", "UTC", "--json"])
+        XCTAssertTrue(result.succeeded, "\(result)")
+        return try XCTUnwrap(OnairBinary.events(result.stdoutText).first?["id"] as? Int, result.stdoutText)
+    }
+
+    /// A whole second at least `seconds` from now.
+    private func wholeSecond(in seconds: Double) -> Date {
+        Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + seconds).rounded(.up))
+    }
+
+    private func startDaemon() throws -> RunningProcess {
+        let daemon = try onair.start(["daemon", "--json"])
+        daemons.append(daemon)
+        // Ready once its control socket answers.
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while Date() < deadline {
+            if (try? onair.run(["status", "--json"], timeout: 5))?.succeeded == true { return daemon }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        XCTFail("the daemon did not answer: \(daemon.result())")
+        return daemon
+    }
+
+    private func episodes() throws -> [[String: Any]] {
+        OnairBinary.events(try onair.run(["schedule", "episodes", "--json"]).stdoutText)
+    }
+
+    /// Waits until every episode has one of the final statuses, and returns them (oldest first).
+    private func waitUntilFinished(count: Int, timeout: TimeInterval) throws -> [[String: Any]] {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            let all = try episodes()
+            if all.count >= count, all.allSatisfy({ ["done", "failed", "missed"].contains($0["status"] as? String) }) {
+                return all.reversed()
+            }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        XCTFail("episodes not finished after \(timeout) s: \(try episodes())\n\(daemons.last.map { $0.stderrText } ?? "")")
+        return try episodes().reversed()
+    }
+
+    private func files(of episode: [String: Any]) -> [URL] {
+        (episode["files"] as? [String] ?? []).map(URL.init(fileURLWithPath:))
+    }
+
+    private func startIcecast(mount: String) throws -> IcecastHarness {
+        let icecast: IcecastHarness
+        do {
+            icecast = try IcecastHarness(burstSize: 0)
+        } catch {
+            throw XCTSkip("icecast2 could not start (\(error)): install it with scripts/setup")
+        }
+        try icecast.startSource(mount: mount, codec: .mp3, frequency: 440, title: "Scheduled tone")
+        return icecast
+    }
+
+    // MARK: Tests
+
+    func testInvalidRulesAreOneLineAndExitThreeAndNothingIsSaved() throws {
+        let cases: [([String], String)] = [
+            (["no-such-station", "--at", "fri 22:00", "--for", "1h"], "no station with id 'no-such-station'"),
+            (["http://127.0.0.1:9/x.mp3", "--at", "fri 22:00", "--for", "1h", "--tz", "Mars/Olympus"], "unknown time zone 'Mars/Olympus'"),
+            (["http://127.0.0.1:9/x.mp3", "--on", "2020-01-01T10:00", "--for", "1h", "--tz", "UTC"], "has no future episode"),
+            (["http://127.0.0.1:9/x.mp3", "--cron", "0 25 * * *", "--for", "1h"], "hour '25' is outside 0-23"),
+        ]
+        for (arguments, expected) in cases {
+            let result = try onair.run(["schedule", "add"] + arguments)
+            XCTAssertEqual(result.status, 3, "\(arguments): \(result)")
+            let lines = result.stderrText.split(separator: "\n")
+            XCTAssertEqual(lines.count, 1, result.stderrText)
+            XCTAssertTrue(lines.first?.hasPrefix("onair: ") == true && result.stderrText.contains(expected), result.stderrText)
+        }
+        XCTAssertTrue(OnairBinary.events(try onair.run(["schedule", "list", "--json"]).stdoutText).isEmpty)
+        XCTAssertEqual(try onair.run(["schedule", "remove", "7"]).status, 4)
+        XCTAssertEqual(try onair.run(["status"]).status, 1, "no daemon is running")
+    }
+
+    func testRulesListNextPauseAndRemove() throws {
+        let add = try onair.run(["schedule", "add", "http://127.0.0.1:9/x.mp3", "--at", "mon-fri 06:30", "--for", "2h",
+                                 "--tz", "Europe/London", "--pad-before", "1m", "--keep", "3", "--json"])
+        XCTAssertTrue(add.succeeded, "\(add)")
+        let id = try XCTUnwrap(OnairBinary.events(add.stdoutText).first?["id"] as? Int)
+        let next = OnairBinary.events(try onair.run(["schedule", "next", "3", "--json"]).stdoutText)
+        XCTAssertEqual(next.count, 3)
+        for episode in next {
+            XCTAssertTrue((episode["startLocal"] as? String)?.contains("T06:30:00") == true, "\(episode)")
+            let start = try XCTUnwrap(date(episode["start"])), window = try XCTUnwrap(date(episode["windowStart"]))
+            XCTAssertEqual(start.timeIntervalSince(window), 60, accuracy: 0.001, "the pad widens the window")
+        }
+        XCTAssertTrue(try onair.run(["schedule", "pause", "\(id)"]).succeeded)
+        XCTAssertEqual(OnairBinary.events(try onair.run(["schedule", "list", "--json"]).stdoutText).first?["paused"] as? Bool, true)
+        XCTAssertTrue(OnairBinary.events(try onair.run(["schedule", "next", "--json"]).stdoutText).isEmpty, "a paused rule has no episodes")
+        XCTAssertTrue(try onair.run(["schedule", "resume", "\(id)"]).succeeded)
+        XCTAssertTrue(try onair.run(["schedule", "remove", "\(id)"]).succeeded)
+        XCTAssertTrue(OnairBinary.events(try onair.run(["schedule", "list", "--json"]).stdoutText).isEmpty)
+    }
+
+    func testARuleDueThreeSecondsAfterTheDaemonStartsRecordsFiveSeconds() throws {
+        let icecast = try startIcecast(mount: "/sched.mp3")
+        defer { icecast.stop() }
+        let daemon = try startDaemon()
+        let start = wholeSecond(in: 3)
+        try addOnce(icecast.url(mount: "/sched.mp3").absoluteString, at: start, seconds: 5)
+
+        // While it records, `onair status` shows it.
+        Thread.sleep(forTimeInterval: max(0, start.timeIntervalSinceNow) + 2.5)
+        let status = try onair.run(["status", "--json"])
+        XCTAssertTrue(status.succeeded, "\(status)")
+        let active = try XCTUnwrap((OnairBinary.events(status.stdoutText).first?["active"] as? [[String: Any]])?.first, status.stdoutText)
+        XCTAssertEqual(active["state"] as? String, "recording", "\(active)")
+        XCTAssertEqual(active["title"] as? String, "Scheduled tone")
+        XCTAssertGreaterThan(active["bytes"] as? Int ?? 0, 0)
+        XCTAssertGreaterThan(active["elapsed"] as? Double ?? 0, 1)
+
+        let episode = try XCTUnwrap(try waitUntilFinished(count: 1, timeout: 30).first)
+        XCTAssertEqual(episode["status"] as? String, "done", "\(episode)")
+        XCTAssertEqual(episode["late"] as? Bool, false)
+        let file = try XCTUnwrap(files(of: episode).first)
+        XCTAssertEqual(try FFprobe.decodeErrors(file), 0)
+        let audio = try FFprobe.decodePCM(file)
+        XCTAssertEqual(audio.duration, 5, accuracy: 0.25, "5 s ±5%")
+        XCTAssertEqual(audio.dominantFrequency() ?? 0, 440, accuracy: 3)
+        let first = try XCTUnwrap(date(episode["firstSampleAt"]))
+        XCTAssertEqual(first.timeIntervalSince(start), 0, accuracy: 0.5, "recording starts at the scheduled instant")
+        let indexed = OnairBinary.events(try onair.run(["recordings", "list", "--json"]).stdoutText)
+        XCTAssertEqual(indexed.map { $0["file"] as? String }, [file.path])
+
+        kill(daemon.pid, SIGTERM)
+        XCTAssertTrue(daemon.waitForExit(timeout: 10))
+        XCTAssertEqual(daemon.result().status, 0, daemon.stderrText)
+    }
+
+    func testOverlappingRulesOnOneStationShareOneConnection() throws {
+        let icecast = try startIcecast(mount: "/both.mp3")
+        defer { icecast.stop() }
+        let relay = try FixtureHTTPServer()
+        defer { relay.stop() }
+        relay.route("/both.mp3", FixtureHTTPServer.relay(upstreamPort: icecast.port, capture: RelayCapture()))
+        let station = relay.url("/both.mp3").absoluteString
+        _ = try startDaemon()
+        let start = wholeSecond(in: 3)
+        try addOnce(station, at: start, seconds: 6)
+        try addOnce(station, at: start.addingTimeInterval(2), seconds: 3)
+
+        Thread.sleep(forTimeInterval: max(0, start.timeIntervalSinceNow) + 3)
+        XCTAssertEqual(try icecast.mounts().first { $0.mount == "/both.mp3" }?.listeners, 1, "one listener while both record")
+        let finished = try waitUntilFinished(count: 2, timeout: 30)
+        XCTAssertEqual(relay.requestCount("/both.mp3"), 1, "one upstream connection for both episodes")
+        XCTAssertEqual(finished.map { $0["status"] as? String }, ["done", "done"], "\(finished)")
+        for (episode, seconds) in zip(finished, [6.0, 3.0]) {
+            let file = try XCTUnwrap(files(of: episode).first, "\(episode)")
+            XCTAssertEqual(try FFprobe.decodeErrors(file), 0)
+            XCTAssertEqual(try FFprobe.decodePCM(file).duration, seconds, accuracy: seconds * 0.05, file.path)
+        }
+    }
+
+    func testAKilledDaemonsPartIsFinalisedOnRestartAndTheRestIsRecorded() throws {
+        let icecast = try startIcecast(mount: "/kill.mp3")
+        defer { icecast.stop() }
+        var daemon = try startDaemon()
+        let start = wholeSecond(in: 2)
+        let length = 12.0
+        try addOnce(icecast.url(mount: "/kill.mp3").absoluteString, at: start, seconds: Int(length))
+        Thread.sleep(forTimeInterval: max(0, start.timeIntervalSinceNow) + 4)
+        kill(daemon.pid, SIGKILL)
+        XCTAssertTrue(daemon.waitForExit(timeout: 5))
+        let killedAt = Date()
+        daemon = try startDaemon()
+        let downtime = Date().timeIntervalSince(killedAt)
+
+        let episode = try XCTUnwrap(try waitUntilFinished(count: 1, timeout: 40).first)
+        XCTAssertEqual(episode["status"] as? String, "done", "\(episode)")
+        XCTAssertEqual(episode["late"] as? Bool, true)
+        XCTAssertTrue((episode["reason"] as? String)?.contains("resumed after a restart") == true, "\(episode)")
+        let parts = files(of: episode)
+        XCTAssertEqual(parts.count, 2, "\(episode)")
+        var total = 0.0
+        for part in parts {
+            XCTAssertEqual(try FFprobe.decodeErrors(part), 0, part.path)
+            total += try FFprobe.decodePCM(part).duration
+        }
+        let first = try FFprobe.decodePCM(parts[0]).duration
+        XCTAssertGreaterThan(first, 2.5, "the killed part plays up to about the kill")
+        XCTAssertLessThan(total, length + 0.3)
+        // Lost: the downtime, the new connection, and what the killed part had not yet written out (≤ 1 s).
+        XCTAssertGreaterThan(total, length - downtime - 2.5, "parts \(parts), downtime \(downtime)")
+        let indexed = Set(OnairBinary.events(try onair.run(["recordings", "list", "--json"]).stdoutText).compactMap { $0["file"] as? String })
+        XCTAssertEqual(indexed, Set(parts.map(\.path)), "both parts are in the index")
+    }
+
+    func testALateHLSProgrammeIsBackFilledFromItsStartByProgramDateTime() throws {
+        // A 60-segment window of 1 s segments; 24 s in, a programme that began 20 s ago is still in it.
+        let encoder = try LiveHLSEncoder(frequency: 440, listSize: 60)
+        let server = try FixtureHTTPServer()
+        defer { server.stop(); encoder.stop() }
+        server.serveDirectory(encoder.directory.url, at: "/hls/")
+        try encoder.waitForSegments(24, timeout: 60)
+        let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 20).rounded(.down))
+        let length = 26
+        try addOnce(server.url("/hls/" + encoder.playlistPath).absoluteString, at: start, seconds: length)
+        _ = try startDaemon()
+
+        let episode = try XCTUnwrap(try waitUntilFinished(count: 1, timeout: 40).first)
+        XCTAssertEqual(episode["status"] as? String, "done", "\(episode)")
+        XCTAssertEqual(episode["late"] as? Bool, true)
+        let firstSample = try XCTUnwrap(date(episode["firstSampleAt"]), "\(episode)")
+        // AAC at 44.1 kHz: one frame is 1024 samples, 23 ms.
+        let frame = 1024.0 / 44100
+        XCTAssertGreaterThanOrEqual(firstSample.timeIntervalSince(start), 0, "\(firstSample) vs \(start)")
+        XCTAssertLessThan(firstSample.timeIntervalSince(start), frame + 0.001, "\(firstSample) vs \(start)")
+        let file = try XCTUnwrap(files(of: episode).first)
+        XCTAssertEqual(try FFprobe.decodeErrors(file), 0)
+        XCTAssertEqual(try FFprobe.decodePCM(file).duration, Double(length), accuracy: 2 * frame + 0.05,
+                       "the whole programme, its first 20 s from the playlist's window")
+        let indexed = try XCTUnwrap(OnairBinary.events(try onair.run(["recordings", "list", "--json"]).stdoutText).first)
+        let indexedStart = try XCTUnwrap(ISO8601DateFormatter().date(from: indexed["startUTC"] as? String ?? ""), "\(indexed)")
+        XCTAssertEqual(indexedStart.timeIntervalSince(firstSample), 0, accuracy: 1, "the index dates the file by its first sample")
+    }
+}
