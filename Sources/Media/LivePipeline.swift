@@ -141,6 +141,13 @@ public final class LivePipeline: @unchecked Sendable {
             if let title = demuxer.takeInStreamTitle() {
                 emitInStream(TitleChange(title: title, url: nil, audioByteOffset: position))
             }
+            // The first packets of an MPEG-TS run (those read while probing) come without a duration;
+            // each is one codec frame, and without it the media clock, and every program-date-time
+            // placed by it, would lag by a PES (a third of a second).
+            if packet.pointee.duration <= 0, parameters.frame_size > 0, parameters.sample_rate > 0 {
+                packet.pointee.duration = av_rescale_q(Int64(parameters.frame_size), AVRational(num: 1, den: parameters.sample_rate),
+                                                       demuxer.stream.pointee.time_base)
+            }
             let copy = EncodedPacket(packet: packet, timeBase: encoded.timeBase)
             let bytes = UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))
             if FrameIntegrity.isComplete(bytes, demuxer: demuxer.formatName) != false {

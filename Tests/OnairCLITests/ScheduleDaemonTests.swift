@@ -253,8 +253,65 @@ final class ScheduleDaemonTests: XCTestCase {
         XCTAssertEqual(try FFprobe.decodeErrors(file), 0)
         XCTAssertEqual(try FFprobe.decodePCM(file).duration, Double(length), accuracy: 2 * frame + 0.05,
                        "the whole programme, its first 20 s from the playlist's window")
+        // The truth, from the encoder's own segments: where the recording's first frame sits in them.
+        let truth = try XCTUnwrap(try StreamFrames(playlist: encoder.directory.file(LiveHLSEncoder.playlistName)).programDateTime(ofFirstFrameOf: file),
+                                  "the recording's first frames are not in the stream")
+        XCTAssertGreaterThanOrEqual(truth.timeIntervalSince(start), -0.001, "\(truth) vs \(start)")
+        XCTAssertLessThan(truth.timeIntervalSince(start), frame + 0.001, "\(truth) vs \(start): the first sample is the scheduled instant's")
+        XCTAssertEqual(firstSample.timeIntervalSince(truth), 0, accuracy: 0.002, "the episode notes its true first sample")
         let indexed = try XCTUnwrap(OnairBinary.events(try onair.run(["recordings", "list", "--json"]).stdoutText).first)
         let indexedStart = try XCTUnwrap(ISO8601DateFormatter().date(from: indexed["startUTC"] as? String ?? ""), "\(indexed)")
         XCTAssertEqual(indexedStart.timeIntervalSince(firstSample), 0, accuracy: 1, "the index dates the file by its first sample")
+    }
+}
+
+/// The AAC frames of a live HLS stream's segments, each with its program-date-time (its segment's,
+/// plus 1024 samples per frame before it): what a recording's frames are looked up in.
+private struct StreamFrames {
+    private var frames: [(payload: Data, at: Date)] = []
+
+    init(playlist: URL) throws {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var segmentDate: Date?
+        for line in try String(contentsOf: playlist, encoding: .utf8).split(separator: "\n").map(String.init) {
+            if line.hasPrefix("#EXT-X-PROGRAM-DATE-TIME:") {
+                // FFmpeg writes "+0000"; ISO 8601 wants "+00:00".
+                var text = String(line.dropFirst("#EXT-X-PROGRAM-DATE-TIME:".count))
+                if text.hasSuffix("+0000") { text = String(text.dropLast(5)) + "Z" }
+                segmentDate = formatter.date(from: text)
+            } else if !line.hasPrefix("#"), !line.isEmpty, let date = segmentDate {
+                let payloads = try Self.adtsPayloads(playlist.deletingLastPathComponent().appendingPathComponent(line))
+                for (index, payload) in payloads.enumerated() {
+                    frames.append((payload, date.addingTimeInterval(Double(index) * 1024 / 44100)))
+                }
+            }
+        }
+    }
+
+    /// The program-date-time of the stream frame the file's first frames match (five in a row).
+    func programDateTime(ofFirstFrameOf file: URL) throws -> Date? {
+        let recorded = try Self.adtsPayloads(file)
+        guard recorded.count >= 5 else { return nil }
+        for index in frames.indices where index + 5 <= frames.count {
+            if (0..<5).allSatisfy({ frames[index + $0].payload == recorded[$0] }) { return frames[index].at }
+        }
+        return nil
+    }
+
+    /// The raw AAC frames of a file, through ffmpeg's ADTS muxer (headers stripped).
+    private static func adtsPayloads(_ file: URL) throws -> [Data] {
+        let adts = try ProcessRunner.run("ffmpeg", ["-v", "error", "-i", file.path, "-c:a", "copy", "-f", "adts", "-"], timeout: 60).check().stdout
+        let bytes = [UInt8](adts)
+        var payloads: [Data] = []
+        var offset = 0
+        while offset + 7 <= bytes.count, bytes[offset] == 0xFF, bytes[offset + 1] & 0xF0 == 0xF0 {
+            let length = Int(bytes[offset + 3] & 3) << 11 | Int(bytes[offset + 4]) << 3 | Int(bytes[offset + 5]) >> 5
+            let header = bytes[offset + 1] & 1 == 1 ? 7 : 9
+            guard length > header, offset + length <= bytes.count else { break }
+            payloads.append(Data(bytes[(offset + header)..<(offset + length)]))
+            offset += length
+        }
+        return payloads
     }
 }
