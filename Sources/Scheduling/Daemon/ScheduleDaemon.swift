@@ -145,7 +145,10 @@ public final class ScheduleDaemon: @unchecked Sendable {
             try reloadRules(at: instant)
         }
         for (id, due) in nextDue where due <= instant {
-            guard let rule = rules[id], let expansion = try? RuleExpansion(rule) else { continue }
+            guard let rule = rules[id], let expansion = try? RuleExpansion(rule) else {
+                nextDue[id] = nil
+                continue
+            }
             let upcoming = expansion.occurrences(endingAfter: instant, limit: 4)
             for occurrence in upcoming where occurrence.window.start.addingTimeInterval(-options.preroll) <= instant {
                 try store.episode(of: rule, occurrence)

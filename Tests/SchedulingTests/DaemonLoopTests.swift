@@ -1,0 +1,161 @@
+import Foundation
+import RadioModel
+@testable import Recording
+import Store
+import XCTest
+@testable import Scheduling
+
+/// The daemon's bookkeeping with the clock under the test's control: episodes missed while it was
+/// not running, a wall-clock jump starting a due episode at once, rules picked up live, retention.
+/// Recording itself is exercised end to end by the CLI tests; here a recorder that notes the jobs it
+/// is given stands in, because the clock a real stream carries cannot be made to jump.
+final class DaemonLoopTests: XCTestCase {
+    private var directory: URL!
+    private var store: ScheduleStore!
+    private var index: RecordingsIndex!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("onair-sched-\(UUID().uuidString)")
+        let database = try OnairDatabase(directory: directory)
+        store = try ScheduleStore(database: database)
+        index = try RecordingsIndex(database: database)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private final class Clock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var offset: TimeInterval
+        init(_ start: Date) { offset = start.timeIntervalSinceNow }
+        var now: Date { lock.withLock { Date().addingTimeInterval(offset) } }
+        func jump(by seconds: TimeInterval) { lock.withLock { offset += seconds } }
+    }
+
+    private final class NotingRecorder: EpisodeRecorder, @unchecked Sendable {
+        private let lock = NSLock()
+        private var storedJobs: [EpisodeJob] = []
+        var jobs: [EpisodeJob] { lock.withLock { storedJobs } }
+
+        func record(_ job: EpisodeJob, finished: @escaping @Sendable (EpisodeOutcome) -> Void) throws(ScheduleError) {
+            lock.withLock { storedJobs.append(job) }
+            finished(EpisodeOutcome(files: [], firstSampleAt: nil, failure: "not recorded in this test"))
+        }
+        func stop(episodeID: Int64) {}
+        func activeRecordings() -> [ActiveRecording] { [] }
+    }
+
+    private final class EventLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: [DaemonEvent] = []
+        func add(_ event: DaemonEvent) { lock.withLock { stored.append(event) } }
+        var events: [String] { lock.withLock { stored.map(\.event) } }
+    }
+
+    private func instant(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+
+    private func daily(_ time: String, createdAt: Date, duration: String = "1h") throws -> ScheduleRule {
+        try store.add(ScheduleRule(station: "http://127.0.0.1:9/x.mp3",
+                                   timing: .weekly([BroadcastSlot(days: Weekday.allCases, start: ClockTime(time)!, duration: TimeSpan(duration)!)]),
+                                   timeZone: "UTC", createdAt: createdAt))
+    }
+
+    /// Runs a daemon on its own thread until `body` returns.
+    private func running(clock: Clock, recorder: NotingRecorder, log: EventLog, _ body: (ScheduleDaemon) throws -> Void) throws {
+        let daemon = ScheduleDaemon(store: store, index: index, finaliser: Finaliser(index: index), recordings: directory,
+                                    recorder: recorder, now: { clock.now }, log: log.add)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? daemon.run()
+            done.signal()
+        }
+        defer {
+            daemon.stop()
+            done.wait()
+        }
+        try body(daemon)
+    }
+
+    private func waitFor(_ condition: () throws -> Bool, timeout: TimeInterval = 5) rethrows -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return try condition()
+    }
+
+    func testEpisodesMissedWhileNotRunningAreNotedWithTheReason() throws {
+        let now = instant("2026-11-22T12:00:00Z")
+        let rule = try daily("09:00", createdAt: now.addingTimeInterval(-2.5 * 86_400))
+        try running(clock: Clock(now), recorder: NotingRecorder(), log: EventLog()) { _ in
+            XCTAssertTrue(try waitFor { try store.episodes(status: .missed).count == 3 })
+        }
+        let missed = try store.episodes(ruleID: rule.id!)
+        // Created on the 20th at 00:00: the 20th's, 21st's and 22nd's; none before it.
+        XCTAssertEqual(missed.map(\.programmeStart), [instant("2026-11-22T09:00:00Z"), instant("2026-11-21T09:00:00Z"),
+                                                      instant("2026-11-20T09:00:00Z")])
+        XCTAssertEqual(Set(missed.map(\.reason)), ["the daemon was not running"])
+    }
+
+    func testAWallClockJumpStartsTheDueEpisodeAtOnce() throws {
+        let clock = Clock(instant("2026-11-22T11:00:00Z"))
+        _ = try daily("12:00", createdAt: clock.now, duration: "30m")
+        let recorder = NotingRecorder(), log = EventLog()
+        try running(clock: clock, recorder: recorder, log: log) { _ in
+            Thread.sleep(forTimeInterval: 1.5)
+            XCTAssertTrue(recorder.jobs.isEmpty, "nothing is due an hour ahead")
+            // Suspend/resume: an hour and five minutes pass in an instant.
+            clock.jump(by: 3900)
+            XCTAssertTrue(waitFor { !recorder.jobs.isEmpty }, "the due episode starts within a tick")
+        }
+        let job = try XCTUnwrap(recorder.jobs.first)
+        XCTAssertEqual(job.episode.programmeStart, instant("2026-11-22T12:00:00Z"))
+        XCTAssertTrue(job.late, "started five minutes into its window")
+        XCTAssertTrue(log.events.contains("clock-jumped"), "\(log.events)")
+        let episode = try XCTUnwrap(store.episodes(ruleID: job.rule.id!).first)
+        XCTAssertEqual(episode.status, .failed)
+        XCTAssertTrue(episode.reason?.hasPrefix("started 30") == true && episode.reason?.contains(" s late") == true, episode.reason ?? "")
+    }
+
+    func testARuleAddedWhileRunningIsPickedUpAndAPausedOneIsNot() throws {
+        let clock = Clock(instant("2026-11-22T11:59:58Z"))
+        let recorder = NotingRecorder()
+        try running(clock: clock, recorder: recorder, log: EventLog()) { _ in
+            Thread.sleep(forTimeInterval: 0.5)
+            // Written by another connection, as `onair schedule add` does.
+            let other = try ScheduleStore(database: try OnairDatabase(directory: directory))
+            let paused = try other.add(ScheduleRule(station: "paused", timing: .weekly([BroadcastSlot(days: Weekday.allCases,
+                start: ClockTime("12:00")!, duration: TimeSpan("1h")!)]), timeZone: "UTC", paused: true, createdAt: clock.now))
+            let active = try other.add(ScheduleRule(station: "active", timing: .weekly([BroadcastSlot(days: Weekday.allCases,
+                start: ClockTime("12:00")!, duration: TimeSpan("1h")!)]), timeZone: "UTC", createdAt: clock.now))
+            XCTAssertTrue(waitFor { recorder.jobs.contains { $0.rule.id == active.id } }, "the new rule's episode starts")
+            XCTAssertFalse(recorder.jobs.contains { $0.rule.id == paused.id })
+        }
+    }
+
+    func testRetentionKeepsTheNewestEpisodesAndDeletesOlderFilesAndIndexEntries() throws {
+        var rule = try daily("09:00", createdAt: instant("2026-11-01T00:00:00Z"))
+        rule.keep = 2
+        let expansion = try RuleExpansion(rule)
+        var files: [String] = []
+        for occurrence in expansion.occurrences(endingAfter: instant("2026-11-18T00:00:00Z"), limit: 4) {
+            let file = directory.appendingPathComponent("episode-\(files.count).mp3").path
+            try Data("audio".utf8).write(to: URL(fileURLWithPath: file))
+            try index.add(FinishedRecording(station: StationLabel(id: "x", name: "X"), programme: nil, start: occurrence.start,
+                                            end: occurrence.end, timeZone: "UTC", file: file, cueSheet: nil, size: 5, duration: 3600,
+                                            codec: "mp3", container: "mp3", titles: [], gaps: [], source: "x", track: nil))
+            var episode = try store.episode(of: rule, occurrence)
+            episode.status = .done
+            episode.files = [file]
+            try store.update(episode)
+            files.append(file)
+        }
+        let deleted = try Retention.apply(to: rule, store: store, index: index)
+        XCTAssertEqual(Set(deleted), Set(files.prefix(2)), "the two oldest go")
+        XCTAssertEqual(files.map { FileManager.default.fileExists(atPath: $0) }, [false, false, true, true])
+        XCTAssertEqual(try index.all().map(\.file), Array(files.suffix(2)))
+        XCTAssertEqual(try store.episodes(ruleID: rule.id!).flatMap(\.files), Array(files.suffix(2).reversed()))
+    }
+}
