@@ -134,6 +134,22 @@ final class ScheduleDaemonTests: XCTestCase {
         XCTAssertTrue(try onair.run(["schedule", "resume", "\(id)"]).succeeded)
         XCTAssertTrue(try onair.run(["schedule", "remove", "\(id)"]).succeeded)
         XCTAssertTrue(OnairBinary.events(try onair.run(["schedule", "list", "--json"]).stdoutText).isEmpty)
+
+        // A catalogue programme: its broadcasts in the station's time zone (Jazz Record Requests, Sat 16:00 London).
+        XCTAssertTrue(try onair.run(["schedule", "add", "bbc-radio-3", "--programme", "jazz-record-requests"]).succeeded)
+        let broadcasts = OnairBinary.events(try onair.run(["schedule", "next", "2", "--json"]).stdoutText)
+        XCTAssertEqual(broadcasts.count, 2)
+        for broadcast in broadcasts {
+            XCTAssertEqual(broadcast["timeZone"] as? String, "Europe/London")
+            XCTAssertEqual(broadcast["programme"] as? String, "Jazz Record Requests")
+            let start = try XCTUnwrap(date(broadcast["start"]))
+            var london = Calendar(identifier: .gregorian)
+            london.timeZone = TimeZone(identifier: "Europe/London")!
+            XCTAssertEqual(london.dateComponents([.weekday, .hour, .minute], from: start), DateComponents(hour: 16, minute: 0, weekday: 7))
+        }
+        let unknown = try onair.run(["schedule", "add", "bbc-radio-3", "--programme", "nope"])
+        XCTAssertEqual(unknown.status, 3)
+        XCTAssertTrue(unknown.stderrText.contains("bbc-radio-3 has no programme 'nope' (it has: "), unknown.stderrText)
     }
 
     func testARuleDueThreeSecondsAfterTheDaemonStartsRecordsFiveSeconds() throws {

@@ -342,7 +342,10 @@ enum ScheduleTimes {
         return formatter.string(from: date)
     }
 
-    static func utc(_ date: Date) -> String { local(date, TimeZone(identifier: "UTC")!) }
+    /// "2026-11-27 21:00:00 UTC"
+    static func utc(_ date: Date) -> String {
+        String(local(date, TimeZone(identifier: "UTC")!).dropLast(3)) + "UTC"
+    }
 }
 
 /// JSON lines for the schedule, the daemon and status: dates with milliseconds, since episodes are
