@@ -38,8 +38,9 @@ final class ScheduleDaemonTests: XCTestCase {
 
     /// Adds a one-off rule starting at `start` (a whole second) and returns its id.
     @discardableResult
-    private func addOnce(_ station: String, at start: Date, seconds: Int) throws -> Int {
-        let result = try onair.run(["schedule", "add", station, "--on", utcText(start), "--for", "\(seconds)s", "--tz", "UTC", "--json"])
+    private func addOnce(_ station: String, at start: Date, seconds: Int, _ options: [String] = []) throws -> Int {
+        let result = try onair.run(["schedule", "add", station, "--on", utcText(start), "--for", "\(seconds)s", "--tz", "UTC", "--json"]
+                                   + options)
         XCTAssertTrue(result.succeeded, "\(result)")
         return try XCTUnwrap(OnairBinary.events(result.stdoutText).first?["id"] as? Int, result.stdoutText)
     }
@@ -197,17 +198,21 @@ final class ScheduleDaemonTests: XCTestCase {
         _ = try startDaemon()
         let start = wholeSecond(in: 3)
         try addOnce(station, at: start, seconds: 6)
-        try addOnce(station, at: start.addingTimeInterval(2), seconds: 3)
+        // The second re-encodes: the shared stream starts decoding for it while the first copies.
+        try addOnce(station, at: start.addingTimeInterval(2), seconds: 3, ["--format", "opus"])
 
         Thread.sleep(forTimeInterval: max(0, start.timeIntervalSinceNow) + 3)
         XCTAssertEqual(try icecast.mounts().first { $0.mount == "/both.mp3" }?.listeners, 1, "one listener while both record")
         let finished = try waitUntilFinished(count: 2, timeout: 30)
         XCTAssertEqual(relay.requestCount("/both.mp3"), 1, "one upstream connection for both episodes")
         XCTAssertEqual(finished.map { $0["status"] as? String }, ["done", "done"], "\(finished)")
-        for (episode, seconds) in zip(finished, [6.0, 3.0]) {
+        for (episode, (seconds, fileExtension)) in zip(finished, [(6.0, "mp3"), (3.0, "opus")]) {
             let file = try XCTUnwrap(files(of: episode).first, "\(episode)")
+            XCTAssertEqual(file.pathExtension, fileExtension)
             XCTAssertEqual(try FFprobe.decodeErrors(file), 0)
-            XCTAssertEqual(try FFprobe.decodePCM(file).duration, seconds, accuracy: seconds * 0.05, file.path)
+            let audio = try FFprobe.decodePCM(file)
+            XCTAssertEqual(audio.duration, seconds, accuracy: seconds * 0.05, file.path)
+            XCTAssertEqual(audio.dominantFrequency() ?? 0, 440, accuracy: 3)
         }
     }
 

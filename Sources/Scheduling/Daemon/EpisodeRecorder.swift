@@ -19,6 +19,12 @@ public struct EpisodeJob: Sendable {
     /// The window opened before the recording could start: an HLS stream back-fills from its
     /// playlist's window (program-date-time), anything else records the rest.
     public var late: Bool
+    /// Where recording begins: the window's start, or after a restart the end of what the parts
+    /// already recorded hold, so a back-fill does not record it twice.
+    public var recordFrom: Date
+
+    /// The part of the window still to record.
+    public var window: DateInterval { DateInterval(start: min(recordFrom, episode.windowEnd), end: episode.windowEnd) }
 }
 
 /// How an episode's recording ended.

@@ -196,7 +196,9 @@ public final class ScheduleDaemon: @unchecked Sendable {
         lock.withLock { _ = running.insert(episode.id!) }
         log(DaemonEvent("episode-started", episode: started, message: started.reason))
         do {
-            try recorder.record(EpisodeJob(episode: started, rule: rule, late: started.late)) { [self] outcome in
+            let recorded = try index.all().filter { episode.files.contains($0.file) }.map(\.endUTC).max()
+            let job = EpisodeJob(episode: started, rule: rule, late: started.late, recordFrom: max(episode.windowStart, recorded ?? .distantPast))
+            try recorder.record(job) { [self] outcome in
                 finished(episode.id!, rule: rule, outcome)
             }
         } catch {

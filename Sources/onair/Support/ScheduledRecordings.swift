@@ -33,7 +33,7 @@ final class ScheduledRecordings: EpisodeRecorder, @unchecked Sendable {
         let episode = job.episode, rule = job.rule
         do {
             let target = try StreamTarget.parse(rule.station)
-            let feed = try feed(for: rule.station, target: target, backFillFrom: job.late ? episode.windowStart : nil)
+            let feed = try feed(for: rule.station, target: target, backFillFrom: job.late ? job.window.start : nil)
             var plan = RecordingPlan(station: target.label, programme: rule.programme, source: target.redactedSource,
                                      timeZone: TimeZone(identifier: rule.timeZone) ?? target.timeZone,
                                      template: try rule.output.map { try FileNameTemplate($0) } ?? (rule.splitTracks ? .tracks : .standard),
@@ -43,7 +43,7 @@ final class ScheduledRecordings: EpisodeRecorder, @unchecked Sendable {
             let running = RunningEpisode(job: job, feed: feed, finished: finished)
             let recorder = try StationRecording.makeRecorder(plan: plan, split: rule.splitTracks ? SplitOptions() : nil,
                                                              finaliser: finaliser, onEvent: running.note)
-            let window = EpisodeWindow.make(recorder: recorder, window: episode.window, clock: clock, pcm: feed.pipeline.format) {
+            let window = EpisodeWindow.make(recorder: recorder, window: job.window, clock: clock, pcm: feed.pipeline.format) {
                 [weak self] _ in self?.close(episode.id!)
             }
             running.window = window
