@@ -33,22 +33,32 @@ final class ScheduledRecordings: EpisodeRecorder, @unchecked Sendable {
         let episode = job.episode, rule = job.rule
         do {
             let target = try StreamTarget.parse(rule.station)
-            let feed = try feed(for: rule.station, target: target, backFillFrom: job.late ? job.window.start : nil)
+            let newFeed = try StationFeed(target: target, startAt: job.late ? job.window.start : nil) { [onStreamEvent, key = rule.station] in
+                onStreamEvent(key, $0)
+            }
             var plan = RecordingPlan(station: target.label, programme: rule.programme, source: target.redactedSource,
                                      timeZone: TimeZone(identifier: rule.timeZone) ?? target.timeZone,
                                      template: try rule.output.map { try FileNameTemplate($0) } ?? (rule.splitTracks ? .tracks : .standard),
                                      base: paths.recordings, format: RecordingFormat(rawValue: rule.format) ?? .copy)
-            let clock = feed.clock
-            plan.wallClock = { clock.now }
-            let running = RunningEpisode(job: job, feed: feed, finished: finished)
-            let recorder = try StationRecording.makeRecorder(plan: plan, split: rule.splitTracks ? SplitOptions() : nil,
-                                                             finaliser: finaliser, onEvent: running.note)
-            let window = EpisodeWindow.make(recorder: recorder, window: job.window, clock: clock, pcm: feed.pipeline.format) {
-                [weak self] _ in self?.close(episode.id!)
+            // In one step: the station's running feed if it has one (the new one is then never
+            // started), and the episode attached to it — a feed whose last episode is leaving is not reused.
+            let feed = try lock.withLock { () throws -> StationFeed in
+                let feed = feeds[rule.station] ?? newFeed
+                feeds[rule.station] = feed
+                let clock = feed.clock
+                plan.wallClock = { clock.now }
+                let running = RunningEpisode(job: job, feed: feed, finished: finished)
+                let recorder = try StationRecording.makeRecorder(plan: plan, split: rule.splitTracks ? SplitOptions() : nil,
+                                                                 finaliser: finaliser, onEvent: running.note)
+                let window = EpisodeWindow.make(recorder: recorder, window: job.window, clock: clock, pcm: feed.pipeline.format) {
+                    [weak self] _ in self?.close(episode.id!)
+                }
+                running.window = window
+                episodes[episode.id!] = running
+                running.token = feed.attach(window)
+                return feed
             }
-            running.window = window
-            lock.withLock { episodes[episode.id!] = running }
-            running.token = feed.attach(window)
+            if feed === newFeed { watch(newFeed, key: rule.station) }
             feed.startOnce()
             // Closes the episode should its stream never reach the window's end (it stalled, or died).
             let deadline = max(0, episode.windowEnd.timeIntervalSinceNow) + Self.closingGrace
@@ -68,17 +78,12 @@ final class ScheduledRecordings: EpisodeRecorder, @unchecked Sendable {
         lock.withLock { Array(episodes.values) }.compactMap { $0.activity }.sorted { $0.episode < $1.episode }
     }
 
-    /// The station's running feed, or a new one (back-filling an HLS stream from `backFillFrom`).
-    private func feed(for key: String, target: StreamTarget, backFillFrom: Date?) throws -> StationFeed {
-        if let running = lock.withLock({ feeds[key] }) { return running }
-        let feed = try StationFeed(target: target, startAt: backFillFrom) { [onStreamEvent] in onStreamEvent(key, $0) }
-        lock.withLock { feeds[key] = feed }
-        // When the stream ends by itself (it failed for good), the next episode connects afresh.
+    /// When a feed's stream ends by itself (it failed for good), the next episode connects afresh.
+    private func watch(_ feed: StationFeed, key: String) {
         Thread.detachNewThread { [weak self] in
             feed.pipeline.waitUntilFinished()
             self?.lock.withLock { if self?.feeds[key] === feed { self?.feeds[key] = nil } }
         }
-        return feed
     }
 
     /// The window closed (on the decode thread, or a timer): detach it, stop the station if nobody
@@ -86,12 +91,12 @@ final class ScheduledRecordings: EpisodeRecorder, @unchecked Sendable {
     private func close(_ id: Int64) {
         completions.async { [self] in
             guard let running = lock.withLock({ episodes[id] }), let token = running.token else { return }
-            if running.feed.detach(token) == 0 {
-                lock.withLock {
-                    for (key, feed) in feeds where feed === running.feed { feeds[key] = nil }
-                }
-                running.feed.stop()
+            let last = lock.withLock { () -> Bool in
+                guard running.feed.detach(token) == 0 else { return false }
+                for (key, feed) in feeds where feed === running.feed { feeds[key] = nil }
+                return true
             }
+            if last { running.feed.stop() }
             finaliser.waitUntilIdle()
             lock.withLock { _ = episodes.removeValue(forKey: id) }
             running.report()
