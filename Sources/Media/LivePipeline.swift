@@ -22,6 +22,8 @@ public final class LivePipeline: @unchecked Sendable {
     /// Media time so far, in frames of `format`: decoded audio handed on, or — while nobody takes
     /// PCM and nothing is decoded — the durations of the packets passed on.
     private var mediaFrames: Int64 = 0
+    /// Copy mode: the part of an output frame the packets so far have not filled.
+    private var frameRemainder = 0.0
     /// Decode thread only: the last title found inside the stream (they repeat on every reconnect).
     private var lastInStreamTitle: String?
     /// Decode thread only: the last program-date-time reported, the anchor that later media times
@@ -155,7 +157,8 @@ public final class LivePipeline: @unchecked Sendable {
             }
             guard fanOut.wantsPCM else {
                 // Nobody listens to PCM: no decoding, the packets' own durations keep the time.
-                advanceClock(by: copy.duration)
+                advanceClock(by: parameters.frame_size > 0 && parameters.sample_rate > 0
+                                 ? Double(parameters.frame_size) / Double(parameters.sample_rate) : copy.duration)
                 continue
             }
             do {
@@ -230,8 +233,16 @@ public final class LivePipeline: @unchecked Sendable {
         fanOut.deliver(UnsafeRawBufferPointer(rebasing: pcm[0..<Int(allowed) * format.bytesPerFrame]))
     }
 
+    /// Moves the media time on by a packet's length. The fraction of an output frame left over is
+    /// carried to the next packet: rounding each one (1024 samples at 44.1 kHz are 1114.6 frames at
+    /// 48 kHz) would make the clock drift by milliseconds a minute.
     private func advanceClock(by seconds: Double) {
-        lock.withLock { mediaFrames += Int64((seconds * Double(format.sampleRate)).rounded()) }
+        lock.withLock {
+            let exact = seconds * Double(format.sampleRate) + frameRemainder
+            let whole = exact.rounded(.down)
+            frameRemainder = exact - whole
+            mediaFrames += Int64(whole)
+        }
     }
 
     private var limitReached: Bool {
