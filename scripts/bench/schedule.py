@@ -7,8 +7,9 @@ accuracy  N one-off rules of 3 s, two seconds apart (so they overlap and share o
           segments: each file's first AAC frames are found among the segments' frames, whose wall-clock
           time is the segment's program-date-time plus 1024 samples per frame before it. Side by side:
           what a crontab user gets, `ffmpeg -i PLAYLIST -t 3 -c copy` started at each instant, located the
-          same way. ICY carries no time stamps, so its figure is the instant onair's arrival clock put on
-          the first frame recorded (its cut), not the time the audio was produced.
+          same way. ICY carries no time stamps, so its figure is the instant onair's own clock for the
+          stream (this machine's time at the connection's first audio, plus media time) put on the first
+          frame recorded, not the time the audio was produced (an Icecast burst puts that seconds earlier).
 idle      `onair daemon` with N rules loaded (none due within the hour), CPU seconds and RSS over a minute.
 
 Usage: scripts/bench/schedule.py accuracy --onair .build/release/onair --icecast URL [--count 20]
@@ -108,7 +109,7 @@ def accuracy(args):
     ffmpegs = []
     try:
         time.sleep(8)
-        first = int(time.time()) + 8
+        first = int(time.time()) + 12 + args.count // 2  # after the rules are added and the daemon is up
         starts = [first + 2 * i for i in range(args.count)]
         for start in starts:
             onair(args.onair, home, "schedule", "add", playlist, "--on", utc_text(start), "--for", "3s", "--tz", "UTC")
@@ -129,8 +130,9 @@ def accuracy(args):
             index.setdefault(payload, []).append(position)
         onair_hls, onair_icy, ffmpeg_hls, durations = [], [], [], []
         failed = [e for e in episodes if e["status"] != "done"]
+        late = [e for e in episodes if e["late"]]
         for episode in episodes:
-            if episode["status"] != "done":
+            if episode["status"] != "done" or episode["late"]:
                 continue
             scheduled = parse_date(episode["programmeStart"])
             path = episode["files"][0]
@@ -147,14 +149,14 @@ def accuracy(args):
             if truth is not None:
                 ffmpeg_hls.append(truth - start)
         print(f"{args.count} one-off rules of 3 s on each stream, starting 2 s apart (overlapping: one connection per station);"
-              f" {len(failed)} episodes not done.\n")
+              f" {len(failed)} episodes not done, {len(late)} started late (left out).\n")
         print("| recorder | stream | recordings | median \\|start error\\| (ms) | worst (ms) | late / early |")
         print("|---|---|---:|---:|---:|---|")
         for name, stream, errors in [("onair daemon", "HLS (program-date-time)", onair_hls),
                                      ("ffmpeg -t 3 started at the instant", "HLS", ffmpeg_hls),
-                                     ("onair daemon", "ICY (arrival clock)", onair_icy)]:
-            median, worst, late = summary(errors)
-            print(f"| {name} | {stream} | {len(errors)} | {median} | {worst} | {late} |")
+                                     ("onair daemon", "ICY (clock: first audio + media time)", onair_icy)]:
+            median, worst, lateness = summary(errors)
+            print(f"| {name} | {stream} | {len(errors)} | {median} | {worst} | {lateness} |")
         if durations:
             print(f"\nonair's files: length − 3 s, median {statistics.median(durations) * 1000:.1f} ms, "
                   f"worst {max(durations, key=abs) * 1000:.1f} ms (one AAC frame is {FRAME * 1000:.1f} ms, one MP3 frame 26.1 ms).")

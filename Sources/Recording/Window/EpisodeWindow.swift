@@ -43,8 +43,6 @@ public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, @u
     /// The wall-clock time of the first sample recorded; nil until the window opened.
     public var firstSampleAt: Date? { lock.withLock { firstSample } }
 
-    public var isClosed: Bool { lock.withLock { state == .closed } }
-
     public func handle(_ event: StreamEvent) {
         recorder.handle(event)
     }

@@ -4,10 +4,11 @@ import StreamInput
 /// The wall-clock time of the audio a station's pipeline is delivering right now.
 ///
 /// With HLS program-date-time it is the stream's own clock: the last mark reported, moved on by
-/// the media time delivered since. Without (ICY), a live server sends in real time, so the clock is
-/// this machine's at the connection's first audio, moved on by media time the same way: a cut then
-/// falls on the audio's own timeline, not on when a busy decode thread got to it. A reconnect or a
-/// gap starts it afresh.
+/// the media time delivered since. Without (ICY) it is the audio's arrival: this machine's clock at
+/// an anchor, moved on by media time the same way, so a cut falls on the audio's own timeline and
+/// not on when a busy decode thread got to it. Audio cannot arrive before it is sent, so whenever the
+/// extrapolation runs ahead of this machine's clock (a server's burst of recent audio on connecting)
+/// the anchor moves to now; a reconnect or a gap starts it afresh.
 /// Feed it the pipeline's events (on the decode thread, in order with the audio); read it from consumers.
 public final class StreamWallClock: @unchecked Sendable {
     private let mediaTime: @Sendable () -> Double
@@ -35,17 +36,16 @@ public final class StreamWallClock: @unchecked Sendable {
         }
     }
 
-    /// Whether the time comes from the stream (program-date-time) rather than this machine.
-    public var isStreamTime: Bool { lock.withLock { fromStream } }
-
     public var now: Date {
         let media = mediaTime()
-        let current = lock.withLock { () -> (date: Date, mediaTime: Double) in
-            if let anchor { return anchor }
-            let started = (Date(), media)
-            anchor = started
-            return started
+        let wall = Date()
+        return lock.withLock {
+            if let anchor {
+                let extrapolated = anchor.date.addingTimeInterval(media - anchor.mediaTime)
+                if fromStream || extrapolated <= wall { return extrapolated }
+            }
+            anchor = (wall, media)
+            return wall
         }
-        return current.date.addingTimeInterval(media - current.mediaTime)
     }
 }

@@ -32,7 +32,7 @@ public enum UpcomingEpisodes {
         return Array(all.sorted { ($0.windowStart, $0.rule) < ($1.windowStart, $1.rule) }.prefix(count))
     }
 
-    public static func local(_ date: Date, _ zone: TimeZone) -> String {
+    static func local(_ date: Date, _ zone: TimeZone) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = zone
         formatter.formatOptions = [.withInternetDateTime]
