@@ -154,7 +154,7 @@ def accuracy(args):
         print("|---|---|---:|---:|---:|---|")
         for name, stream, errors in [("onair daemon", "HLS (program-date-time)", onair_hls),
                                      ("ffmpeg -t 3 started at the instant", "HLS", ffmpeg_hls),
-                                     ("onair daemon", "ICY (clock: first audio + media time)", onair_icy)]:
+                                     ("onair daemon", "ICY (arrival clock)", onair_icy)]:
             median, worst, lateness = summary(errors)
             print(f"| {name} | {stream} | {len(errors)} | {median} | {worst} | {lateness} |")
         if durations:
