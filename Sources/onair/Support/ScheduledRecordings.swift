@@ -9,9 +9,10 @@ import StreamInput
 /// episodes overlap; each episode a recorder behind an `EpisodeWindow` that cuts it at its window's
 /// wall-clock boundaries.
 final class ScheduledRecordings: EpisodeRecorder, @unchecked Sendable {
-    /// How long past its window's end an episode may wait for the stream's clock to reach it (an HLS
-    /// stream runs behind the live edge) before it is closed anyway.
-    static let closingGrace: TimeInterval = 30
+    /// How long past its window's end an episode may wait for the stream's clock to reach it before it
+    /// is closed anyway: an HLS stream is followed three target durations behind its live edge (half
+    /// a minute and more with 10 s segments), and a dead stream must not hold an episode open for ever.
+    static let closingGrace: TimeInterval = 120
 
     private let finaliser: Finaliser
     private let paths: AppPaths
