@@ -15,7 +15,7 @@ let package = Package(
     targets: [
         // C interop lives only in these two shims.
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev", "libavdevice-dev"])]),
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev", "libavdevice-dev", "libavfilter-dev"])]),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
 
         // Pure Swift model: stations, streams, programmes, the catalogue.
@@ -39,9 +39,14 @@ let package = Package(
         .target(name: "Recording", dependencies: [
             "Media", "RadioModel", "StreamInput", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The player: volume, pause and time-shift, sleep timer, queue, the terminal view and keys,
+        // favourites, history and resume positions.
+        .target(name: "Playback", dependencies: [
+            "Media", "Outputs", "RadioModel", "StreamInput", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         // The CLI: composition root.
         .executableTarget(name: "onair", dependencies: [
-            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store",
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Playback",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -53,6 +58,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "Outputs", "StreamInput", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Media", "RadioModel", "Store", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]
 )

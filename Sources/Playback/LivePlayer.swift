@@ -1,0 +1,105 @@
+import Foundation
+
+/// The live player's key loop and view on a terminal: one station playing through a `PlayerStage`,
+/// the listener's keys acted on, the view redrawn four times a second, the sleep timer watched.
+public final class LivePlayer {
+    /// Why the player ended.
+    public enum Ending: Equatable, Sendable {
+        /// The stream ended (or the sleep timer stopped it).
+        case finished
+        case quit
+        /// `n`/`p`: play the favourite this many places on (+1) or back (-1).
+        case switchFavourite(Int)
+    }
+
+    /// What the player drives from the outside: the running pipeline and the recorder.
+    public struct Hooks {
+        /// Seconds of audio played since the start.
+        public var elapsed: () -> Double
+        /// Stops the station (the stream ends, sinks finish).
+        public var stop: () -> Void
+        /// Waits up to the given seconds for the station to have ended; true once it has.
+        public var waitUntilFinished: (Double) -> Bool
+        /// Starts recording (returning a label for the view) or stops it (returning nil).
+        public var toggleRecording: () -> String?
+
+        public init(elapsed: @escaping () -> Double, stop: @escaping () -> Void,
+                    waitUntilFinished: @escaping (Double) -> Bool, toggleRecording: @escaping () -> String?) {
+            self.elapsed = elapsed
+            self.stop = stop
+            self.waitUntilFinished = waitUntilFinished
+            self.toggleRecording = toggleRecording
+        }
+    }
+
+    private let nowPlaying: NowPlaying
+    private let controls: PlayerControls
+    private let stage: PlayerStage
+    /// How often keys are looked for and the view redrawn.
+    private let tick = 0.25
+
+    public init(nowPlaying: NowPlaying, controls: PlayerControls, stage: PlayerStage) {
+        self.nowPlaying = nowPlaying
+        self.controls = controls
+        self.stage = stage
+    }
+
+    /// Runs until the station ends or the listener quits or switches station.
+    public func run(on terminal: TerminalSession, hooks: Hooks) -> Ending {
+        var ending: Ending?
+        while true {
+            terminal.draw(lines(elapsed: hooks.elapsed()))
+            if hooks.waitUntilFinished(0) { return ending ?? .finished }
+            for press in terminal.readKeys(timeout: tick) {
+                guard ending == nil, let action = PlayerAction.forKey(press) else { continue }
+                switch action {
+                case .quit: ending = .quit
+                case .nextFavourite: ending = .switchFavourite(1)
+                case .previousFavourite: ending = .switchFavourite(-1)
+                default: handle(action, hooks: hooks)
+                }
+                if ending != nil { hooks.stop() }
+            }
+            if ending == nil, controls.sleepHasExpired() {
+                nowPlaying.setNotice("sleep timer: stopped")
+                ending = .finished
+                hooks.stop()
+            }
+        }
+    }
+
+    private func handle(_ action: PlayerAction, hooks: Hooks) {
+        switch action {
+        case .togglePause: controls.setPaused(!controls.isPaused)
+        case .goLive: stage.goLive()
+        case .volumeUp: controls.adjustVolume(by: PlayerControls.volumeStep)
+        case .volumeDown: controls.adjustVolume(by: -PlayerControls.volumeStep)
+        case .toggleMute: controls.toggleMute()
+        case .cycleSleepTimer: controls.cycleSleepTimer()
+        case .toggleRecording: nowPlaying.setRecording(hooks.toggleRecording())
+        default: nowPlaying.setNotice("that key works when playing a recording (onair play)")
+        }
+    }
+
+    func lines(elapsed: Double) -> [String] {
+        let now = nowPlaying.snapshot
+        let behind = stage.behindLive
+        let state = controls.isPaused ? "⏸ paused" : (behind >= 0.5 ? "▶ \(PlayerClock.text(behind)) behind live" : "▶ live")
+        var status = [state, PlayerClock.text(elapsed)]
+        if let codec = now.codec { status.append(codec) }
+        status.append("reconnects \(now.reconnects)")
+        status.append(now.gaps == 0 ? "gaps 0" : String(format: "gaps %d (%.1f s)", now.gaps, now.gapSeconds))
+        var settings = [controls.isMuted ? "muted" : "volume \(Int((controls.volume * 100).rounded()))%"]
+        if let sleep = controls.sleepTimer.label() { settings.append(sleep) }
+        if let recording = now.recording { settings.append("● \(recording)") }
+        var lines = [
+            "\(now.station)" + (now.programme.map { " · \($0)" } ?? ""),
+            "♪ " + (now.title ?? "(no title yet)"),
+            status.joined(separator: " · "),
+            settings.joined(separator: " · "),
+        ]
+        if let notice = now.notice { lines.append(notice) }
+        lines.append("space pause  l live  +/- volume  m mute  r record  s sleep  n/p favourites  q quit")
+        return lines
+    }
+}

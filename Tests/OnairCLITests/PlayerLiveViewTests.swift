@@ -1,0 +1,96 @@
+import Foundation
+import XCTest
+import TestSupport
+
+/// `onair listen` on a terminal: the live view and its keys, driven in tmux against a real Icecast,
+/// playing to the speaker of a private PulseAudio with a null sink.
+final class PlayerLiveViewTests: XCTestCase {
+    nonisolated(unsafe) private static var icecast: IcecastHarness?
+
+    override class func setUp() { icecast = try? IcecastHarness() }
+
+    override class func tearDown() {
+        icecast?.stop()
+        icecast = nil
+    }
+
+    private var icecast: IcecastHarness { Self.icecast! }
+
+    override func setUpWithError() throws {
+        guard Self.icecast != nil else { throw XCTSkip("icecast2 could not start: install it with scripts/setup") }
+        guard ProcessRunner.which("tmux") != nil else { throw XCTSkip("tmux is missing: install it with scripts/setup") }
+    }
+
+    func testTheViewFollowsTitlesTheKeysReachTheSpeakerAndQuitRestoresTheTerminal() throws {
+        let pulse: PulseAudioHarness
+        do { pulse = try PulseAudioHarness() } catch { throw XCTSkip("pulseaudio could not start: \(error)") }
+        defer { pulse.stop() }
+        try icecast.startSource(mount: "/view.mp3", codec: .mp3, title: "First Song")
+        defer { try? icecast.stopSource(mount: "/view.mp3") }
+        let onair = try OnairBinary()
+        let tmux = try TmuxSession(environment: onair.environment.merging(["PULSE_SERVER": pulse.server]) { $1 })
+        defer { tmux.stop() }
+        let settings = onair.home.file("stty.txt").path
+
+        try tmux.type("\(OnairBinary.path) listen \(icecast.url(mount: "/view.mp3").absoluteString); echo exit=$?\n")
+        XCTAssertTrue(tmux.waitFor("♪ First Song"), tmux.shown)
+        XCTAssertTrue(tmux.waitFor("▶ live"), tmux.shown)
+        XCTAssertTrue(tmux.waitFor("volume 100%"), tmux.shown)
+
+        try icecast.setTitle(mount: "/view.mp3", "Second Song – Café")
+        XCTAssertTrue(tmux.waitFor("♪ Second Song – Café"), tmux.shown)
+
+        // The speaker sink plays into the sound server: one stream, whose volume the keys set.
+        XCTAssertTrue(eventually(timeout: 10) { (try? pulse.sinkInputs().count) == 1 })
+        let input = try XCTUnwrap(pulse.sinkInputs().first)
+        XCTAssertEqual(input["application.name"], "onair")
+        XCTAssertEqual(input["Corked"], "no")
+        XCTAssertTrue(input["Volume"]?.contains("100%") == true, "\(input)")
+        try tmux.type("-")
+        XCTAssertTrue(tmux.waitFor("volume 90%"), tmux.shown)
+        XCTAssertTrue(eventually(timeout: 5) { (try? pulse.sinkInputs().first?["Volume"])??.contains(" 90%") == true },
+                      "\((try? pulse.sinkInputs()) ?? [])")
+        try tmux.type("++")
+        XCTAssertTrue(eventually(timeout: 5) { (try? pulse.sinkInputs().first?["Volume"])??.contains(" 110%") == true },
+                      "\((try? pulse.sinkInputs()) ?? [])")
+        try tmux.type("m")
+        XCTAssertTrue(tmux.waitFor("muted"), tmux.shown)
+        XCTAssertTrue(eventually(timeout: 5) { (try? pulse.sinkInputs().first?["Mute"]) == "yes" }, "\((try? pulse.sinkInputs()) ?? [])")
+
+        try tmux.type("s")
+        XCTAssertTrue(tmux.waitFor("sleep in 4:5"), tmux.shown)
+
+        try tmux.type("q")
+        XCTAssertTrue(tmux.waitFor("exit=0"), tmux.shown)
+        // Back at the shell: typed text echoes again and the line discipline is canonical.
+        try tmux.type("stty -a > \(settings); echo typed-back\n")
+        XCTAssertTrue(tmux.waitFor("echo typed-back"), "what is typed shows: \(tmux.shown)")
+        XCTAssertTrue(eventually(timeout: 5) { FileManager.default.fileExists(atPath: settings) })
+        let stty = try String(contentsOfFile: settings, encoding: .utf8)
+        let flags = stty.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init)
+        XCTAssertTrue(flags.contains("icanon") && flags.contains("echo"), stty)
+        XCTAssertTrue(eventually(timeout: 5) { (try? pulse.sinkInputs().count) == 0 }, "the stream is closed")
+    }
+
+    func testTheSleepTimerStopsPlaybackByItselfAfterFadingOut() throws {
+        try icecast.startSource(mount: "/sleep.mp3", codec: .mp3, frequency: 440)
+        defer { try? icecast.stopSource(mount: "/sleep.mp3") }
+        let onair = try OnairBinary()
+        // A "minute" of 0.8 s: the first setting, 5 minutes, runs out after 4 s.
+        let tmux = try TmuxSession(environment: onair.environment.merging(["ONAIR_TEST_MINUTE_SECONDS": "0.8"]) { $1 })
+        defer { tmux.stop() }
+        let wav = onair.home.file("sleep.wav")
+        try tmux.type("\(OnairBinary.path) listen \(icecast.url(mount: "/sleep.mp3").absoluteString) --sink wav:\(wav.path); echo exit=$?\n")
+        XCTAssertTrue(tmux.waitFor("▶ live"), tmux.shown)
+        try tmux.type("s")
+        XCTAssertTrue(tmux.waitFor("sleep in 0:0"), tmux.shown)
+        XCTAssertTrue(tmux.waitFor("exit=0", timeout: 20), "nothing pressed, yet it stops: \(tmux.shown)")
+        XCTAssertTrue(tmux.shown.contains("sleep timer: stopped"), tmux.shown)
+        let audio = try PCMAudio(wavFile: wav)
+        XCTAssertGreaterThan(audio.duration, 4)
+        XCTAssertLessThan(audio.duration, 15)
+        let loud = audio.slice(from: audio.duration - 4.5, to: audio.duration - 3).rmsDBFS()
+        let fading = audio.slice(from: audio.duration - 0.6).rmsDBFS()
+        XCTAssertGreaterThan(loud - fading, 12, "the last moments fade out: \(loud) dBFS → \(fading) dBFS")
+    }
+}
