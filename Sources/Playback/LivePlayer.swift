@@ -35,8 +35,6 @@ public final class LivePlayer {
     private let nowPlaying: NowPlaying
     private let controls: PlayerControls
     private let stage: PlayerStage
-    /// How often keys are looked for and the view redrawn.
-    private let tick = 0.25
 
     public init(nowPlaying: NowPlaying, controls: PlayerControls, stage: PlayerStage) {
         self.nowPlaying = nowPlaying
@@ -46,26 +44,26 @@ public final class LivePlayer {
 
     /// Runs until the station ends or the listener quits or switches station.
     public func run(on terminal: TerminalSession, hooks: Hooks) -> Ending {
-        var ending: Ending?
-        while true {
-            terminal.draw(lines(elapsed: hooks.elapsed()))
-            if hooks.waitUntilFinished(0) { return ending ?? .finished }
-            for press in terminal.readKeys(timeout: tick) {
-                guard ending == nil, let action = PlayerAction.forKey(press) else { continue }
-                switch action {
-                case .quit: ending = .quit
-                case .nextFavourite: ending = .switchFavourite(1)
-                case .previousFavourite: ending = .switchFavourite(-1)
-                default: handle(action, hooks: hooks)
-                }
-                if ending != nil { hooks.stop() }
-            }
-            if ending == nil, controls.sleepHasExpired() {
-                nowPlaying.setNotice("sleep timer: stopped")
-                ending = .finished
-                hooks.stop()
-            }
-        }
+        var ending = Ending.finished
+        KeyLoop.run(on: terminal, controls: controls, lines: { lines(elapsed: hooks.elapsed()) },
+                    hasFinished: { hooks.waitUntilFinished(0) },
+                    handle: { action in
+                        switch action {
+                        case .quit: ending = .quit
+                        case .nextFavourite: ending = .switchFavourite(1)
+                        case .previousFavourite: ending = .switchFavourite(-1)
+                        default:
+                            handle(action, hooks: hooks)
+                            return false
+                        }
+                        hooks.stop()
+                        return true
+                    },
+                    sleepExpired: {
+                        nowPlaying.setNotice("sleep timer: stopped")
+                        hooks.stop()
+                    })
+        return ending
     }
 
     private func handle(_ action: PlayerAction, hooks: Hooks) {

@@ -21,6 +21,8 @@ public final class MediaFile {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private let timeBase: AVRational
+    /// The timestamp of the first audible sample: codecs with an encoder delay (MP3, AAC) start after 0.
+    private let firstTimestamp: Int64
     /// The media time, in frames of `format`, of the next PCM frame handed out.
     private var nextFrame: Int64 = 0
     /// After a seek: audio before this frame is decoded but dropped, so playback lands on the asked
@@ -40,6 +42,8 @@ public final class MediaFile {
         guard packet != nil, frame != nil else { throw MediaError("cannot allocate decoder buffers") }
         let context = demuxer.context!
         timeBase = demuxer.stream.pointee.time_base
+        let startTime = demuxer.stream.pointee.start_time
+        firstTimestamp = startTime == onair_av_nopts_value() ? 0 : startTime
         duration = context.pointee.duration > 0 ? Double(context.pointee.duration) / Double(AV_TIME_BASE) : nil
         codecName = decoder.codecName
         let parameters = demuxer.stream.pointee.codecpar.pointee
@@ -66,7 +70,7 @@ public final class MediaFile {
     /// Moves to `seconds` (clamped to the file): the next audio handed out starts there.
     public func seek(to seconds: Double) throws {
         let target = max(0, duration.map { min(seconds, $0) } ?? seconds)
-        let timestamp = Int64(target * Double(AV_TIME_BASE))
+        let timestamp = Int64((target + Double(firstTimestamp) * av_q2d(timeBase)) * Double(AV_TIME_BASE))
         let result = avformat_seek_file(demuxer.context, -1, Int64.min, timestamp, timestamp, 0)
         guard result >= 0 else { throw MediaError("cannot seek to \(target) s in \(path)", code: result) }
         decoder.flush()
@@ -98,7 +102,7 @@ public final class MediaFile {
         // Each frame after a seek, until the landing point, tells where the decoder really is.
         let pts = decoded.pointee.best_effort_timestamp
         if landing != nil, pts != onair_av_nopts_value() {
-            nextFrame = Int64((Double(pts) * av_q2d(timeBase) * Double(format.sampleRate)).rounded())
+            nextFrame = Int64((Double(pts - firstTimestamp) * av_q2d(timeBase) * Double(format.sampleRate)).rounded())
         }
         try resampler.convert(decoded) { try hand($0, body) }
     }

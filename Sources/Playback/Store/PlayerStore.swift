@@ -111,3 +111,17 @@ public final class PlayerStore: Sendable {
         }
     }
 }
+
+extension PlayerStore: PositionMemory {
+    /// A recording left part-way resumes there; one finished, or left in its last seconds, starts over.
+    public func resumePoint(for file: String, duration: Double?) -> Double? {
+        guard let stored = try? position(of: file), stored.seconds > 0 else { return nil }
+        if let duration, stored.seconds >= duration - 1 { return nil }
+        return stored.seconds
+    }
+
+    /// Saving is best effort: a database problem costs the resume point, not the playback.
+    public func save(_ file: String, seconds: Double, heard: Bool) {
+        try? savePosition(of: file, seconds: seconds, heard: heard)
+    }
+}
