@@ -93,4 +93,39 @@ final class PlayerLiveViewTests: XCTestCase {
         let fading = audio.slice(from: audio.duration - 0.6).rmsDBFS()
         XCTAssertGreaterThan(loud - fading, 12, "the last moments fade out: \(loud) dBFS → \(fading) dBFS")
     }
+
+    /// `r` records what is playing, starting with the audio already heard (up to 30 s); `r` again
+    /// stops, and the file is finalised into the recordings index.
+    func testRecordKeyKeepsTheLastSecondsAlreadyHeard() throws {
+        try icecast.startSource(mount: "/rec.mp3", codec: .mp3, frequency: 660, title: "Recorded Song")
+        defer { try? icecast.stopSource(mount: "/rec.mp3") }
+        let onair = try OnairBinary()
+        let tmux = try TmuxSession(environment: onair.environment)
+        defer { tmux.stop() }
+        let wav = onair.home.file("heard.wav")
+        try tmux.type("\(OnairBinary.path) listen \(icecast.url(mount: "/rec.mp3").absoluteString) --sink wav:\(wav.path); echo exit=$?\n")
+        XCTAssertTrue(tmux.waitFor("♪ Recorded Song"), tmux.shown)
+        Thread.sleep(forTimeInterval: 3)
+        try tmux.type("r")
+        XCTAssertTrue(tmux.waitFor("recording since"), tmux.shown)
+        let screen = tmux.shown
+        let held = try XCTUnwrap(screen.range(of: #"with the (\d+) s before"#, options: .regularExpression).map {
+            Double(screen[$0].split(separator: " ")[2])!
+        }, screen)
+        XCTAssertGreaterThanOrEqual(held, 3)
+        Thread.sleep(forTimeInterval: 2)
+        try tmux.type("r")
+        XCTAssertTrue(tmux.waitFor("saved "), tmux.shown)
+        try tmux.type("q")
+        XCTAssertTrue(tmux.waitFor("exit=0"), tmux.shown)
+
+        let list = try onair.run(["recordings", "list", "--json"])
+        let recordings = OnairBinary.events(list.stdoutText)
+        XCTAssertEqual(recordings.count, 1, "\(list)")
+        let recorded = try XCTUnwrap(recordings.first)
+        XCTAssertGreaterThanOrEqual(recorded["duration"] as? Double ?? 0, held + 1.5, "\(recorded)")
+        let file = try XCTUnwrap(recorded["file"] as? String)
+        let audio = try FFprobe.decodePCM(URL(fileURLWithPath: file))
+        XCTAssertEqual(audio.dominantFrequency() ?? 0, 660, accuracy: 3)
+    }
 }

@@ -24,8 +24,10 @@ struct StationRun {
         let reporter = EventReporter(json: station.json, audioOnStandardOutput: sinks.contains(.stdout))
         let outcome = StreamOutcome()
         let nowPlaying = view.map { _ in NowPlaying(station: target.displayName, programme: target.programmeOnAir()) }
+        let recording = nowPlaying.map { LiveRecordingSwitch(target: target, nowPlaying: $0) }
         let onEvent: @Sendable (StreamEvent) -> Void = { event in
             if let nowPlaying { nowPlaying.observe(event) } else { reporter.report(event) }
+            recording?.handle(event)
             outcome.record(event)
         }
         var consumers = try makeConsumers(streamName: target.displayName, reporter: reporter, onEvent: onEvent,
@@ -35,6 +37,7 @@ struct StationRun {
                         timeShiftSeconds: view.timeShiftSeconds)
         }
         if let stage { consumers = consumers.filter { !($0 is PCMConsumer) } + [stage] }
+        if let recording { consumers.append(recording.recent) }
         let source: IngestSource
         do {
             source = try target.liveSource(options: station.liveStreamOptions(for: target), onEvent: onEvent)
@@ -49,14 +52,15 @@ struct StationRun {
         let started = Date()
         pipeline.start()
         var ending = LivePlayer.Ending.finished
-        if let view, let nowPlaying, let stage {
+        if let view, let nowPlaying, let stage, let recording {
             let player = LivePlayer(nowPlaying: nowPlaying, controls: view.controls, stage: stage)
             ending = player.run(on: view.terminal, hooks: LivePlayer.Hooks(
                 elapsed: { pipeline.mediaTime }, stop: { pipeline.stop() },
                 waitUntilFinished: { pipeline.waitUntilFinished(timeout: $0) },
-                toggleRecording: { nowPlaying.setNotice("recording from the player is not available yet: use onair record"); return nil }))
+                toggleRecording: recording.toggle))
         }
         pipeline.waitUntilFinished()
+        recording?.waitUntilSaved()
         withExtendedLifetime(trap) {}
         view?.noteListened(target: target, started: started, seconds: pipeline.mediaTime)
         if let failure = outcome.failure { throw failure }
