@@ -35,11 +35,14 @@ public final class LivePlayer {
     private let nowPlaying: NowPlaying
     private let controls: PlayerControls
     private let stage: PlayerStage
+    /// Whether `n`/`p` have favourites to go to.
+    private let hasFavourites: Bool
 
-    public init(nowPlaying: NowPlaying, controls: PlayerControls, stage: PlayerStage) {
+    public init(nowPlaying: NowPlaying, controls: PlayerControls, stage: PlayerStage, hasFavourites: Bool) {
         self.nowPlaying = nowPlaying
         self.controls = controls
         self.stage = stage
+        self.hasFavourites = hasFavourites
     }
 
     /// Runs until the station ends or the listener quits or switches station.
@@ -50,8 +53,11 @@ public final class LivePlayer {
                     handle: { action in
                         switch action {
                         case .quit: ending = .quit
-                        case .nextFavourite: ending = .switchFavourite(1)
-                        case .previousFavourite: ending = .switchFavourite(-1)
+                        case .nextFavourite where hasFavourites: ending = .switchFavourite(1)
+                        case .previousFavourite where hasFavourites: ending = .switchFavourite(-1)
+                        case .nextFavourite, .previousFavourite:
+                            nowPlaying.setNotice("no favourites yet: onair favourites add STATION")
+                            return false
                         default:
                             handle(action, hooks: hooks)
                             return false

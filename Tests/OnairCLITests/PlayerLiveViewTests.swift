@@ -128,4 +128,31 @@ final class PlayerLiveViewTests: XCTestCase {
         let audio = try FFprobe.decodePCM(URL(fileURLWithPath: file))
         XCTAssertEqual(audio.dominantFrequency() ?? 0, 660, accuracy: 3)
     }
+
+    /// `n`/`p` step through the favourites, and each station listened to goes into the history.
+    func testFavouriteKeysSwitchStationsAndTheHistoryKeepsThem() throws {
+        try icecast.startSource(mount: "/one.mp3", codec: .mp3, frequency: 440, title: "Song On One")
+        try icecast.startSource(mount: "/two.mp3", codec: .mp3, frequency: 880, title: "Song On Two")
+        defer {
+            try? icecast.stopSource(mount: "/one.mp3")
+            try? icecast.stopSource(mount: "/two.mp3")
+        }
+        let one = icecast.url(mount: "/one.mp3").absoluteString
+        let two = icecast.url(mount: "/two.mp3").absoluteString
+        let onair = try OnairBinary()
+        XCTAssertTrue(try onair.run(["favourites", "add", one]).succeeded)
+        XCTAssertTrue(try onair.run(["favourites", "add", two]).succeeded)
+        let tmux = try TmuxSession(environment: onair.environment)
+        defer { tmux.stop() }
+        try tmux.type("\(OnairBinary.path) listen \(one) --sink wav:\(onair.home.file("fav.wav").path); echo exit=$?\n")
+        XCTAssertTrue(tmux.waitFor("♪ Song On One"), tmux.shown)
+        try tmux.type("n")
+        XCTAssertTrue(tmux.waitFor("♪ Song On Two"), tmux.shown)
+        try tmux.type("p")
+        XCTAssertTrue(tmux.waitFor("♪ Song On One"), tmux.shown)
+        try tmux.type("q")
+        XCTAssertTrue(tmux.waitFor("exit=0"), tmux.shown)
+        let history = OnairBinary.events(try onair.run(["history", "--json"]).stdoutText).compactMap { $0["item"] as? String }
+        XCTAssertEqual(history, [one, two, one], "most recent first")
+    }
 }

@@ -97,7 +97,8 @@ struct PlayCommand: ParsableCommand {
                     try? store.addHistory(kind: "recording", item: item.path, name: item.title,
                                           started: Date(), seconds: position)
                 }
-                report.report(event)
+                // On a terminal the view shows what plays; lines would scroll it.
+                if !interactive { report.report(event) }
             }
             let trap = SignalTrap { player.stop() }
             player.start()

@@ -53,7 +53,8 @@ struct StationRun {
         pipeline.start()
         var ending = LivePlayer.Ending.finished
         if let view, let nowPlaying, let stage, let recording {
-            let player = LivePlayer(nowPlaying: nowPlaying, controls: view.controls, stage: stage)
+            let favourites = (try? view.store?.favourites()) ?? []
+            let player = LivePlayer(nowPlaying: nowPlaying, controls: view.controls, stage: stage, hasFavourites: !favourites.isEmpty)
             ending = player.run(on: view.terminal, hooks: LivePlayer.Hooks(
                 elapsed: { pipeline.mediaTime }, stop: { pipeline.stop() },
                 waitUntilFinished: { pipeline.waitUntilFinished(timeout: $0) },
