@@ -155,4 +155,31 @@ final class PlayerLiveViewTests: XCTestCase {
         let history = OnairBinary.events(try onair.run(["history", "--json"]).stdoutText).compactMap { $0["item"] as? String }
         XCTAssertEqual(history, [one, two, one], "most recent first")
     }
+
+    /// Space pauses a live station without losing it: it keeps buffering, plays on from where it
+    /// paused (behind live by the pause), and `l` jumps back to live.
+    func testPauseTimeShiftsAndLGoesBackToLive() throws {
+        try icecast.startSource(mount: "/shift.mp3", codec: .mp3, frequency: 550)
+        defer { try? icecast.stopSource(mount: "/shift.mp3") }
+        let onair = try OnairBinary()
+        let tmux = try TmuxSession(environment: onair.environment)
+        defer { tmux.stop() }
+        let wav = onair.home.file("shift.wav")
+        try tmux.type("\(OnairBinary.path) listen \(icecast.url(mount: "/shift.mp3").absoluteString) --sink wav:\(wav.path); echo exit=$?\n")
+        XCTAssertTrue(tmux.waitFor("▶ live"), tmux.shown)
+        Thread.sleep(forTimeInterval: 1)
+        try tmux.type(" ")
+        XCTAssertTrue(tmux.waitFor("⏸ paused"), tmux.shown)
+        func bytesPlayed() throws -> Int { try FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int ?? 0 }
+        Thread.sleep(forTimeInterval: 0.5)
+        let playedBeforePause = try bytesPlayed()
+        Thread.sleep(forTimeInterval: 3)
+        XCTAssertLessThan(try bytesPlayed() - playedBeforePause, 192_000 / 4, "nothing more is played while paused")
+        try tmux.type(" ")
+        XCTAssertTrue(tmux.waitUntil { $0.contains("0:03 behind live") || $0.contains("0:02 behind live") }, tmux.shown)
+        try tmux.type("l")
+        XCTAssertTrue(tmux.waitFor("▶ live"), tmux.shown)
+        try tmux.type("q")
+        XCTAssertTrue(tmux.waitFor("exit=0"), tmux.shown)
+    }
 }
