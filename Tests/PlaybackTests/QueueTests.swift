@@ -78,6 +78,39 @@ final class QueueTests: XCTestCase {
     }
 }
 
+extension QueueTests {
+    /// The sleep timer's "end of this episode": the episode fades out to its end and the queue stops
+    /// there, repeat or not.
+    func testEndOfEpisodeSleepFadesOutAndStopsTheQueueAfterTheEpisode() throws {
+        let first = try AudioFixtures.sine(frequency: 440, seconds: 2, codec: .mp3)
+        let second = try AudioFixtures.sine(frequency: 880, seconds: 2, codec: .mp3)
+        let home = try TemporaryDirectory(prefix: "onair-sleep")
+        defer { home.remove() }
+        let format = PCMFormat.snapcastDefault
+        let wav = home.file("sleep.wav")
+        let sink = try XCTUnwrap(try SinkFactory.make(.wav(path: wav.path), format: format) as? PCMConsumer)
+        let controls = PlayerControls(sleepTimer: SleepTimer(offersEndOfEpisode: true), deviceVolume: nil)
+        for _ in 0..<7 { controls.cycleSleepTimer() }
+        XCTAssertEqual(controls.sleepTimer.setting, .endOfEpisode)
+        let stage = PlayerStage(format: format, controls: controls, sinks: [sink], timeShiftSeconds: nil)
+        let queue = PlayQueue(items: [PlayQueue.Item(path: first.path, title: "A"), PlayQueue.Item(path: second.path, title: "B")],
+                              shuffle: false, repeatMode: .all)
+        let started = StartedTitles()
+        let player = OnDemandPlayer(queue: queue, format: format, controls: controls, stage: stage, speed: 1, start: nil,
+                                    positions: nil) { event in
+            if case .started(let item, _, _) = event { started.append(item.title) }
+        }
+        player.start()
+        XCTAssertTrue(player.waitUntilFinished(timeout: 10), "it stops by itself")
+        XCTAssertEqual(started.titles, ["A"])
+        let audio = try PCMAudio(wavFile: wav)
+        XCTAssertEqual(audio.duration, 2, accuracy: 0.1)
+        let early = audio.slice(from: 0.1, to: 0.5).rmsDBFS()
+        let last = audio.slice(from: audio.duration - 0.15).rmsDBFS()
+        XCTAssertGreaterThan(early - last, 12, "faded out: \(early) dBFS → \(last) dBFS")
+    }
+}
+
 private final class StartedTitles: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [String] = []

@@ -88,14 +88,16 @@ struct PlayCommand: ParsableCommand {
                 throw ValidationError("\(spec) does not take PCM")
             }
             let stage = PlayerStage(format: format, controls: controls, sinks: [pcmSink], timeShiftSeconds: nil)
-            let failures = PlayFailures()
+            let progress = PlayProgress()
             let report = PlayReport(json: json, audioOnStandardOutput: spec == .stdout)
             let player = OnDemandPlayer(queue: queue, format: format, controls: controls, stage: stage, speed: speed,
                                         start: start.flatMap { TimeSpan($0)?.seconds }, positions: store) { event in
-                if case .failed(let item, let reason) = event { failures.note("\(item.path): \(reason)") }
-                if case .ended(let item, let position, _) = event {
+                switch event {
+                case .started: progress.noteStart()
+                case .ended(let item, let position, _):
                     try? store.addHistory(kind: "recording", item: item.path, name: item.title,
-                                          started: Date(), seconds: position)
+                                          started: progress.lastStart, seconds: position)
+                case .failed(let item, let reason): progress.note("\(item.path): \(reason)")
                 }
                 // On a terminal the view shows what plays; lines would scroll it.
                 if !interactive { report.report(event) }
@@ -112,7 +114,7 @@ struct PlayCommand: ParsableCommand {
             }
             while !player.waitUntilFinished(timeout: 1) {}
             withExtendedLifetime(trap) {}
-            if let failure = failures.first { throw CommandFailure(message: failure, exitCode: ExitStatus.streamFailed) }
+            if let failure = progress.first { throw CommandFailure(message: failure, exitCode: ExitStatus.streamFailed) }
         }
     }
 
@@ -144,10 +146,14 @@ struct PlayCommand: ParsableCommand {
 
 extension PlayQueue.Repeat: ExpressibleByArgument {}
 
-/// The first recording that could not be played.
-private final class PlayFailures: @unchecked Sendable {
+/// What the play thread reported that the command needs afterwards: when the item playing started
+/// (for the history) and the first recording that could not be played.
+private final class PlayProgress: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: String?
+    private var started = Date()
+    func noteStart() { lock.withLock { started = Date() } }
+    var lastStart: Date { lock.withLock { started } }
     func note(_ message: String) { lock.withLock { stored = stored ?? message } }
     var first: String? { lock.withLock { stored } }
 }
