@@ -22,13 +22,16 @@ public final class LivePlayer {
         public var waitUntilFinished: (Double) -> Bool
         /// Starts recording (returning a label for the view) or stops it (returning nil).
         public var toggleRecording: () -> String?
+        /// Seconds of audio buffered ahead of the speaker (nil when no sink buffers).
+        public var buffered: () -> Double?
 
-        public init(elapsed: @escaping () -> Double, stop: @escaping () -> Void,
-                    waitUntilFinished: @escaping (Double) -> Bool, toggleRecording: @escaping () -> String?) {
+        public init(elapsed: @escaping () -> Double, stop: @escaping () -> Void, waitUntilFinished: @escaping (Double) -> Bool,
+                    toggleRecording: @escaping () -> String?, buffered: @escaping () -> Double?) {
             self.elapsed = elapsed
             self.stop = stop
             self.waitUntilFinished = waitUntilFinished
             self.toggleRecording = toggleRecording
+            self.buffered = buffered
         }
     }
 
@@ -48,7 +51,7 @@ public final class LivePlayer {
     /// Runs until the station ends or the listener quits or switches station.
     public func run(on terminal: TerminalSession, hooks: Hooks) -> Ending {
         var ending = Ending.finished
-        KeyLoop.run(on: terminal, controls: controls, lines: { lines(elapsed: hooks.elapsed()) },
+        KeyLoop.run(on: terminal, controls: controls, lines: { lines(elapsed: hooks.elapsed(), buffered: hooks.buffered()) },
                     hasFinished: { hooks.waitUntilFinished(0) },
                     handle: { action in
                         switch action {
@@ -85,12 +88,13 @@ public final class LivePlayer {
         }
     }
 
-    func lines(elapsed: Double) -> [String] {
+    func lines(elapsed: Double, buffered: Double?) -> [String] {
         let now = nowPlaying.snapshot
         let behind = stage.behindLive
         let state = controls.isPaused ? "⏸ paused" : (behind >= 0.5 ? "▶ \(PlayerClock.text(behind)) behind live" : "▶ live")
         var status = [state, PlayerClock.text(elapsed)]
         if let codec = now.codec { status.append(codec) }
+        if let buffered { status.append(String(format: "buffer %.1f s", buffered)) }
         status.append("reconnects \(now.reconnects)")
         status.append(now.gaps == 0 ? "gaps 0" : String(format: "gaps %d (%.1f s)", now.gaps, now.gapSeconds))
         var settings = [controls.isMuted ? "muted" : "volume \(Int((controls.volume * 100).rounded()))%"]

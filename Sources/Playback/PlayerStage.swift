@@ -97,29 +97,53 @@ enum SampleScaling {
     }
 }
 
-/// A bounded FIFO of bytes in one preallocated ring: appending and taking never move what is held.
+/// A bounded FIFO of bytes in one ring, allocated on first use (a listener who never pauses never
+/// pays for it): appending and taking never move what is held.
 final class ByteRing {
-    private var storage: [UInt8]
+    private let capacity: Int
+    private var storage: [UInt8] = []
     private var head = 0
     private(set) var count = 0
 
-    init(capacity: Int) { storage = [UInt8](repeating: 0, count: max(1, capacity)) }
+    init(capacity: Int) { self.capacity = max(1, capacity) }
 
-    var free: Int { storage.count - count }
+    var free: Int { capacity - count }
 
     /// Appends, dropping the oldest bytes if the ring would overflow.
     func append(_ bytes: UnsafeRawBufferPointer) {
-        for byte in bytes.suffix(storage.count) {
-            storage[(head + count) % storage.count] = byte
-            if count == storage.count { head = (head + 1) % storage.count } else { count += 1 }
+        if storage.isEmpty { storage = [UInt8](repeating: 0, count: capacity) }
+        let incoming = UnsafeRawBufferPointer(rebasing: bytes.suffix(capacity))
+        let overflow = max(0, count + incoming.count - capacity)
+        head = (head + overflow) % capacity
+        count -= overflow
+        var tail = (head + count) % capacity
+        var offset = 0
+        storage.withUnsafeMutableBytes { ring in
+            while offset < incoming.count {
+                let run = min(incoming.count - offset, capacity - tail)
+                ring.baseAddress!.advanced(by: tail).copyMemory(from: incoming.baseAddress!.advanced(by: offset), byteCount: run)
+                offset += run
+                tail = (tail + run) % capacity
+            }
         }
+        count += incoming.count
     }
 
+    /// Takes up to `wanted` of the oldest bytes.
     func take(_ wanted: Int) -> [UInt8] {
         let taken = min(wanted, count)
         var out = [UInt8](repeating: 0, count: taken)
-        for index in 0..<taken { out[index] = storage[(head + index) % storage.count] }
-        head = (head + taken) % storage.count
+        var offset = 0
+        storage.withUnsafeBytes { ring in
+            out.withUnsafeMutableBytes { destination in
+                while offset < taken {
+                    let run = min(taken - offset, capacity - head)
+                    destination.baseAddress!.advanced(by: offset).copyMemory(from: ring.baseAddress!.advanced(by: head), byteCount: run)
+                    offset += run
+                    head = (head + run) % capacity
+                }
+            }
+        }
         count -= taken
         return out
     }

@@ -36,6 +36,8 @@ final class PlayerLiveViewTests: XCTestCase {
         XCTAssertTrue(tmux.waitFor("♪ First Song"), tmux.shown)
         XCTAssertTrue(tmux.waitFor("▶ live"), tmux.shown)
         XCTAssertTrue(tmux.waitFor("volume 100%"), tmux.shown)
+        XCTAssertTrue(tmux.waitUntil { $0.range(of: #"mp3 128 kbit/s 44.1 kHz stereo · buffer \d+\.\d s · reconnects 0 · gaps 0"#,
+                                                 options: .regularExpression) != nil }, tmux.shown)
 
         try icecast.setTitle(mount: "/view.mp3", "Second Song – Café")
         XCTAssertTrue(tmux.waitFor("♪ Second Song – Café"), tmux.shown)

@@ -32,6 +32,7 @@ struct StationRun {
         }
         var consumers = try makeConsumers(streamName: target.displayName, reporter: reporter, onEvent: onEvent,
                                           nowPlaying: nowPlaying)
+        let paced = consumers.compactMap { $0 as? PacedPCMSink }
         let stage = view.map { view in
             PlayerStage(format: station.format, controls: view.controls, sinks: consumers.compactMap { $0 as? PCMConsumer },
                         timeShiftSeconds: view.timeShiftSeconds)
@@ -58,7 +59,7 @@ struct StationRun {
             ending = player.run(on: view.terminal, hooks: LivePlayer.Hooks(
                 elapsed: { pipeline.mediaTime }, stop: { pipeline.stop() },
                 waitUntilFinished: { pipeline.waitUntilFinished(timeout: $0) },
-                toggleRecording: recording.toggle))
+                toggleRecording: recording.toggle, buffered: { paced.map(\.bufferedSeconds).min() }))
         }
         pipeline.waitUntilFinished()
         recording?.waitUntilSaved()
