@@ -18,12 +18,19 @@ public final class NowPlaying: @unchecked Sendable {
 
     private let lock = NSLock()
     private var stored: Snapshot
+    private let programmeOnAir: @Sendable () -> String?
 
-    public init(station: String, programme: String?) {
-        stored = Snapshot(station: station, programme: programme)
+    /// `programmeOnAir` tells the programme on air at the moment (from the catalogue's schedule).
+    public init(station: String, programmeOnAir: @escaping @Sendable () -> String?) {
+        stored = Snapshot(station: station, programme: nil)
+        self.programmeOnAir = programmeOnAir
     }
 
-    public var snapshot: Snapshot { lock.withLock { stored } }
+    public var snapshot: Snapshot {
+        var now = lock.withLock { stored }
+        now.programme = programmeOnAir()
+        return now
+    }
 
     public func observe(_ event: StreamEvent) {
         lock.withLock {
@@ -43,7 +50,6 @@ public final class NowPlaying: @unchecked Sendable {
         }
     }
 
-    public func setProgramme(_ programme: String?) { lock.withLock { stored.programme = programme } }
     public func setRecording(_ recording: String?) { lock.withLock { stored.recording = recording } }
     public func setNotice(_ notice: String?) { lock.withLock { stored.notice = notice } }
 }

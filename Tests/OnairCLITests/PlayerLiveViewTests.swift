@@ -78,11 +78,21 @@ final class PlayerLiveViewTests: XCTestCase {
         try icecast.startSource(mount: "/sleep.mp3", codec: .mp3, frequency: 440)
         defer { try? icecast.stopSource(mount: "/sleep.mp3") }
         let onair = try OnairBinary()
+        // A catalogue station with a programme on air all day, every day: the view names it.
+        let config = onair.home.url.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try Data("""
+        {"version": 1, "stations": [{"id": "bedside", "name": "Bedside FM", "country": "GB", "language": "en",
+         "timeZone": "UTC", "streams": [{"url": "\(icecast.url(mount: "/sleep.mp3").absoluteString)", "kind": "icy"}],
+         "programmes": [{"id": "night-music", "name": "Night Music", "slots": [
+            {"days": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"], "start": "00:00", "duration": "24h"}]}]}]}
+        """.utf8).write(to: config.appendingPathComponent("stations.json"))
         // A "minute" of 0.8 s: the first setting, 5 minutes, runs out after 4 s.
         let tmux = try TmuxSession(environment: onair.environment.merging(["ONAIR_TEST_MINUTE_SECONDS": "0.8"]) { $1 })
         defer { tmux.stop() }
         let wav = onair.home.file("sleep.wav")
-        try tmux.type("\(OnairBinary.path) listen \(icecast.url(mount: "/sleep.mp3").absoluteString) --sink wav:\(wav.path); echo exit=$?\n")
+        try tmux.type("\(OnairBinary.path) listen bedside --sink wav:\(wav.path); echo exit=$?\n")
+        XCTAssertTrue(tmux.waitFor("Bedside FM · Night Music"), tmux.shown)
         XCTAssertTrue(tmux.waitFor("▶ live"), tmux.shown)
         try tmux.type("s")
         XCTAssertTrue(tmux.waitFor("sleep in 0:0"), tmux.shown)

@@ -23,7 +23,7 @@ struct StationRun {
         let target = try StreamTarget.parse(station.station)
         let reporter = EventReporter(json: station.json, audioOnStandardOutput: sinks.contains(.stdout))
         let outcome = StreamOutcome()
-        let nowPlaying = view.map { _ in NowPlaying(station: target.displayName, programme: target.programmeOnAir()) }
+        let nowPlaying = view.map { _ in NowPlaying(station: target.displayName, programmeOnAir: { target.programmeOnAir() }) }
         let recording = nowPlaying.map { LiveRecordingSwitch(target: target, nowPlaying: $0) }
         let onEvent: @Sendable (StreamEvent) -> Void = { event in
             if let nowPlaying { nowPlaying.observe(event) } else { reporter.report(event) }
