@@ -76,6 +76,12 @@ public final class OnDemandPlayer: @unchecked Sendable {
 
     public func stop() { lock.withLock { stopping = true } }
 
+    /// Blocks until the queue has ended or the player was stopped, and the sinks are finished.
+    public func waitUntilFinished() {
+        finished.wait()
+        finished.signal()
+    }
+
     public func waitUntilFinished(timeout: Double) -> Bool {
         guard finished.wait(timeout: .now() + timeout) == .success else { return false }
         finished.signal()
@@ -138,10 +144,13 @@ public final class OnDemandPlayer: @unchecked Sendable {
                 switch action {
                 case .nextInQueue: return finish(item, file, heard: false, end: .skipped(1))
                 case .previousInQueue: return finish(item, file, heard: false, end: .skipped(-1))
-                case .seek(let seconds): try file.seek(to: file.position + seconds)
+                case .seek(let seconds):
+                    try file.seek(to: file.position + seconds)
+                    tempo = try tempo.map { try Tempo(format: format, speed: $0.speed) }  // nothing from before the seek
                 case .nextChapter, .previousChapter:
                     if let target = Self.chapterStart(file.chapters, from: file.position, forward: action == .nextChapter) {
                         try file.seek(to: target)
+                        tempo = try tempo.map { try Tempo(format: format, speed: $0.speed) }
                     }
                 case .faster, .slower:
                     let step = action == .faster ? Self.speedStep : -Self.speedStep

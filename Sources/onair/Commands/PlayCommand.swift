@@ -102,17 +102,18 @@ struct PlayCommand: ParsableCommand {
                 // On a terminal the view shows what plays; lines would scroll it.
                 if !interactive { report.report(event) }
             }
-            let trap = SignalTrap { player.stop() }
-            player.start()
+            var terminal: TerminalSession?
             if interactive {
-                let terminal: TerminalSession
                 do { terminal = try TerminalSession() } catch {
+                    stage.finish()
                     throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
                 }
-                defer { terminal.restore() }
-                player.run(on: terminal)
             }
-            while !player.waitUntilFinished(timeout: 1) {}
+            defer { terminal?.restore() }
+            let trap = SignalTrap { player.stop() }
+            player.start()
+            terminal.map(player.run(on:))
+            player.waitUntilFinished()
             withExtendedLifetime(trap) {}
             if let failure = progress.first { throw CommandFailure(message: failure, exitCode: ExitStatus.streamFailed) }
         }
@@ -121,7 +122,9 @@ struct PlayCommand: ParsableCommand {
     /// A file; a recording by id; or a programme's recorded episodes, oldest first.
     private func items() throws -> [PlayQueue.Item] {
         if FileManager.default.fileExists(atPath: item) {
-            return [PlayQueue.Item(path: item, title: URL(fileURLWithPath: item).deletingPathExtension().lastPathComponent)]
+            // Positions are kept by absolute path, so a file resumes whatever the directory it is played from.
+            let file = URL(fileURLWithPath: item).standardizedFileURL
+            return [PlayQueue.Item(path: file.path, title: file.deletingPathExtension().lastPathComponent)]
         }
         let index = try RecordingsCommand.openIndex()
         if let id = Int64(item) {
