@@ -67,7 +67,7 @@ final class PlayerLiveViewTests: XCTestCase {
         // Back at the shell: typed text echoes again and the line discipline is canonical.
         try tmux.type("stty -a > \(settings); echo typed-back\n")
         XCTAssertTrue(tmux.waitFor("echo typed-back"), "what is typed shows: \(tmux.shown)")
-        XCTAssertTrue(eventually(timeout: 5) { FileManager.default.fileExists(atPath: settings) })
+        XCTAssertTrue(eventually(timeout: 5) { (try? String(contentsOfFile: settings, encoding: .utf8))?.contains("echoctl") == true })
         let stty = try String(contentsOfFile: settings, encoding: .utf8)
         let flags = stty.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init)
         XCTAssertTrue(flags.contains("icanon") && flags.contains("echo"), stty)

@@ -37,6 +37,27 @@ final class PlayerOnDemandViewTests: XCTestCase {
         XCTAssertLessThan(resumed, 20)
     }
 
+    /// Ctrl-C reaches the player as SIGINT (the view leaves the terminal's signal keys alone): it stops,
+    /// saves where it was, and the shell gets its terminal back as it was.
+    func testCtrlCStopsThePlayerAndRestoresTheTerminal() throws {
+        guard ProcessRunner.which("tmux") != nil else { throw XCTSkip("tmux is missing: install it with scripts/setup") }
+        let onair = try OnairBinary()
+        let file = try AudioFixtures.sine(frequency: 440, seconds: 20, codec: .mp3)
+        let tmux = try TmuxSession(environment: onair.environment)
+        defer { tmux.stop() }
+        let settings = onair.home.file("stty.txt").path
+        try tmux.type("\(OnairBinary.path) play \(file.path) --sink wav:\(onair.home.file("c.wav").path); echo exit=$?\n")
+        XCTAssertTrue(tmux.waitFor("▶ 0:01"), tmux.shown)
+        try tmux.press("C-c")
+        XCTAssertTrue(tmux.waitFor("exit=0"), tmux.shown)
+        try tmux.type("stty -a > \(settings)\n")
+        XCTAssertTrue(eventually(timeout: 5) { (try? String(contentsOfFile: settings, encoding: .utf8))?.contains("echoctl") == true })
+        let flags = try String(contentsOfFile: settings, encoding: .utf8).split(whereSeparator: { " \n;".contains($0) }).map(String.init)
+        XCTAssertTrue(flags.contains("icanon") && flags.contains("echo"), "\(flags)")
+        let history = OnairBinary.events(try onair.run(["history", "--json"]).stdoutText)
+        XCTAssertGreaterThan(history.first?["seconds"] as? Double ?? 0, 1, "stopped part-way, and noted")
+    }
+
     /// 30 s of tone with chapters at 0, 10 and 20 s (ID3 CHAP frames, as the recorder writes them).
     private static func episodeWithChapters(_ onair: OnairBinary) throws -> URL {
         let metadata = onair.home.file("chapters.txt")

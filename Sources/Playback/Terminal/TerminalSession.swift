@@ -6,9 +6,10 @@ import Glibc
 /// The terminal while the player's view is up: keys arrive one press at a time without echo, the
 /// view redraws in place, and the terminal is put back as it was when the player ends (also after
 /// Ctrl-C or SIGTERM, which end the player normally).
-public final class TerminalSession {
+public final class TerminalSession: @unchecked Sendable {  // drawn and read from the key loop; restore from anywhere
     private var saved = termios()
     private var drawnLines = 0
+    private let lock = NSLock()
     private var restored = false
 
     /// Whether keys and a view make sense: both stdin and stdout are a terminal.
@@ -31,8 +32,10 @@ public final class TerminalSession {
 
     /// Puts the terminal back: settings, cursor, and the view left on screen above the prompt.
     public func restore() {
-        guard !restored else { return }
-        restored = true
+        guard lock.withLock({ () -> Bool in
+            defer { restored = true }
+            return !restored
+        }) else { return }
         write("\u{1B}[?25h")
         tcsetattr(STDIN_FILENO, TCSANOW, &saved)
     }

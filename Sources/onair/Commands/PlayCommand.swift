@@ -110,7 +110,8 @@ struct PlayCommand: ParsableCommand {
                 }
             }
             defer { terminal?.restore() }
-            let trap = SignalTrap { player.stop() }
+            let shownOn = terminal
+            let trap = SignalTrap(beforeExit: { shownOn?.restore() }) { player.stop() }
             player.start()
             terminal.map(player.run(on:))
             player.waitUntilFinished()

@@ -49,7 +49,8 @@ struct StationRun {
         let pipeline = LivePipeline(source: source, format: station.format, stopAfter: duration,
                                     endsWhenConsumersFail: true, onEvent: onEvent)
         consumers.forEach { pipeline.fanOut.attach($0) }
-        let trap = SignalTrap { pipeline.stop() }
+        let terminal = view?.terminal
+        let trap = SignalTrap(beforeExit: { terminal?.restore() }) { pipeline.stop() }
         let started = Date()
         pipeline.start()
         var ending = LivePlayer.Ending.finished
