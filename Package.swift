@@ -15,7 +15,7 @@ let package = Package(
     targets: [
         // C interop lives only in these two shims.
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev", "libavdevice-dev"])]),
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev", "libavdevice-dev", "libavfilter-dev"])]),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
 
         // Pure Swift model: stations, streams, programmes, the catalogue.
@@ -44,9 +44,14 @@ let package = Package(
         .target(name: "Scheduling", dependencies: [
             "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The player: volume, pause and time-shift, sleep timer, queue, the terminal view and keys,
+        // favourites, history and resume positions.
+        .target(name: "Playback", dependencies: [
+            "Media", "Outputs", "RadioModel", "StreamInput", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         // The CLI: composition root.
         .executableTarget(name: "onair", dependencies: [
-            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling",
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -59,6 +64,7 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "RadioModel"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]
 )

@@ -17,6 +17,9 @@
 #include <dlfcn.h>
 #include <libavutil/aes.h>
 #include <libavutil/audio_fifo.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersrc.h>
+#include <libavfilter/buffersink.h>
 
 static inline int onair_averror(int posix_errno) { return AVERROR(posix_errno); }
 static inline int onair_averror_eof(void) { return AVERROR_EOF; }

@@ -25,6 +25,9 @@ final class AudioDecoder {
 
     var bitRate: Int64 { context?.pointee.bit_rate ?? 0 }
 
+    /// Forgets buffered packets and frames: after a seek, decoding starts afresh.
+    func flush() { avcodec_flush_buffers(context) }
+
     /// Decodes one packet (nil drains the decoder) and passes every frame it yields to `body`.
     /// A corrupt packet is reported by throwing; the decoder stays usable.
     func decode(_ packet: UnsafeMutablePointer<AVPacket>?, frame: UnsafeMutablePointer<AVFrame>,

@@ -2,13 +2,14 @@ import CFFmpeg
 import Foundation
 import StreamInput
 
-/// libavformat over one ingest run: finds the audio stream and hands out its packets.
+/// libavformat over one ingest run (or a file on disk): finds the audio stream and hands out its packets.
 final class Demuxer {
     /// Bytes looked at to check the Content-Type's claim before trusting it.
     static let probeBytes = 4096
 
-    private var context: UnsafeMutablePointer<AVFormatContext>?
-    private let io: AVIOBridge
+    private(set) var context: UnsafeMutablePointer<AVFormatContext>?
+    /// The live byte queue's bridge; nil for a file, which libavformat reads (and seeks) itself.
+    private let io: AVIOBridge?
     let streamIndex: Int32
     /// The demuxer's name, e.g. "mp3".
     let formatName: String
@@ -17,7 +18,8 @@ final class Demuxer {
     /// with it, libavformat skips most of its probing, which is what makes the first PCM byte quick.
     /// A confident probe of the first bytes overrules a hint that lies.
     init(queue: ByteQueue, hint: String?, mimeType: String?) throws {
-        io = try AVIOBridge(queue: queue)
+        let io = try AVIOBridge(queue: queue)
+        self.io = io
         let format = Self.chooseFormat(prefix: queue.peek(upTo: Self.probeBytes), hint: hint, mimeType: mimeType)
         guard let allocated = avformat_alloc_context() else { throw MediaError("cannot allocate a format context") }
         allocated.pointee.pb = io.context
@@ -39,6 +41,24 @@ final class Demuxer {
         guard index >= 0 else {
             avformat_close_input(&self.context)
             throw MediaError("the stream has no audio track", code: index)
+        }
+        streamIndex = index
+        formatName = String(cString: context.pointee.iformat.pointee.name)
+    }
+
+    /// Opens a file for playing on demand: probed fully (a recording's duration and chapters are
+    /// wanted, not a quick first byte) and seekable.
+    init(path: String) throws {
+        io = nil
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        let opened = avformat_open_input(&context, path, nil, nil)
+        guard opened >= 0, let context else { throw MediaError("cannot open \(path)", code: opened) }
+        self.context = context
+        avformat_find_stream_info(context, nil)
+        let index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        guard index >= 0 else {
+            avformat_close_input(&self.context)
+            throw MediaError("\(path) has no audio track", code: index)
         }
         streamIndex = index
         formatName = String(cString: context.pointee.iformat.pointee.name)

@@ -74,6 +74,13 @@ public final class LivePipeline: @unchecked Sendable {
         finished.signal()
     }
 
+    /// Waits at most `timeout` seconds for the stream to end; true once it has.
+    public func waitUntilFinished(timeout: Double) -> Bool {
+        guard finished.wait(timeout: .now() + timeout) == .success else { return false }
+        finished.signal()
+        return true
+    }
+
     // MARK: Decode thread
 
     private func decodeLoop() {

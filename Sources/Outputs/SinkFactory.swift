@@ -13,6 +13,8 @@ public enum SinkFactory {
         public var onStatus: SinkStatusHandler = { _, _ in }
         /// Told of problems that do not stop a sink: a relay listener dropped, a title Icecast refused.
         public var onEvent: @Sendable (StreamEvent) -> Void = { _ in }
+        /// A player's volume for the speaker, pulse and alsa sinks, applied by the sound server.
+        public var deviceVolume: DeviceVolume?
         public init() {}
     }
 
@@ -24,7 +26,7 @@ public enum SinkFactory {
         }
         func audioDevice(_ target: AudioDevicePeer.Target) -> PCMConsumer {
             paced(AudioDevicePeer(target: target, format: format, streamName: settings.streamName,
-                                  deviceBuffer: settings.pacing.bufferSeconds))
+                                  deviceBuffer: settings.pacing.bufferSeconds, volume: settings.deviceVolume))
         }
         switch spec {
         case .stdout: return StdoutSink()

@@ -4,7 +4,7 @@ import ArgumentParser
 struct Onair: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "onair",
-        abstract: "Listen to, record and relay internet radio.",
+        abstract: "Listen to, record, relay and play back internet radio.",
         discussion: """
         Stations come from the shipped stations.json, your own catalogue \
         ($XDG_CONFIG_HOME/onair/stations.json, or $ONAIR_HOME/config/stations.json), a radio-browser.info \
@@ -16,6 +16,7 @@ struct Onair: ParsableCommand {
         version: "0.1.0",
         subcommands: [StationsCommand.self, SearchCommand.self, ResolveCommand.self, ListenCommand.self, RelayCommand.self,
                       RecordCommand.self, RecoverCommand.self, RecordingsCommand.self,
-                      ScheduleCommand.self, DaemonCommand.self, StatusCommand.self]
+                      ScheduleCommand.self, DaemonCommand.self, StatusCommand.self,
+                      PlayCommand.self, FavouritesCommand.self, HistoryCommand.self]
     )
 }

@@ -62,6 +62,9 @@ public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {
         buffer.push(pcm)
     }
 
+    /// Seconds of audio waiting for the peer: the buffer's health, for a player's view.
+    public var bufferedSeconds: Double { Double(buffer.bufferedFrames) / Double(format.sampleRate) }
+
     /// Plays out what is buffered (bounded by the buffer's length) and closes the peer.
     public func finish() {
         buffer.end()

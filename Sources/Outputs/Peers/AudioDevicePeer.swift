@@ -26,6 +26,9 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
     private var nextTimestamp: Int64 = 0
     /// What `open` reached, to name it when it fails.
     private var opened = ""
+    private let volume: DeviceVolume?
+    /// The volume generation last applied to this connection (-1: none yet).
+    private var appliedVolume = -1
 
     /// libavdevice's outputs must be registered once per process before they can be found.
     private static let devicesRegistered: Void = {
@@ -36,8 +39,9 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
     /// - Parameters:
     ///   - streamName: how the stream shows in the sound server's mixer (the station).
     ///   - deviceBuffer: seconds PulseAudio buffers (its default is 2 s, too much lag for a relay).
-    init(target: Target, format: PCMFormat, streamName: String, deviceBuffer: Double) {
+    init(target: Target, format: PCMFormat, streamName: String, deviceBuffer: Double, volume: DeviceVolume? = nil) {
         self.target = target
+        self.volume = volume
         self.format = format
         self.streamName = streamName
         deviceBufferMilliseconds = max(20, Int(deviceBuffer * 1000))
@@ -113,6 +117,7 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
         context = created
         self.packet = packet
         nextTimestamp = 0
+        appliedVolume = -1
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws -> Int {
@@ -120,6 +125,7 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
             throw PeerUnavailable("out of memory for an audio packet")
         }
         defer { av_packet_unref(packet) }
+        applyVolume(context)
         packet.pointee.data.update(from: bytes.bindMemory(to: UInt8.self).baseAddress!, count: bytes.count)
         let frames = Int64(bytes.count / format.bytesPerFrame)
         packet.pointee.pts = nextTimestamp
@@ -129,6 +135,16 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
         guard status >= 0 else { throw PeerUnavailable(MediaError(opened, code: status).message) }
         nextTimestamp += frames
         return bytes.count
+    }
+
+    /// Passes a changed volume to the device (PulseAudio sets its sink-input's volume; ALSA declines).
+    private func applyVolume(_ context: UnsafeMutablePointer<AVFormatContext>) {
+        guard let volume, let wanted = volume.change(since: appliedVolume) else { return }
+        appliedVolume = wanted.generation
+        var level = wanted.level
+        let set = avdevice_app_to_dev_control_message(context, AV_APP_TO_DEV_SET_VOLUME, &level, MemoryLayout<Double>.size)
+        let mute = avdevice_app_to_dev_control_message(context, wanted.muted ? AV_APP_TO_DEV_MUTE : AV_APP_TO_DEV_UNMUTE, nil, 0)
+        volume.noteHandled(set >= 0 && mute >= 0)
     }
 
     func close() {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Outputs
+import Playback
 import RadioModel
 
 struct ListenCommand: ParsableCommand {
@@ -7,6 +8,12 @@ struct ListenCommand: ParsableCommand {
         commandName: "listen",
         abstract: "Play a live station into a sink, showing what is on air.",
         discussion: """
+        On a terminal it plays on the speakers (PulseAudio, else ALSA) unless told otherwise, and shows \
+        a live view: station, programme, title, codec, reconnects and gaps, volume and sleep timer. Keys: \
+        space pause (time-shift: the station keeps buffering, up to 2 minutes), l back to live, +/- volume, \
+        m mute, s sleep timer (off, 5, 10, 15, 30, 45, 60 min, fading out), n/p next/previous favourite \
+        (onair favourites), q quit. Piped or under systemd it prints plain lines and takes no keys.
+
         The station is a catalogue id (see `onair stations`) or a URL: a stream, a .pls/.m3u playlist \
         or an HLS playlist. onair reconnects on drops and stalls, reporting each gap. HLS is followed \
         segment by segment: an outage shorter than the playlist's window loses nothing, and whatever \
@@ -26,7 +33,7 @@ struct ListenCommand: ParsableCommand {
 
     @OptionGroup var stream: StationOptions
 
-    @Option(name: .long, help: ArgumentHelp("Where the PCM goes, e.g. wav:PATH or stdout (default: stdout when it is piped); "
+    @Option(name: .long, help: ArgumentHelp("Where the PCM goes, e.g. wav:PATH or stdout (default: speaker on a terminal, stdout when piped); "
                                             + "--to adds more.", valueName: "sink"))
     var sink: String?
 
@@ -43,21 +50,35 @@ struct ListenCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            try StationRun(station: stream, sinks: try chosenSinks(), pacing: outputs.pacing, metaFIFO: outputs.metaFIFO,
-                           duration: duration.flatMap { TimeSpan($0)?.seconds }).run()
+            let sinks = try chosenSinks()
+            var run = StationRun(station: stream, sinks: sinks, pacing: outputs.pacing, metaFIFO: outputs.metaFIFO,
+                                 duration: duration.flatMap { TimeSpan($0)?.seconds })
+            guard TerminalSession.isInteractive, !stream.json, !sinks.contains(.stdout) else {
+                try run.run()
+                return
+            }
+            let store = try? PlayerSupport.openStore()
+            let terminal: TerminalSession
+            do { terminal = try TerminalSession() } catch { throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration) }
+            defer { terminal.restore() }
+            run.view = LiveViewSettings(controls: PlayerSupport.controls(for: sinks, onDemand: false), terminal: terminal, store: store)
+            // n/p step through the favourites, from the station playing (or the first).
+            while case .switchFavourite(let step) = try run.run() {
+                let favourites = (try? store?.favourites()) ?? []
+                guard !favourites.isEmpty else { break }
+                let current = favourites.firstIndex { $0.station == run.station.station } ?? (step > 0 ? -1 : 0)
+                run.station.station = favourites[((current + step) % favourites.count + favourites.count) % favourites.count].station
+            }
         }
     }
 
-    /// `--sink` and every `--to`; stdout alone when neither is given and stdout is piped.
+    /// `--sink` and every `--to`; the speaker on a terminal, stdout when piped, when neither is given.
     private func chosenSinks() throws -> [SinkSpec] {
         var sinks = try outputs.specs()
         if let sink {
             do { sinks.insert(try SinkSpec(parsing: sink), at: 0) } catch { throw ValidationError("\(error)") }
         }
         guard sinks.isEmpty else { return sinks }
-        guard !Console.standardOutputIsTerminal else {
-            throw ValidationError("choose an output with --sink wav:PATH or --to SINK, or pipe stdout into a player (--sink stdout)")
-        }
-        return [.stdout]
+        return Console.standardOutputIsTerminal ? [.speaker] : [.stdout]
     }
 }

@@ -53,12 +53,16 @@ final class EventReporter: @unchecked Sendable {
             Console.json(SinkStatusEvent(sink: label, status: status), toStandardError: jsonToStandardError)
             return
         }
+        Console.message(Self.line(sink: label, status))
+    }
+
+    /// A sink's status as one line for people.
+    static func line(sink label: String, _ status: SinkStatus) -> String {
         switch status {
-        case .waiting(let reason): Console.message("\(label): waiting: \(reason)")
-        case .connected(let peer): Console.message("\(label): playing to \(peer)")
-        case .disconnected(let reason): Console.message("\(label): lost: \(reason)")
-        case .silenceFilled(let seconds):
-            Console.message(String(format: "%@: audio resumed after %.1f s of silence", label, seconds))
+        case .waiting(let reason): return "\(label): waiting: \(reason)"
+        case .connected(let peer): return "\(label): playing to \(peer)"
+        case .disconnected(let reason): return "\(label): lost: \(reason)"
+        case .silenceFilled(let seconds): return String(format: "%@: audio resumed after %.1f s of silence", label, seconds)
         }
     }
 

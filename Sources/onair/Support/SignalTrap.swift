@@ -3,11 +3,12 @@ import Dispatch
 import Glibc
 #endif
 
-/// Runs a handler on Ctrl-C or SIGTERM (a graceful stop); a second signal exits at once.
+/// Runs a handler on Ctrl-C or SIGTERM (a graceful stop); a second signal exits at once, after
+/// `beforeExit` (which puts back what must not be left behind, like the terminal's settings).
 final class SignalTrap {
     private var sources: [DispatchSourceSignal] = []
 
-    init(_ handler: @escaping @Sendable () -> Void) {
+    init(beforeExit: @escaping @Sendable () -> Void = {}, _ handler: @escaping @Sendable () -> Void) {
         signal(SIGPIPE, SIG_IGN)
         let queue = DispatchQueue(label: "onair.signals")
         nonisolated(unsafe) var received = 0
@@ -16,7 +17,10 @@ final class SignalTrap {
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 received += 1
-                if received > 1 { _exit(130) }
+                if received > 1 {
+                    beforeExit()
+                    _exit(130)
+                }
                 handler()
             }
             source.resume()

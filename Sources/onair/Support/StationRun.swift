@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Outputs
+import Playback
 import RadioModel
 import StreamInput
 
@@ -13,17 +14,31 @@ struct StationRun {
     var metaFIFO: String?
     /// Stop after this many seconds of audio; nil plays until stopped.
     var duration: Double?
+    /// The player's view and keys on a terminal; without, events are reported as lines.
+    var view: LiveViewSettings?
 
-    func run() throws {
+    @discardableResult
+    func run() throws -> LivePlayer.Ending {
         FFmpegLogging.configure(verbose: station.verbose)
         let target = try StreamTarget.parse(station.station)
         let reporter = EventReporter(json: station.json, audioOnStandardOutput: sinks.contains(.stdout))
         let outcome = StreamOutcome()
+        let nowPlaying = view.map { _ in NowPlaying(station: target.displayName, programmeOnAir: { target.programmeOnAir() }) }
+        let recording = nowPlaying.map { LiveRecordingSwitch(target: target, nowPlaying: $0) }
         let onEvent: @Sendable (StreamEvent) -> Void = { event in
-            reporter.report(event)
+            if let nowPlaying { nowPlaying.observe(event) } else { reporter.report(event) }
+            recording?.handle(event)
             outcome.record(event)
         }
-        let consumers = try makeConsumers(streamName: target.displayName, reporter: reporter, onEvent: onEvent)
+        var consumers = try makeConsumers(streamName: target.displayName, reporter: reporter, onEvent: onEvent,
+                                          nowPlaying: nowPlaying)
+        let paced = consumers.compactMap { $0 as? PacedPCMSink }
+        let stage = view.map { view in
+            PlayerStage(format: station.format, controls: view.controls, sinks: consumers.compactMap { $0 as? PCMConsumer },
+                        timeShiftSeconds: view.timeShiftSeconds)
+        }
+        if let stage { consumers = consumers.filter { !($0 is PCMConsumer) } + [stage] }
+        if let recording { consumers.append(recording.recent) }
         let source: IngestSource
         do {
             source = try target.liveSource(options: station.liveStreamOptions(for: target), onEvent: onEvent)
@@ -34,22 +49,39 @@ struct StationRun {
         let pipeline = LivePipeline(source: source, format: station.format, stopAfter: duration,
                                     endsWhenConsumersFail: true, onEvent: onEvent)
         consumers.forEach { pipeline.fanOut.attach($0) }
-        let trap = SignalTrap { pipeline.stop() }
+        let terminal = view?.terminal
+        let trap = SignalTrap(beforeExit: { terminal?.restore() }) { pipeline.stop() }
+        let started = Date()
         pipeline.start()
+        var ending = LivePlayer.Ending.finished
+        if let view, let nowPlaying, let stage, let recording {
+            let favourites = (try? view.store?.favourites()) ?? []
+            let player = LivePlayer(nowPlaying: nowPlaying, controls: view.controls, stage: stage, hasFavourites: !favourites.isEmpty)
+            ending = player.run(on: view.terminal, hooks: LivePlayer.Hooks(
+                elapsed: { pipeline.mediaTime }, stop: { pipeline.stop() },
+                waitUntilFinished: { pipeline.waitUntilFinished(timeout: $0) },
+                toggleRecording: recording.toggle, buffered: { paced.map(\.bufferedSeconds).min() }))
+        }
         pipeline.waitUntilFinished()
+        recording?.waitUntilSaved()
         withExtendedLifetime(trap) {}
+        view?.noteListened(target: target, started: started, seconds: pipeline.mediaTime)
         if let failure = outcome.failure { throw failure }
+        return ending
     }
 
     /// Opens every sink before the stream starts, so a bad one fails the command at once; those
     /// already opened are closed again.
-    private func makeConsumers(streamName: String, reporter: EventReporter,
-                               onEvent: @escaping @Sendable (StreamEvent) -> Void) throws -> [StreamConsumer] {
+    private func makeConsumers(streamName: String, reporter: EventReporter, onEvent: @escaping @Sendable (StreamEvent) -> Void,
+                               nowPlaying: NowPlaying?) throws -> [StreamConsumer] {
         var settings = SinkFactory.Settings()
         settings.pacing = pacing
         settings.streamName = streamName
-        settings.onStatus = { label, status in reporter.report(sink: label, status) }
+        settings.onStatus = { label, status in
+            if let nowPlaying { nowPlaying.setNotice(EventReporter.line(sink: label, status)) } else { reporter.report(sink: label, status) }
+        }
         settings.onEvent = onEvent
+        settings.deviceVolume = view?.controls.deviceVolume
         var consumers: [StreamConsumer] = []
         do {
             for spec in sinks {
@@ -66,9 +98,24 @@ struct StationRun {
 
 extension StreamTarget {
     /// How the station shows in a sound server's mixer.
-    fileprivate var displayName: String {
+    var displayName: String {
         switch self {
         case .station(let station): return station.name
+        case .url(let url): return url
+        }
+    }
+
+    /// The catalogue programme on air now, by the station's schedule.
+    func programmeOnAir(at date: Date = Date()) -> String? {
+        guard case .station(let station) = self else { return nil }
+        let zone = TimeZone(identifier: station.timeZone) ?? .current
+        return station.programmes.first { $0.broadcast(containing: date, timeZone: zone) != nil }?.name
+    }
+
+    /// The catalogue id, or the URL.
+    var identifier: String {
+        switch self {
+        case .station(let station): return station.id
         case .url(let url): return url
         }
     }

@@ -1,0 +1,274 @@
+import Foundation
+import Media
+import RadioModel
+
+/// Recordings played from disk through the player stage, at the speed asked (atempo keeps the pitch),
+/// paced to the clock like a live station, with seek, chapters, pause and the queue. Decoding runs on
+/// a thread of its own; keys reach it as requests taken between packets. Positions are saved as it
+/// plays, so the next run resumes there.
+public final class OnDemandPlayer: @unchecked Sendable {
+    /// What happened, for the command to report.
+    public enum Event: Sendable {
+        case started(PlayQueue.Item, at: Double, duration: Double?)
+        case ended(PlayQueue.Item, at: Double, heard: Bool)
+        case failed(PlayQueue.Item, String)
+    }
+
+    /// What the view shows.
+    public struct Status: Sendable {
+        public var item: PlayQueue.Item?
+        public var place = 0
+        public var count = 0
+        public var position = 0.0
+        public var duration: Double?
+        public var speed = 1.0
+        public var chapter: String?
+        public var codec: String?
+    }
+
+    public static let speedStep = 0.25
+    /// How far ahead of the clock audio is handed on: enough to ride over a busy moment.
+    private static let lead = 0.25
+    /// How often the position is saved while playing.
+    private static let saveInterval = 5.0
+
+    private let format: PCMFormat
+    private let controls: PlayerControls
+    private let stage: PlayerStage
+    private let positions: PositionMemory?
+    private let onEvent: @Sendable (Event) -> Void
+    private let lock = NSLock()
+    private var queue: PlayQueue
+    private var requests: [PlayerAction] = []
+    private var stopping = false
+    private var storedStatus = Status()
+    private var firstStart: Double?
+    private var speed: Double
+    private let finished = DispatchSemaphore(value: 0)
+    /// Play thread only: one clock across the queue, so each item doesn't add its own lead.
+    private var clock: PlayClock
+
+    /// `start`: where the first item starts (nil: where it was left, if it was not finished).
+    public init(queue: PlayQueue, format: PCMFormat, controls: PlayerControls, stage: PlayerStage, speed: Double,
+                start: Double?, positions: PositionMemory?, onEvent: @escaping @Sendable (Event) -> Void) {
+        self.queue = queue
+        self.format = format
+        self.controls = controls
+        self.stage = stage
+        self.speed = speed
+        firstStart = start
+        clock = PlayClock(sampleRate: format.sampleRate)
+        self.positions = positions
+        self.onEvent = onEvent
+    }
+
+    public func start() {
+        let thread = Thread { [self] in
+            playQueue()
+            stage.finish()
+            finished.signal()
+        }
+        thread.name = "onair-play"
+        thread.start()
+    }
+
+    public func perform(_ action: PlayerAction) { lock.withLock { requests.append(action) } }
+
+    public func stop() { lock.withLock { stopping = true } }
+
+    /// Blocks until the queue has ended or the player was stopped, and the sinks are finished.
+    public func waitUntilFinished() {
+        finished.wait()
+        finished.signal()
+    }
+
+    public func waitUntilFinished(timeout: Double) -> Bool {
+        guard finished.wait(timeout: .now() + timeout) == .success else { return false }
+        finished.signal()
+        return true
+    }
+
+    public var status: Status { lock.withLock { storedStatus } }
+
+    private var isStopping: Bool { lock.withLock { stopping } }
+
+    // MARK: Play thread
+
+    private enum ItemEnd { case ended, skipped(Int), stopped }
+
+    private func playQueue() {
+        var failuresInARow = 0
+        while !isStopping, let item = lock.withLock({ queue.current }) {
+            let end: ItemEnd
+            do {
+                end = try play(item)
+                failuresInARow = 0
+            } catch {
+                // One bad recording is reported and skipped; a queue of nothing but bad ones ends.
+                onEvent(.failed(item, "\(error)"))
+                failuresInARow += 1
+                if failuresInARow >= queue.items.count { return }
+                end = .ended
+            }
+            switch end {
+            case .stopped: return
+            case .skipped(let step): lock.withLock { queue.skip(by: step) }
+            case .ended:
+                if controls.sleepHasExpired() { return }  // "end of this episode"
+                lock.withLock { queue.advanceAfterEnd() }
+            }
+        }
+    }
+
+    private func play(_ item: PlayQueue.Item) throws -> ItemEnd {
+        let file = try MediaFile(path: item.path, format: format)
+        let start = lock.withLock { () -> Double? in
+            defer { firstStart = nil }
+            return firstStart
+        } ?? positions?.resumePoint(for: item.path, duration: file.duration) ?? 0
+        if start > 0 { try file.seek(to: start) }
+        lock.withLock {
+            storedStatus = Status(item: item, place: (queue.place ?? 0) + 1, count: queue.items.count, position: file.position,
+                                  duration: file.duration, speed: speed, chapter: nil,
+                                  codec: file.codecName + (file.bitrate.map { " \($0 / 1000) kbit/s" } ?? ""))
+        }
+        onEvent(.started(item, at: file.position, duration: file.duration))
+        var tempo = speed == 1 ? nil : try Tempo(format: format, speed: speed)
+        var lastSave = Date()
+        let deliver: (UnsafeRawBufferPointer) throws -> Void = { [self] pcm in
+            self.clock.handedOn += Int64(pcm.count / format.bytesPerFrame)
+            try stage.consume(pcm)
+        }
+        while true {
+            for action in lock.withLock({ () -> [PlayerAction] in defer { requests = [] }; return requests }) {
+                switch action {
+                case .nextInQueue: return finish(item, file, heard: false, end: .skipped(1))
+                case .previousInQueue: return finish(item, file, heard: false, end: .skipped(-1))
+                case .seek(let seconds):
+                    try file.seek(to: file.position + seconds)
+                    tempo = try tempo.map { try Tempo(format: format, speed: $0.speed) }  // nothing from before the seek
+                case .nextChapter, .previousChapter:
+                    if let target = Self.chapterStart(file.chapters, from: file.position, forward: action == .nextChapter) {
+                        try file.seek(to: target)
+                        tempo = try tempo.map { try Tempo(format: format, speed: $0.speed) }
+                    }
+                case .faster, .slower:
+                    let step = action == .faster ? Self.speedStep : -Self.speedStep
+                    let wanted = min(Tempo.range.upperBound, max(Tempo.range.lowerBound, speed + step))
+                    lock.withLock { speed = wanted }
+                    tempo = wanted == 1 ? nil : try Tempo(format: format, speed: wanted)
+                default: continue
+                }
+                clock.restart()
+            }
+            if isStopping { return finish(item, file, heard: false, end: .stopped) }
+            if controls.isPaused {
+                Thread.sleep(forTimeInterval: 0.05)
+                clock.restart()
+                continue
+            }
+            clock.waitUntilDue(lead: Self.lead)
+            let more = try file.read { pcm in
+                if let tempo { try tempo.process(pcm, body: deliver) } else { try deliver(pcm) }
+            }
+            let left = file.duration.map { max(0, $0 - file.position) / speed }
+            controls.noteEpisodeLeft(more ? left : 0)
+            lock.withLock {
+                storedStatus.position = file.position
+                storedStatus.speed = speed
+                storedStatus.chapter = file.chapters.last { $0.start <= file.position + 0.01 }?.title
+            }
+            guard more else {
+                try tempo?.drain(body: deliver)
+                return finish(item, file, heard: true, end: .ended)
+            }
+            if Date().timeIntervalSince(lastSave) >= Self.saveInterval {
+                positions?.save(item.path, seconds: file.position, heard: false)
+                lastSave = Date()
+            }
+        }
+    }
+
+    private func finish(_ item: PlayQueue.Item, _ file: MediaFile, heard: Bool, end: ItemEnd) -> ItemEnd {
+        let position = heard ? 0 : file.position
+        positions?.save(item.path, seconds: position, heard: heard)
+        onEvent(.ended(item, at: heard ? (file.duration ?? file.position) : position, heard: heard))
+        return end
+    }
+
+    /// The next chapter's start, or going back: this chapter's start, or the one before if this one
+    /// began less than 3 s ago (as a CD player's previous-track button does).
+    static func chapterStart(_ chapters: [Chapter], from position: Double, forward: Bool) -> Double? {
+        if forward { return chapters.first { $0.start > position + 0.01 }?.start }
+        let earlier = chapters.filter { $0.start < position - 3 }
+        return earlier.last?.start ?? chapters.first?.start
+    }
+}
+
+/// Where recordings were left, as the player keeps them (in the database).
+public protocol PositionMemory: Sendable {
+    /// Where to resume, or nil to start from the top (never played, or finished).
+    func resumePoint(for file: String, duration: Double?) -> Double?
+    func save(_ file: String, seconds: Double, heard: Bool)
+}
+
+/// Holds the play thread to the wall clock: audio is handed on no further than `lead` ahead of it.
+private struct PlayClock {
+    let sampleRate: Int
+    var origin = Date()
+    var handedOn: Int64 = 0
+
+    init(sampleRate: Int) { self.sampleRate = sampleRate }
+
+    /// After a pause or seek the clock starts again from now.
+    mutating func restart() {
+        origin = Date()
+        handedOn = 0
+    }
+
+    func waitUntilDue(lead: Double) {
+        let ahead = Double(handedOn) / Double(sampleRate) - Date().timeIntervalSince(origin)
+        if ahead > lead { Thread.sleep(forTimeInterval: ahead - lead) }
+    }
+}
+
+extension OnDemandPlayer {
+    /// The view and keys on a terminal, until the queue ends or the listener quits.
+    public func run(on terminal: TerminalSession) {
+        KeyLoop.run(on: terminal, controls: controls, lines: lines, hasFinished: { waitUntilFinished(timeout: 0) },
+                    handle: { action in
+                        switch action {
+                        case .quit:
+                            stop()
+                            return true
+                        case .togglePause: controls.setPaused(!controls.isPaused)
+                        case .volumeUp: controls.adjustVolume(by: PlayerControls.volumeStep)
+                        case .volumeDown: controls.adjustVolume(by: -PlayerControls.volumeStep)
+                        case .toggleMute: controls.toggleMute()
+                        case .cycleSleepTimer: controls.cycleSleepTimer()
+                        default: perform(action)
+                        }
+                        return false
+                    },
+                    sleepExpired: { stop() })
+    }
+
+    func lines() -> [String] {
+        let now = status
+        let title = now.item?.title ?? "(nothing)"
+        let place = now.count > 1 ? " (\(now.place)/\(now.count))" : ""
+        var timing = [(controls.isPaused ? "⏸ " : "▶ ") + PlayerClock.text(now.position)
+                      + (now.duration.map { " / " + PlayerClock.text($0) } ?? "")]
+        if now.speed != 1 { timing.append(String(format: "%g×", now.speed)) }
+        if let chapter = now.chapter { timing.append("chapter: \(chapter)") }
+        if let codec = now.codec { timing.append(codec) }
+        var settings = [controls.isMuted ? "muted" : "volume \(Int((controls.volume * 100).rounded()))%"]
+        if let sleep = controls.sleepTimer.label() { settings.append(sleep) }
+        return [
+            title + place,
+            timing.joined(separator: " · "),
+            settings.joined(separator: " · "),
+            "space pause  ←/→ 15 s  [/] speed  ,/. chapter  </> queue  +/- volume  m mute  s sleep  q quit",
+        ]
+    }
+}

@@ -1,0 +1,206 @@
+import ArgumentParser
+import Foundation
+import Media
+import Outputs
+import Playback
+import RadioModel
+import Recording
+
+struct PlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play a recording, or a programme's episodes, through the same decoder as live stations.",
+        discussion: """
+        What to play is a file, a recording's id (see `onair recordings`), or a programme id: its \
+        recorded episodes in order. Each recording resumes where it was left (unless --start), and is \
+        marked as heard once played to its end.
+
+        On a terminal it plays on the speakers and shows a view with keys: space pause, ←/→ seek 15 s, \
+        [/] speed 0.5×–3× (the pitch stays), ,/. previous/next chapter, </> previous/next in the queue, \
+        +/- volume, m mute, s sleep timer (off, 5 … 60 minutes, end of this episode), q quit.
+
+        Examples:
+          onair play ~/Music/onair/fip/2026-11-21.mp3
+          onair play 12 --speed 1.5
+          onair play bbc-radio-4-today --shuffle --repeat all
+          onair play 12 --start 10m --sink wav:out.wav
+
+        Exit codes: 0 played or stopped; 1 a recording could not be played; 2 a sink failed; \
+        3 configuration error; 4 nothing to play by that name; 64 usage error.
+        """
+    )
+
+    @Argument(help: "A file, a recording id, or a programme id.")
+    var item: String
+
+    @Option(help: ArgumentHelp("Start here (seconds, or 90s, 45m, 1h30m) instead of where it was left.", valueName: "time"))
+    var start: String?
+
+    @Option(help: ArgumentHelp("Playing speed, 0.5 to 3; the pitch stays.", valueName: "factor"))
+    var speed: Double = 1
+
+    @Flag(help: "Play a programme's episodes in random order.")
+    var shuffle = false
+
+    @Option(name: .customLong("repeat"), help: "Repeat: off, one or all.")
+    var repeatMode: PlayQueue.Repeat = .off
+
+    @Option(help: ArgumentHelp("Where the PCM goes (default: speaker on a terminal, stdout when piped), e.g. wav:PATH.",
+                               valueName: "sink"))
+    var sink: String?
+
+    @Option(help: ArgumentHelp("PCM format RATE:BITS:CHANNELS (bits 16 or 32 to change the speed).", valueName: "format"))
+    var pcm: String = PCMFormat.snapcastDefault.description
+
+    @Flag(help: "Print events (playing, ended) as JSON lines.")
+    var json = false
+
+    /// Nothing to play by the name given.
+    static let notFound: Int32 = 4
+
+    func validate() throws {
+        if let start, TimeSpan(start) == nil { throw ValidationError("invalid --start '\(start)': use seconds or 90s, 45m, 1h30m") }
+        guard Tempo.range.contains(speed) else { throw ValidationError("--speed must be between 0.5 and 3") }
+        guard PCMFormat(pcm) != nil else { throw ValidationError("invalid --pcm '\(pcm)': use RATE:BITS:CHANNELS") }
+    }
+
+    func run() throws {
+        try reportingFailures {
+            FFmpegLogging.configure(verbose: false)
+            let format = PCMFormat(pcm)!
+            let spec: SinkSpec
+            do {
+                spec = try sink.map { try SinkSpec(parsing: $0) } ?? (Console.standardOutputIsTerminal ? .speaker : .stdout)
+            } catch { throw ValidationError("\(error)") }
+            let store = try PlayerSupport.openStore()
+            let queue = PlayQueue(items: try items(), shuffle: shuffle, repeatMode: repeatMode)
+            let interactive = TerminalSession.isInteractive && !json && spec != .stdout
+            let controls = PlayerSupport.controls(for: [spec], onDemand: true)
+            var settings = SinkFactory.Settings()
+            settings.streamName = queue.current?.title ?? "onair"
+            settings.deviceVolume = controls.deviceVolume
+            let output: StreamConsumer
+            do { output = try SinkFactory.make(spec, format: format, settings: settings) } catch {
+                throw CommandFailure(message: "\(error)", exitCode: ExitStatus.sinkFailed)
+            }
+            guard let pcmSink = output as? PCMConsumer else {
+                output.finish()
+                throw ValidationError("\(spec) does not take PCM")
+            }
+            let stage = PlayerStage(format: format, controls: controls, sinks: [pcmSink], timeShiftSeconds: nil)
+            let progress = PlayProgress()
+            let report = PlayReport(json: json, audioOnStandardOutput: spec == .stdout)
+            let player = OnDemandPlayer(queue: queue, format: format, controls: controls, stage: stage, speed: speed,
+                                        start: start.flatMap { TimeSpan($0)?.seconds }, positions: store) { event in
+                switch event {
+                case .started: progress.noteStart()
+                case .ended(let item, let position, _):
+                    try? store.addHistory(kind: "recording", item: item.path, name: item.title,
+                                          started: progress.lastStart, seconds: position)
+                case .failed(let item, let reason): progress.note("\(item.path): \(reason)")
+                }
+                // On a terminal the view shows what plays; lines would scroll it.
+                if !interactive { report.report(event) }
+            }
+            var terminal: TerminalSession?
+            if interactive {
+                do { terminal = try TerminalSession() } catch {
+                    stage.finish()
+                    throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
+                }
+            }
+            defer { terminal?.restore() }
+            let shownOn = terminal
+            let trap = SignalTrap(beforeExit: { shownOn?.restore() }) { player.stop() }
+            player.start()
+            terminal.map(player.run(on:))
+            player.waitUntilFinished()
+            withExtendedLifetime(trap) {}
+            if let failure = progress.first { throw CommandFailure(message: failure, exitCode: ExitStatus.streamFailed) }
+        }
+    }
+
+    /// A file; a recording by id; or a programme's recorded episodes, oldest first.
+    private func items() throws -> [PlayQueue.Item] {
+        if FileManager.default.fileExists(atPath: item) {
+            // Positions are kept by absolute path, so a file resumes whatever the directory it is played from.
+            let file = URL(fileURLWithPath: item).standardizedFileURL
+            return [PlayQueue.Item(path: file.path, title: file.deletingPathExtension().lastPathComponent)]
+        }
+        let index = try RecordingsCommand.openIndex()
+        if let id = Int64(item) {
+            let entry = try RecordingsCommand.entry(id, in: index)
+            return [Self.item(entry)]
+        }
+        let episodes: [IndexedRecording]
+        do { episodes = try index.all().filter { $0.programme == item }.sorted { $0.startUTC < $1.startUTC } } catch {
+            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
+        }
+        guard !episodes.isEmpty else {
+            throw CommandFailure(message: "no file, recording id or recorded programme '\(item)' (see: onair recordings)",
+                                 exitCode: Self.notFound)
+        }
+        return episodes.map(Self.item)
+    }
+
+    private static func item(_ entry: IndexedRecording) -> PlayQueue.Item {
+        PlayQueue.Item(path: entry.file, title: "\(entry.programmeName ?? entry.stationName) · \(entry.startLocal)")
+    }
+}
+
+extension PlayQueue.Repeat: ExpressibleByArgument {}
+
+/// What the play thread reported that the command needs afterwards: when the item playing started
+/// (for the history) and the first recording that could not be played.
+private final class PlayProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: String?
+    private var started = Date()
+    func noteStart() { lock.withLock { started = Date() } }
+    var lastStart: Date { lock.withLock { started } }
+    func note(_ message: String) { lock.withLock { stored = stored ?? message } }
+    var first: String? { lock.withLock { stored } }
+}
+
+/// `play`'s events: plain lines on stderr, or JSON lines.
+private struct PlayReport: Sendable {
+    let json: Bool
+    let audioOnStandardOutput: Bool
+
+    func report(_ event: OnDemandPlayer.Event) {
+        switch event {
+        case .started(let item, let position, let duration):
+            if json {
+                Console.json(PlayEvent(event: "playing", file: item.path, title: item.title, position: position,
+                                       duration: duration, heard: nil, reason: nil), toStandardError: audioOnStandardOutput)
+            } else {
+                Console.message("Playing \(item.title) from \(PlayerClock.text(position))"
+                                + (duration.map { " of \(PlayerClock.text($0))" } ?? ""))
+            }
+        case .ended(let item, let position, let heard):
+            if json {
+                Console.json(PlayEvent(event: "ended", file: item.path, title: item.title, position: position,
+                                       duration: nil, heard: heard, reason: nil), toStandardError: audioOnStandardOutput)
+            } else {
+                Console.message(heard ? "Finished \(item.title)" : "Stopped \(item.title) at \(PlayerClock.text(position))")
+            }
+        case .failed(let item, let reason):
+            if json {
+                Console.json(PlayEvent(event: "error", file: item.path, title: item.title, position: nil, duration: nil,
+                                       heard: nil, reason: reason), toStandardError: audioOnStandardOutput)
+            } else {
+                Console.message("error: \(item.path): \(reason)")
+            }
+        }
+    }
+}
+
+private struct PlayEvent: Encodable {
+    let event: String
+    let file: String
+    let title: String
+    let position: Double?
+    let duration: Double?
+    let heard: Bool?
+    let reason: String?
+}

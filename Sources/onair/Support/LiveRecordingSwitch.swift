@@ -1,0 +1,66 @@
+import Foundation
+import Playback
+import Recording
+import StreamInput
+
+/// `r` in the live view: starts a stream-copy recording of the station playing — beginning with the
+/// last 30 s already heard — and stops it again. The file is finalised and indexed as `onair record`
+/// does it.
+final class LiveRecordingSwitch: @unchecked Sendable {
+    let recent: RecentPackets
+    private let target: StreamTarget
+    private let nowPlaying: NowPlaying
+    private let lock = NSLock()
+    private var recorder: CopyRecorder?
+    private var finaliser: Finaliser?
+
+    init(target: StreamTarget, nowPlaying: NowPlaying) {
+        self.target = target
+        self.nowPlaying = nowPlaying
+        recent = RecentPackets { error in
+            nowPlaying.setRecording(nil)
+            nowPlaying.setNotice("recording failed: \(error)")
+        }
+    }
+
+    /// Starts recording (returning what the view shows) or stops it (nil).
+    func toggle() -> String? {
+        if let running = recent.stopRecording() {
+            running.finish()
+            lock.withLock { self.recorder = nil }
+            return nil
+        }
+        let shared = lock.withLock { () -> Finaliser in
+            if let finaliser { return finaliser }
+            let made = Finaliser(index: try? RecordingsIndex(directory: CatalogueAccess.paths.data))
+            finaliser = made
+            return made
+        }
+        let plan = RecordingPlan(station: target.label, programme: nil, source: target.redactedSource, timeZone: target.timeZone,
+                                 template: .standard, base: CatalogueAccess.paths.recordings, format: .copy)
+        let nowPlaying = self.nowPlaying
+        let recorder = CopyRecorder(plan: plan, finaliser: shared) { event in
+            switch event {
+            case .started: break
+            case .finished(let recording): nowPlaying.setNotice("saved \(recording.file)")
+            case .failed(let message, _), .notFinalised(let message, _): nowPlaying.setNotice("recording: \(message)")
+            }
+        }
+        lock.withLock { self.recorder = recorder }
+        let held = Int(recent.heldSeconds.rounded())
+        recent.startRecording(recorder)
+        let clock = DateFormatter()
+        clock.dateFormat = "HH:mm:ss"
+        return "recording since \(clock.string(from: Date()))" + (held > 0 ? ", with the \(held) s before" : "")
+    }
+
+    /// The stream's events a recording notes (the server, gaps).
+    func handle(_ event: StreamEvent) {
+        lock.withLock { recorder }?.handle(event)
+    }
+
+    /// Waits for a stopped recording's file to be finalised and indexed.
+    func waitUntilSaved() {
+        lock.withLock { finaliser }?.waitUntilIdle()
+    }
+}
