@@ -143,17 +143,21 @@ public final class LivePipeline: @unchecked Sendable {
             }
             let copy = EncodedPacket(packet: packet, timeBase: encoded.timeBase)
             let bytes = UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))
-            if FrameIntegrity.isComplete(bytes, demuxer: demuxer.formatName) != false {
-                fanOut.deliver(copy)
-            }
-            guard fanOut.wantsPCM else {
+            let framing = FrameIntegrity.isComplete(bytes, demuxer: demuxer.formatName)
+            let wantsPCM = fanOut.wantsPCM
+            // Raw MP3/ADTS frames carry no checksum: a frame garbled upstream is only found by decoding
+            // it, so copies are decoded too and a frame the decoder rejects never reaches a file.
+            guard wantsPCM || framing == true else {
                 // Nobody listens to PCM: no decoding, the packets' own durations keep the time.
+                if framing != false { fanOut.deliver(copy) }
                 advanceClock(by: copy.duration)
                 continue
             }
             do {
-                try decoder.decode(packet, frame: frame, body: handleFrame)
+                try decoder.decode(packet, frame: frame, body: wantsPCM ? handleFrame : { _ in })
                 badPackets = 0
+                if framing != false { fanOut.deliver(copy) }
+                if !wantsPCM { advanceClock(by: copy.duration) }
             } catch {
                 badPackets += 1
                 if badPackets >= maxBadPacketsInARow {
