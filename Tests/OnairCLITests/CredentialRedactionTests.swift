@@ -43,6 +43,15 @@ final class CredentialRedactionTests: XCTestCase {
         XCTAssertFalse(refused.succeeded, "a wrong source password fails the sink")
         printed += [refused.stdoutText, refused.stderrText]
 
+        // Mistyped URLs (a broken IPv6 host) are refused in one line that still hides the password.
+        let brokenSink = try onair.run(["relay", stream, "--to", "icecast://source:\(wrongSourceSecret)@[::1/x.mp3"], timeout: 30)
+        let brokenStream = try onair.run(["record", "http://listener:\(listenerSecret)@[::1/x.mp3", "--duration", "2"], timeout: 30)
+        for broken in [brokenSink, brokenStream] {
+            XCTAssertFalse(broken.succeeded)
+            XCTAssertTrue(broken.stderrText.contains(":***@[::1"), broken.stderrText)
+            printed += [broken.stdoutText, broken.stderrText]
+        }
+
         let list = try onair.run(["recordings", "list", "--json"]).check()
         XCTAssertTrue(list.stdoutText.contains("secret.mp3"), "the recording is indexed with its (redacted) source: \(list.stdoutText)")
         printed += [list.stdoutText, try onair.run(["recordings", "show", "1"]).check().stdoutText]

@@ -66,4 +66,17 @@ final class HTTPRelayLimitTests: XCTestCase {
         XCTAssertEqual(try status(of: "CONNECT 127.0.0.1:22 HTTP/1.1\r\n\r\n").status, 400)
         XCTAssertEqual(try status(of: "GET /radio HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").status, 200, "the mount itself still plays")
     }
+
+    func testSixtyFourSilentConnectionsHoldTheQueueUntilTheirTimeoutThenTheNextIsServed() throws {
+        // 64 clients that connect and say nothing fill the requests being read; the next waits in the
+        // kernel's backlog, unread, until the 5 s request timeout frees the others, then it is served.
+        let silent = try (0..<64).map { _ in try RelayTestClient(port: port) }
+        Thread.sleep(forTimeInterval: 0.5)
+        let next = try RelayTestClient(port: port)
+        next.send("GET /radio HTTP/1.0\r\n\r\n")
+        XCTAssertEqual(next.readToEnd(timeout: 2).bytes.count, 0, "not read while 64 requests are pending")
+        let reply = next.readToEnd(timeout: 6).bytes
+        XCTAssertEqual(RelayTestClient.status(of: reply), 200, "served once the silent ones timed out")
+        for client in silent { XCTAssertEqual(RelayTestClient.status(of: client.readToEnd(timeout: 1).bytes), 408) }
+    }
 }

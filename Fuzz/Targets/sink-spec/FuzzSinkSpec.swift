@@ -6,10 +6,32 @@ import Outputs
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    guard let spec = try? SinkSpec(parsing: text) else { return 0 }
+    let spec: SinkSpec
+    do {
+        spec = try SinkSpec(parsing: text)
+    } catch {
+        // An error message quotes the sink: the password written in its user information stays hidden.
+        if let password = userInfoPassword(text), !password.isEmpty, password != "***" {
+            precondition(!"\(error)".contains(":\(password)@"), "the password shows in '\(error)'")
+        }
+        return 0
+    }
     let shown = String(describing: spec)
-    if case .icecast(let url) = spec, let parts = URLComponents(string: url), let password = parts.password, password != "***" {
-        precondition(!shown.contains(":\(password)@"), "the password shows in '\(shown)'")
+    if case .icecast(let url) = spec, URLComponents(string: url)?.password != nil {
+        // The user information of what is shown (before the host's "@") has its password masked; the
+        // mount path may contain anything, even the password's text, and is shown as written.
+        let authority = (shown.range(of: "://").map { shown[$0.upperBound...] } ?? shown[...]).prefix { $0 != "/" }
+        let userInfo = authority.range(of: "@", options: .backwards).map { authority[..<$0.lowerBound] }
+        precondition(userInfo.map { $0.hasSuffix(":***") } ?? true, "the password shows in '\(shown)'")
     }
     return 0
+}
+
+/// The password of `scheme://user:password@host…` found by plain splitting, as a user reads it.
+private func userInfoPassword(_ text: String) -> String? {
+    guard let scheme = text.range(of: "://") else { return nil }
+    let authority = text[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    guard let at = authority.range(of: "@", options: .backwards) else { return nil }
+    let userInfo = authority[..<at.lowerBound]
+    return userInfo.firstIndex(of: ":").map { String(userInfo[userInfo.index(after: $0)...]) }
 }
