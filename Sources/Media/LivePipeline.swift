@@ -115,6 +115,8 @@ public final class LivePipeline: @unchecked Sendable {
         fanOut.begin(encoded)
         var announced = false
         var badPackets = 0
+        // Audio the decoder rejected since the last good packet: a gap in what consumers get.
+        var rejected: (seconds: Double, since: Date)?
         let handleFrame: (UnsafeMutablePointer<AVFrame>) throws -> Void = { [self] decoded in
             if !announced {
                 announced = true
@@ -156,10 +158,15 @@ public final class LivePipeline: @unchecked Sendable {
             do {
                 try decoder.decode(packet, frame: frame, body: wantsPCM ? handleFrame : { _ in })
                 badPackets = 0
+                if let gap = rejected {
+                    rejected = nil
+                    onEvent(.gap(Gap(start: gap.since, seconds: gap.seconds, mediaTime: mediaTime)))
+                }
                 if framing != false { fanOut.deliver(copy) }
                 if !wantsPCM { advanceClock(by: copy.duration) }
             } catch {
                 badPackets += 1
+                rejected = ((rejected?.seconds ?? 0) + copy.duration, rejected?.since ?? Date())
                 if badPackets >= maxBadPacketsInARow {
                     throw MediaError("\(badPackets) undecodable packets in a row (\(error))")
                 }

@@ -92,4 +92,17 @@ final class ResourceBoundsTests: XCTestCase {
         }
         XCTAssertEqual(LiveStreamOptions().bufferBytes, 1 << 20, "a station's queue: about a minute of 128 kbit/s")
     }
+
+    func testAResponseOfExactlyItsByteBoundIsTakenAndOneByteMoreFails() throws {
+        // The mechanism behind every bounded download: playlists (512 KiB), HLS segments (32 MiB),
+        // directory answers (16 MiB).
+        XCTAssertEqual(SegmentLoader.maxSegmentBytes, 32 << 20)
+        XCTAssertEqual(RadioBrowserClient.maxResponseBytes, 16 << 20)
+        server.route("/body", FixtureHTTPServer.file(Data(repeating: 0x41, count: 100_000), contentType: "application/octet-stream"))
+        let request = TransferRequest(url: url("/body"))
+        XCTAssertEqual(try TransferEngine.shared.fetch(request, maxBytes: 100_000).body.count, 100_000)
+        XCTAssertThrowsError(try TransferEngine.shared.fetch(request, maxBytes: 99_999)) { error in
+            XCTAssertTrue("\(error)".contains("larger than 99999 bytes"), "\(error)")
+        }
+    }
 }
