@@ -56,5 +56,9 @@ final class SinkSpecRedactionTests: XCTestCase {
         // The fuzzer's first finding was its own oracle's: the mount path may hold any text, even the password's.
         let spec = try SinkSpec(parsing: "icecast://source:secret@127.0.0.1:8000/fcast://source:secret@127.0.0.1:8000ip.mp3")
         XCTAssertTrue(spec.description.hasPrefix("icecast://source:***@127.0.0.1:8000/"), spec.description)
+        // Likewise in an error quoting the sink: its user information is masked, the rest is quoted as written.
+        XCTAssertThrowsError(try SinkSpec(parsing: "icecast://sc:0y@.1:80/p?formt://sc:0://sc:0y@.1:80/p?formt://sct")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("invalid sink 'icecast://sc:***@.1:80/p?"), "\(error)")
+        }
     }
 }
