@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "onair", targets: ["onair"]),
+        // What parses outside input, for the fuzz targets in Fuzz/ (a package of its own, built by scripts/fuzz).
+        .library(name: "OnairParsers", targets: ["RadioModel", "StreamInput", "Outputs", "Recording"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -124,6 +124,8 @@ public final class LivePipeline: @unchecked Sendable {
         fanOut.begin(encoded)
         var announced = false
         var badPackets = 0
+        // Audio the decoder rejected since the last good packet: a gap in what consumers get.
+        var rejected: (seconds: Double, since: Date)?
         let handleFrame: (UnsafeMutablePointer<AVFrame>) throws -> Void = { [self] decoded in
             if !announced {
                 announced = true
@@ -159,20 +161,31 @@ public final class LivePipeline: @unchecked Sendable {
             }
             let copy = EncodedPacket(packet: packet, timeBase: encoded.timeBase)
             let bytes = UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))
-            if FrameIntegrity.isComplete(bytes, demuxer: demuxer.formatName) != false {
-                fanOut.deliver(copy)
-            }
-            guard fanOut.wantsPCM else {
-                // Nobody listens to PCM: no decoding, the packets' own durations keep the time.
-                advanceClock(by: parameters.frame_size > 0 && parameters.sample_rate > 0
-                                 ? Double(parameters.frame_size) / Double(parameters.sample_rate) : copy.duration)
+            let framing = FrameIntegrity.isComplete(bytes, demuxer: demuxer.formatName)
+            // A copy's time is its nominal frame length (the packet's rounded duration would drift).
+            let copyDuration = parameters.frame_size > 0 && parameters.sample_rate > 0
+                ? Double(parameters.frame_size) / Double(parameters.sample_rate) : copy.duration
+            let wantsPCM = fanOut.wantsPCM
+            // Raw MP3/ADTS frames carry no checksum: a frame garbled upstream is only found by decoding
+            // it, so copies are decoded too and a frame the decoder rejects never reaches a file.
+            guard wantsPCM || framing == true else {
+                // Nobody listens to PCM: no decoding, the frames' nominal lengths keep the time.
+                if framing != false { fanOut.deliver(copy) }
+                advanceClock(by: copyDuration)
                 continue
             }
             do {
-                try decoder.decode(packet, frame: frame, body: handleFrame)
+                try decoder.decode(packet, frame: frame, body: wantsPCM ? handleFrame : { _ in })
                 badPackets = 0
+                if let gap = rejected {
+                    rejected = nil
+                    onEvent(.gap(Gap(start: gap.since, seconds: gap.seconds, mediaTime: mediaTime)))
+                }
+                if framing != false { fanOut.deliver(copy) }
+                if !wantsPCM { advanceClock(by: copyDuration) }
             } catch {
                 badPackets += 1
+                rejected = ((rejected?.seconds ?? 0) + copyDuration, rejected?.since ?? Date())
                 if badPackets >= maxBadPacketsInARow {
                     throw MediaError("\(badPackets) undecodable packets in a row (\(error))")
                 }

@@ -36,3 +36,29 @@ final class SinkSpecTests: XCTestCase {
         XCTAssertTrue(spec.description.contains("127.0.0.1:8000/live"))
     }
 }
+
+/// Found by `scripts/fuzz sink-spec`: a sink URL too broken for URLComponents was quoted whole in its
+/// error message, password included.
+final class SinkSpecRedactionTests: XCTestCase {
+    func testABrokenIcecastURLsErrorHidesItsPassword() {
+        for text in ["icecast://source:secret@[::1/m", "icecast://source:secret@host:port/m", "icecast://source:secret@[::1"] {
+            XCTAssertThrowsError(try SinkSpec(parsing: text), text) { error in
+                XCTAssertFalse("\(error)".contains("secret"), "\(error)")
+                XCTAssertTrue("\(error)".contains("icecast://source:***@"), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try SinkSpec(parsing: "http://[::1:8080/radio?allow-remote&token=s3cret")) { error in
+            XCTAssertFalse("\(error)".contains("s3cret"), "\(error)")
+        }
+    }
+
+    func testAPasswordWrittenAlsoInTheMountIsMaskedWhereItIsAPassword() throws {
+        // The fuzzer's first finding was its own oracle's: the mount path may hold any text, even the password's.
+        let spec = try SinkSpec(parsing: "icecast://source:secret@127.0.0.1:8000/fcast://source:secret@127.0.0.1:8000ip.mp3")
+        XCTAssertTrue(spec.description.hasPrefix("icecast://source:***@127.0.0.1:8000/"), spec.description)
+        // Likewise in an error quoting the sink: its user information is masked, the rest is quoted as written.
+        XCTAssertThrowsError(try SinkSpec(parsing: "icecast://sc:0y@.1:80/p?formt://sc:0://sc:0y@.1:80/p?formt://sct")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("invalid sink 'icecast://sc:***@.1:80/p?"), "\(error)")
+        }
+    }
+}

@@ -37,20 +37,8 @@ final class RecorderPipelineTests: XCTestCase {
         var options = LiveStreamOptions()
         options.reconnect.initialDelay = 0.3
         options.reconnect.maxDelay = 0.3
-        let plan = RecordingPlan(station: StationLabel(id: "test", name: "Test FM"), programme: nil, source: "http://fixture/drop.aac",
-                                 timeZone: TimeZone(identifier: "UTC")!, template: .standard, base: directory.url, format: .copy)
-        let outcomes = Outcomes()
         let index = try RecordingsIndex(directory: directory.url.appendingPathComponent("data"))
-        let finaliser = Finaliser(index: index)
-        let recorder = CopyRecorder(plan: plan, finaliser: finaliser, onEvent: outcomes.add)
-        let stream = LiveStream(url: server.url("/drop.aac").absoluteString, options: options) { recorder.handle($0) }
-        let pipeline = LivePipeline(source: stream, format: .snapcastDefault, stopAfter: 8) { recorder.handle($0) }
-        pipeline.fanOut.attach(recorder)
-        pipeline.start()
-        pipeline.waitUntilFinished()
-        finaliser.waitUntilIdle()
-
-        let recording = try XCTUnwrap(outcomes.finished.first, "\(outcomes.all)")
+        let recording = try record(server.url("/drop.aac"), seconds: 8, options: options, into: directory, index: index)
         XCTAssertEqual(recording.container, "mp4")
         XCTAssertTrue(recording.file.hasSuffix(".m4a"), recording.file)
         XCTAssertEqual(recording.duration, 8, accuracy: 0.1)
@@ -66,6 +54,58 @@ final class RecorderPipelineTests: XCTestCase {
             .check().stdoutText
         XCTAssertTrue(chapters.contains("Artist - Song") && chapters.contains("[gap "), chapters)
         XCTAssertEqual(LeftoverRecordings.journals(under: directory.url), [], "nothing is left partial")
+    }
+
+    /// Found by scripts/soak: garbage inside well-framed ADTS frames was copied into the file, which
+    /// then failed to decode. Such frames are now left out, and the audio they held is a gap.
+    func testGarbledFramesNeverReachTheFileAndTheirAudioIsAGap() throws {
+        let directory = try TemporaryDirectory(prefix: "onair-recorder")
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        var audio = [UInt8](try Data(contentsOf: AudioFixtures.sine(frequency: 440, seconds: 6, codec: .aacADTS, bitrate: 128)))
+        // Overwrite the payload of the frames between 3 s and 3.5 s (their ADTS headers stay intact)
+        // with a fixed pseudo-random pattern, as a broken encoder or network gear would.
+        var offset = 0
+        var frame = 0
+        var state: UInt32 = 0x9E37_79B9
+        while offset + 7 <= audio.count {
+            let length = Int(audio[offset + 3] & 0x3) << 11 | Int(audio[offset + 4]) << 3 | Int(audio[offset + 5]) >> 5
+            guard length > 7 else { break }
+            let seconds = Double(frame) * 1024 / 44100
+            if (3.0..<3.5).contains(seconds) {
+                for index in offset + 7..<min(audio.count, offset + length) {
+                    state = state &* 1_664_525 &+ 1_013_904_223
+                    audio[index] = UInt8(truncatingIfNeeded: state >> 24)
+                }
+            }
+            offset += length
+            frame += 1
+        }
+        let writer = ICYStreamWriter(audio: Data(audio), metaint: 16_000, schedule: [.title("Artist - Song", atAudioByte: 0)])
+        server.route("/garbled.aac", FixtureHTTPServer.icyStream(writer, contentType: "audio/aac"))
+        let index = try RecordingsIndex(directory: directory.url.appendingPathComponent("data"))
+        let recording = try record(server.url("/garbled.aac"), seconds: 5, options: LiveStreamOptions(), into: directory, index: index)
+        XCTAssertEqual(try FFprobe.decodeErrors(URL(fileURLWithPath: recording.file)), 0)
+        XCTAssertEqual(recording.gaps.count, 1, "\(recording.gaps)")
+        XCTAssertEqual(recording.gaps.first?.at ?? 0, 3, accuracy: 0.1)
+        XCTAssertEqual(recording.gaps.first?.seconds ?? 0, 0.5, accuracy: 0.1, "the garbled half second")
+    }
+
+    /// Records `url` by stream copy for `seconds` of audio, finalised into `index`.
+    private func record(_ url: URL, seconds: Double, options: LiveStreamOptions, into directory: TemporaryDirectory,
+                        index: RecordingsIndex) throws -> FinishedRecording {
+        let plan = RecordingPlan(station: StationLabel(id: "test", name: "Test FM"), programme: nil, source: url.absoluteString,
+                                 timeZone: TimeZone(identifier: "UTC")!, template: .standard, base: directory.url, format: .copy)
+        let outcomes = Outcomes()
+        let finaliser = Finaliser(index: index)
+        let recorder = CopyRecorder(plan: plan, finaliser: finaliser, onEvent: outcomes.add)
+        let stream = LiveStream(url: url.absoluteString, options: options) { recorder.handle($0) }
+        let pipeline = LivePipeline(source: stream, format: .snapcastDefault, stopAfter: seconds) { recorder.handle($0) }
+        pipeline.fanOut.attach(recorder)
+        pipeline.start()
+        pipeline.waitUntilFinished()
+        finaliser.waitUntilIdle()
+        return try XCTUnwrap(outcomes.finished.first, "\(outcomes.all)")
     }
 }
 

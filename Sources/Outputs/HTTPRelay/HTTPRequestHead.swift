@@ -1,24 +1,25 @@
 import Foundation
 
 /// A client's request line and headers, parsed within the relay's limits.
-struct HTTPRequestHead {
+/// Public for the fuzz target (Fuzz/Targets/relay-request), which feeds it hostile bytes.
+public struct HTTPRequestHead {
     /// Larger heads are refused (431): no player needs more, and it bounds memory per connection.
-    static let maxBytes = 8 * 1024
-    static let maxHeaders = 64
+    public static let maxBytes = 8 * 1024
+    public static let maxHeaders = 64
 
-    enum Failure: Error {
+    public enum Failure: Error {
         case malformed
         case tooManyHeaders
     }
 
-    let method: String
+    public let method: String
     /// The target without its query, percent-encoded as sent.
-    let path: String
-    let query: [String: String]
-    let headers: [(name: String, value: String)]
+    public let path: String
+    public let query: [String: String]
+    public let headers: [(name: String, value: String)]
 
     /// Where the head ends in `bytes` (just after the blank line), once it has arrived.
-    static func end(in bytes: [UInt8]) -> Int? {
+    public static func end(in bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
         for index in 3..<bytes.count where bytes[index] == 0x0A && bytes[index - 1] == 0x0D
             && bytes[index - 2] == 0x0A && bytes[index - 3] == 0x0D {
@@ -27,7 +28,7 @@ struct HTTPRequestHead {
         return nil
     }
 
-    init(_ bytes: ArraySlice<UInt8>) throws(Failure) {
+    public init(_ bytes: ArraySlice<UInt8>) throws(Failure) {
         // Header bytes are ASCII; anything else is kept readable without failing.
         let text = String(decoding: bytes, as: UTF8.self)
         var lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }.makeIterator()
@@ -54,14 +55,14 @@ struct HTTPRequestHead {
         self.headers = headers
     }
 
-    subscript(header name: String) -> String? {
+    public subscript(header name: String) -> String? {
         headers.last { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
-    var wantsICYMetadata: Bool { self[header: "Icy-MetaData"] == "1" }
+    public var wantsICYMetadata: Bool { self[header: "Icy-MetaData"] == "1" }
 
     /// The token from `?token=` or `Authorization: Bearer …`.
-    var token: String? {
+    public var token: String? {
         if let token = query["token"] { return token }
         guard let authorization = self[header: "Authorization"], authorization.lowercased().hasPrefix("bearer ") else { return nil }
         return String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)

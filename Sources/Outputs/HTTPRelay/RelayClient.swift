@@ -90,6 +90,8 @@ final class RelayClient {
         guard let end = HTTPRequestHead.end(in: requestBytes) else {
             return requestBytes.count > HTTPRequestHead.maxBytes ? .refused(431) : .incomplete
         }
+        // One byte is read beyond the bound to tell "too long" from "complete": a head ending in it is too long.
+        guard end <= HTTPRequestHead.maxBytes else { return .refused(431) }
         do {
             let head = try HTTPRequestHead(requestBytes[..<end])
             userAgent = head[header: "User-Agent"]

@@ -141,7 +141,8 @@ public struct DNSServiceLookup: Sendable {
 }
 
 /// The parts of the DNS wire format (RFC 1035) an SRV lookup needs.
-enum DNSMessage {
+/// Public for the fuzz target (Fuzz/Targets/dns-srv), which feeds it hostile answers.
+public enum DNSMessage {
     static let maxSize = 4096
     static let maxRecords = 64
     static let typeSRV: UInt16 = 33
@@ -179,7 +180,7 @@ enum DNSMessage {
 
     /// The SRV records of an answer to the question for `question`'s SRV records.
     /// Records of other types (a CNAME on the way) are skipped, as is a "." target (RFC 2782: no service).
-    static func serviceRecords(in packet: [UInt8], question: String) throws -> [ServiceRecord] {
+    public static func serviceRecords(in packet: [UInt8], question: String) throws -> [ServiceRecord] {
         guard packet.count <= maxSize else { throw DNSLookupError(message: "answer larger than \(maxSize) bytes") }
         var reader = DNSReader(packet)
         try reader.skip(2) // the id, matched by the caller

@@ -78,6 +78,12 @@ public struct Gap: Sendable, Equatable, Codable {
     public var missingSequences: ClosedRange<Int>?
     /// HLS: the stream's wall-clock time (program-date-time) where the missing audio begins, if known.
     public var programDateTime: Date?
+
+    public init(start: Date, seconds: Double, mediaTime: Double? = nil, missingSequences: ClosedRange<Int>? = nil,
+                programDateTime: Date? = nil) {
+        self.start = start; self.seconds = seconds; self.mediaTime = mediaTime
+        self.missingSequences = missingSequences; self.programDateTime = programDateTime
+    }
 }
 
 /// Everything a listener, recorder or relay may want to show or log, in order of occurrence.

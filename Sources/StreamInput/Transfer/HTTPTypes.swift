@@ -98,8 +98,21 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
 /// Hides credentials in URLs (icecast://source:secret@host) before they reach a log or the screen.
 public enum URLRedaction {
     public static func redact(_ url: String) -> String {
-        guard var parts = URLComponents(string: url), parts.password != nil || parts.user != nil else { return url }
-        if parts.password != nil { parts.password = "***" }
-        return parts.string ?? url
+        if var parts = URLComponents(string: url) {
+            guard parts.password != nil else { return url }
+            parts.password = "***"
+            if let text = parts.string { return text }
+        }
+        return maskingPassword(url)
+    }
+
+    /// `scheme://user:***@host…` by plain splitting, for a URL too broken for URLComponents (a typo in
+    /// the host): the error message about it must not show the password either.
+    public static func maskingPassword(_ url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let authorityEnd = url[scheme.upperBound...].firstIndex { "/?#".contains($0) } ?? url.endIndex
+        guard let at = url[scheme.upperBound..<authorityEnd].range(of: "@", options: .backwards),
+              let colon = url[scheme.upperBound..<at.lowerBound].firstIndex(of: ":") else { return url }
+        return url.replacingCharacters(in: url.index(after: colon)..<at.lowerBound, with: "***")
     }
 }

@@ -1,0 +1,16 @@
+import Outputs
+
+/// What a client of the HTTP relay sends before its first byte of audio: the request head, read
+/// within the relay's size and header limits.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let end = HTTPRequestHead.end(in: bytes) else { return 0 }
+    precondition(end <= bytes.count && bytes[end - 1] == 0x0A, "head ends outside the bytes")
+    guard let head = try? HTTPRequestHead(bytes[..<end]) else { return 0 }
+    precondition(head.path.hasPrefix("/"), "a path not from the root: \(head.path)")
+    precondition(head.headers.count <= HTTPRequestHead.maxHeaders, "\(head.headers.count) headers kept")
+    _ = head.token
+    _ = head.wantsICYMetadata
+    return 0
+}

@@ -1,0 +1,82 @@
+import Foundation
+import XCTest
+import Outputs
+import TestSupport
+
+/// The HTTP relay's request limits, each exercised exactly at its bound and one step beyond, and
+/// paths that try to leave the served mounts by encoding or absolute form. (The ordinary refusals,
+/// slowloris and the token live in HTTPRelayTests.)
+final class HTTPRelayLimitTests: XCTestCase {
+    private var port = 0
+    private var station: RelayTestStation!
+
+    override func setUpWithError() throws {
+        port = Int(try FreePort.pick())
+        let audio = try Data(contentsOf: AudioFixtures.sine(frequency: 440, seconds: 60))
+        station = try RelayTestStation(audio: audio, sinks: ["http://127.0.0.1:\(port)/radio"])
+    }
+
+    override func tearDown() {
+        station?.stop()
+    }
+
+    private func status(of request: String) throws -> (status: Int?, text: String) {
+        let client = try RelayTestClient(port: port)
+        client.send(request)
+        let (bytes, _) = client.readToEnd(timeout: 2)
+        return (RelayTestClient.status(of: bytes), String(decoding: bytes.prefix(2048), as: UTF8.self))
+    }
+
+    /// A request head padded with one filler header to exactly `size` bytes, blank line included.
+    private func request(ofSize size: Int) -> String {
+        let start = "GET /radio HTTP/1.0\r\nX-Filler: "
+        let end = "\r\n\r\n"
+        return start + String(repeating: "a", count: size - start.utf8.count - end.utf8.count) + end
+    }
+
+    func testAHeadOfExactly8KiBIsServedAndOneByteMoreIsRefused() throws {
+        XCTAssertEqual(HTTPRequestHead.maxBytes, 8192)
+        XCTAssertEqual(request(ofSize: 8192).utf8.count, 8192)
+        XCTAssertEqual(try status(of: request(ofSize: 8192)).status, 200)
+        XCTAssertEqual(try status(of: request(ofSize: 8193)).status, 431)
+    }
+
+    func testSixtyFourHeadersAreReadAndTheSixtyFifthIsRefused() throws {
+        XCTAssertEqual(HTTPRequestHead.maxHeaders, 64)
+        func request(headers: Int) -> String {
+            "GET /radio HTTP/1.0\r\n" + (0..<headers).map { "X-\($0): 1\r\n" }.joined() + "\r\n"
+        }
+        XCTAssertEqual(try status(of: request(headers: 64)).status, 200)
+        XCTAssertEqual(try status(of: request(headers: 65)).status, 431)
+    }
+
+    func testEncodedDotsAbsoluteFormAndOddSlashesNeverLeaveTheMounts() throws {
+        // Mounts are matched as sent, never decoded or normalised into a file path: none of these is served.
+        let notFound = ["/%2e%2e/radio", "/%2E%2E%2Fetc%2Fpasswd", "/radio%2F..%2F..%2Fetc%2Fpasswd", "/./radio",
+                        "//radio", "/radio/", "/radio/.", "/%72adio", "/radio%00", "/..%5c..%5cetc%5cpasswd"]
+        for path in notFound {
+            let reply = try status(of: "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            XCTAssertEqual(reply.status, 404, path)
+            XCTAssertFalse(reply.text.contains("root:"), path)
+        }
+        // Absolute-form and authority-form targets are for proxies; the relay is not one.
+        for target in ["http://127.0.0.1:\(port)/radio", "file:///etc/passwd", "127.0.0.1:\(port)", "*"] {
+            XCTAssertEqual(try status(of: "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").status, 400, target)
+        }
+        XCTAssertEqual(try status(of: "CONNECT 127.0.0.1:22 HTTP/1.1\r\n\r\n").status, 400)
+        XCTAssertEqual(try status(of: "GET /radio HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").status, 200, "the mount itself still plays")
+    }
+
+    func testSixtyFourSilentConnectionsHoldTheQueueUntilTheirTimeoutThenTheNextIsServed() throws {
+        // 64 clients that connect and say nothing fill the requests being read; the next waits in the
+        // kernel's backlog, unread, until the 5 s request timeout frees the others, then it is served.
+        let silent = try (0..<64).map { _ in try RelayTestClient(port: port) }
+        Thread.sleep(forTimeInterval: 0.5)
+        let next = try RelayTestClient(port: port)
+        next.send("GET /radio HTTP/1.0\r\n\r\n")
+        XCTAssertEqual(next.readToEnd(timeout: 2).bytes.count, 0, "not read while 64 requests are pending")
+        let reply = next.readToEnd(timeout: 6).bytes
+        XCTAssertEqual(RelayTestClient.status(of: reply), 200, "served once the silent ones timed out")
+        for client in silent { XCTAssertEqual(RelayTestClient.status(of: client.readToEnd(timeout: 1).bytes), 408) }
+    }
+}
