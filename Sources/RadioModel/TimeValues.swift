@@ -36,6 +36,8 @@ public struct ClockTime: Codable, Sendable, Equatable, CustomStringConvertible {
 /// A bare number means seconds.
 public struct TimeSpan: Codable, Sendable, Equatable, Comparable, CustomStringConvertible {
     public var seconds: Double
+    /// The longest span text may give (about 31 years): beyond it a typo, never a wish.
+    public static let longest = 1e9
 
     public init(seconds: Double) { self.seconds = seconds }
 
@@ -43,7 +45,7 @@ public struct TimeSpan: Codable, Sendable, Equatable, Comparable, CustomStringCo
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard !trimmed.isEmpty else { return nil }
         if let plain = Double(trimmed) {
-            guard plain >= 0, plain.isFinite else { return nil }
+            guard plain >= 0, plain <= Self.longest else { return nil }
             seconds = plain
             return
         }
@@ -67,13 +69,13 @@ public struct TimeSpan: Codable, Sendable, Equatable, Comparable, CustomStringCo
             number = ""
             sawUnit = true
         }
-        guard number.isEmpty, sawUnit else { return nil }
+        guard number.isEmpty, sawUnit, total <= Self.longest else { return nil }
         seconds = total
     }
 
     public var description: String {
-        let whole = Int(seconds.rounded())
-        guard Double(whole) == seconds else { return "\(seconds)s" }
+        guard abs(seconds) <= Self.longest, Double(Int(seconds.rounded())) == seconds else { return "\(seconds)s" }
+        let whole = Int(seconds)
         let (h, m, s) = (whole / 3600, whole % 3600 / 60, whole % 60)
         var out = ""
         if h > 0 { out += "\(h)h" }

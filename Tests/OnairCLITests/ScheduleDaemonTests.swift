@@ -286,6 +286,56 @@ final class ScheduleDaemonTests: XCTestCase {
         let indexedStart = try XCTUnwrap(ISO8601DateFormatter().date(from: indexed["startUTC"] as? String ?? ""), "\(indexed)")
         XCTAssertEqual(indexedStart.timeIntervalSince(firstSample), 0, accuracy: 1, "the index dates the file by its first sample")
     }
+    // MARK: The control channel
+
+    /// The daemon's socket is its user's alone, and clients that dawdle (slowloris), flood or talk
+    /// nonsense are cut off without holding up `onair status`.
+    func testTheControlSocketIsPrivateAndBadClientsHoldNobodyUp() throws {
+        _ = try startDaemon()
+        signal(SIGPIPE, SIG_IGN)
+        let path = onair.home.url.appendingPathComponent("data/daemon.sock").path
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        XCTAssertEqual(mode & 0o077, 0, String(format: "socket mode %o", mode))
+
+        // A client sending a byte a second, never a whole line.
+        let slow = unixClient(path)
+        defer { close(slow) }
+        let dawdler = Thread {
+            for _ in 0..<6 where write(slow, "{", 1) == 1 { Thread.sleep(forTimeInterval: 1) }
+        }
+        dawdler.start()
+        Thread.sleep(forTimeInterval: 0.3)
+        let started = Date()
+        let status = try onair.run(["status", "--json"], timeout: 10)
+        XCTAssertTrue(status.succeeded, "\(status)")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 4, "status waited for the slow client")
+        XCTAssertEqual(OnairBinary.events(status.stdoutText).first?["rules"] as? Int, 0, status.stdoutText)
+
+        // 64 KiB without a newline, then an unknown command: each answered with an error, the daemon lives on.
+        for request in [String(repeating: "x", count: 65_536), #"{"command":"shutdown"}"# + "\n"] {
+            let client = unixClient(path)
+            defer { close(client) }
+            _ = request.withCString { write(client, $0, strlen($0)) }
+            var answer = [UInt8](repeating: 0, count: 256)
+            let count = read(client, &answer, answer.count)
+            XCTAssertEqual(String(decoding: answer.prefix(max(count, 0)), as: UTF8.self), #"{"error":"unknown command"}"#)
+        }
+        XCTAssertTrue(try onair.run(["status", "--json"], timeout: 10).succeeded)
+    }
+
+    private func unixClient(_ path: String) -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: Array(path.utf8) + [0])
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        XCTAssertEqual(connected, 0, "connect \(path): \(String(cString: strerror(errno)))")
+        return descriptor
+    }
 }
 
 /// The AAC frames of a live HLS stream's segments, each with its program-date-time (its segment's,
@@ -337,4 +387,5 @@ private struct StreamFrames {
         }
         return payloads
     }
+
 }

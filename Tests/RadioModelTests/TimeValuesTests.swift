@@ -11,7 +11,9 @@ final class TimeValuesTests: XCTestCase {
         XCTAssertEqual(TimeSpan("90")?.seconds, 90)
         XCTAssertEqual(TimeSpan(" 1H ")?.seconds, 3600)
         XCTAssertEqual(TimeSpan("1.5h")?.seconds, 5400)
-        for bad in ["", "h", "2 hours", "1h30", "-5", "1d", "abc"] {
+        // Past about 31 years a span is a typo; huge ones used to crash the text form (found by fuzzing).
+        XCTAssertEqual(TimeSpan("277777h")?.seconds, 999_997_200)
+        for bad in ["", "h", "2 hours", "1h30", "-5", "1d", "abc", "inf", "nan", "1e300", "1e300h", "277778h"] {
             XCTAssertNil(TimeSpan(bad), bad)
         }
     }
@@ -22,6 +24,8 @@ final class TimeValuesTests: XCTestCase {
         XCTAssertEqual(TimeSpan(seconds: 3661).description, "1h1m1s")
         XCTAssertEqual(TimeSpan(seconds: 0).description, "0s")
         XCTAssertEqual(TimeSpan(seconds: 1.5).description, "1.5s")
+        XCTAssertEqual(TimeSpan(seconds: 1e300).description, "1e+300s")
+        XCTAssertEqual(TimeSpan(seconds: .infinity).description, "infs")
     }
 
     func testClockTime() {

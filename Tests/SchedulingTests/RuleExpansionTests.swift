@@ -133,4 +133,20 @@ final class RuleExpansionTests: XCTestCase {
         XCTAssertThrowsError(try WeeklyTimeText.parse("funday 10:00"))
         XCTAssertThrowsError(try RuleExpansion(ScheduleRule(station: "x", timing: .weekly([]), timeZone: "Mars/Olympus")))
     }
+
+    /// Found by fuzzing (Fuzz/Corpus/schedule-rule/huge-length): a cron rule 10^116 minutes long
+    /// crashed the expansion; such lengths are now refused, and a week is the limit.
+    func testAnAbsurdLengthIsRefusedNotACrash() throws {
+        XCTAssertNil(TimeSpan("10" + String(repeating: "4", count: 114) + "m"))
+        let eightDays = ScheduleRule(station: "x", timing: .cron(try CronExpression("*/07 22 6 10 *"), duration: TimeSpan(seconds: 8 * 86_400)),
+                                     timeZone: "Europe/London")
+        XCTAssertThrowsError(try RuleExpansion(eightDays)) { error in
+            XCTAssertEqual("\(error)", "an episode longer than 168h is not supported (got 192h)")
+        }
+        let week = try weekly("sat 10:00", for: "168h", zone: "Europe/London", pads: ("0s", "1h"))
+        XCTAssertEqual(starts(week, after: "2026-11-22T00:00:00Z", count: 1), ["2026-11-21T10:00:00Z"], "the one under way comes first")
+        var longPad = week.rule
+        longPad.padBefore = TimeSpan(seconds: 8 * 86_400)
+        XCTAssertThrowsError(try RuleExpansion(longPad))
+    }
 }

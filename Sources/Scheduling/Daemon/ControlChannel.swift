@@ -109,13 +109,24 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
+    /// How long one client may take to send its request and take the answer: the server answers
+    /// clients one at a time, so a slow or silent one (slowloris) must not hold the others up.
+    static let clientTimeout = 2.0
+    /// The longest request read; the commands are a few bytes.
+    static let requestLimit = 4096
+
     private func answer(_ client: Int32) {
-        var time = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        let deadline = Date(timeIntervalSinceNow: Self.clientTimeout)
+        var sendTime = timeval(tv_sec: Int(Self.clientTimeout), tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &sendTime, socklen_t(MemoryLayout<timeval>.size))
         var request = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !request.contains(UInt8(ascii: "\n")), request.count < 65_536 {
-            let count = read(client, &buffer, buffer.count)
+        var buffer = [UInt8](repeating: 0, count: Self.requestLimit)
+        while !request.contains(UInt8(ascii: "\n")), request.count < Self.requestLimit {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { break }
+            var time = timeval(tv_sec: Int(remaining), tv_usec: Int(remaining.truncatingRemainder(dividingBy: 1) * 1e6))
+            setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+            let count = read(client, &buffer, Self.requestLimit - request.count)
             guard count > 0 else { break }
             request.append(contentsOf: buffer[0..<count])
         }

@@ -27,10 +27,21 @@ public struct RuleExpansion: Sendable {
     private let zone: TimeZone
     /// How far ahead a rule that never matches (cron "0 0 30 2 *") is searched before giving up.
     static let searchDays = 8 * 366
+    /// The longest episode, and the longest pad, a rule may ask for: a week.
+    public static let longestSpan = TimeSpan(seconds: 7 * 86_400)
 
     public init(_ rule: ScheduleRule) throws(ScheduleError) {
         guard let zone = TimeZone(identifier: rule.timeZone) else {
             throw ScheduleError("unknown time zone '\(rule.timeZone)': use an IANA name like Europe/London or UTC")
+        }
+        let lengths: [Double]
+        switch rule.timing {
+        case .weekly(let slots): lengths = slots.map(\.duration.seconds)
+        case .once(_, let duration), .cron(_, let duration): lengths = [duration.seconds]
+        }
+        for (what, seconds) in lengths.map({ ("an episode", $0) }) + [("--pad-before", rule.padBefore.seconds), ("--pad-after", rule.padAfter.seconds)]
+            where !(seconds <= Self.longestSpan.seconds) {
+            throw ScheduleError("\(what) longer than \(Self.longestSpan) is not supported (got \(TimeSpan(seconds: seconds)))")
         }
         self.rule = rule
         self.zone = zone
