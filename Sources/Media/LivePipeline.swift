@@ -16,7 +16,7 @@ public final class LivePipeline: @unchecked Sendable {
     /// Undecodable packets in a row after which a connection is judged useless and replaced.
     private let maxBadPacketsInARow = 64
 
-    private let finished = DispatchSemaphore(value: 0)
+    private let finished = FinishLine()
     private let lock = NSLock()
     private var stopping = false
     /// Media time so far, in frames of `format`: decoded audio handed on, or — while nobody takes
@@ -56,7 +56,7 @@ public final class LivePipeline: @unchecked Sendable {
         source.start()
         let thread = Thread { [self] in
             decodeLoop()
-            finished.signal()
+            finished.cross()
         }
         thread.name = "onair-decode"
         thread.start()
@@ -71,14 +71,11 @@ public final class LivePipeline: @unchecked Sendable {
     /// Blocks until the stream has ended (stopped, duration reached, or upstream gave up).
     public func waitUntilFinished() {
         finished.wait()
-        finished.signal()
     }
 
     /// Waits at most `timeout` seconds for the stream to end; true once it has.
     public func waitUntilFinished(timeout: Double) -> Bool {
-        guard finished.wait(timeout: .now() + timeout) == .success else { return false }
-        finished.signal()
-        return true
+        finished.wait(timeout: timeout)
     }
 
     // MARK: Decode thread

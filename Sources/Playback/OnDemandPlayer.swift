@@ -44,7 +44,7 @@ public final class OnDemandPlayer: @unchecked Sendable {
     private var storedStatus = Status()
     private var firstStart: Double?
     private var speed: Double
-    private let finished = DispatchSemaphore(value: 0)
+    private let finished = FinishLine()
     /// Play thread only: one clock across the queue, so each item doesn't add its own lead.
     private var clock: PlayClock
 
@@ -66,7 +66,7 @@ public final class OnDemandPlayer: @unchecked Sendable {
         let thread = Thread { [self] in
             playQueue()
             stage.finish()
-            finished.signal()
+            finished.cross()
         }
         thread.name = "onair-play"
         thread.start()
@@ -79,13 +79,10 @@ public final class OnDemandPlayer: @unchecked Sendable {
     /// Blocks until the queue has ended or the player was stopped, and the sinks are finished.
     public func waitUntilFinished() {
         finished.wait()
-        finished.signal()
     }
 
     public func waitUntilFinished(timeout: Double) -> Bool {
-        guard finished.wait(timeout: .now() + timeout) == .success else { return false }
-        finished.signal()
-        return true
+        finished.wait(timeout: timeout)
     }
 
     public var status: Status { lock.withLock { storedStatus } }
