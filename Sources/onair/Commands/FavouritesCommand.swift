@@ -41,7 +41,7 @@ struct FavouritesCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 guard try storing({ try PlayerSupport.openStore().removeFavourite(station: station) }) else {
-                    throw CommandFailure(message: "'\(station)' is not a favourite (see: onair favourites list)", exitCode: 4)
+                    throw CommandFailure(message: "'\(station)' is not a favourite (see: onair favourites list)", exitCode: ExitStatus.notFound)
                 }
                 print("Removed \(station)")
             }

@@ -55,9 +55,6 @@ struct PlayCommand: ParsableCommand {
     @Flag(help: "Print events (playing, ended) as JSON lines.")
     var json = false
 
-    /// Nothing to play by the name given.
-    static let notFound: Int32 = 4
-
     func validate() throws {
         if let start, TimeSpan(start) == nil { throw ValidationError("invalid --start '\(start)': use seconds or 90s, 45m, 1h30m") }
         guard Tempo.range.contains(speed) else { throw ValidationError("--speed must be between 0.5 and 3") }
@@ -138,7 +135,7 @@ struct PlayCommand: ParsableCommand {
         }
         guard !episodes.isEmpty else {
             throw CommandFailure(message: "no file, recording id or recorded programme '\(item)' (see: onair recordings)",
-                                 exitCode: Self.notFound)
+                                 exitCode: ExitStatus.notFound)
         }
         return episodes.map(Self.item)
     }

@@ -23,9 +23,6 @@ struct RecordingsCommand: ParsableCommand {
         defaultSubcommand: List.self
     )
 
-    /// No recording has the id asked for.
-    static let notFound: Int32 = 4
-
     static func openIndex() throws -> RecordingsIndex {
         do {
             return try RecordingsIndex(directory: CatalogueAccess.paths.data)
@@ -37,7 +34,7 @@ struct RecordingsCommand: ParsableCommand {
     static func entry(_ id: Int64, in index: RecordingsIndex) throws -> IndexedRecording {
         do {
             guard let entry = try index.recording(id: id) else {
-                throw CommandFailure(message: "no recording with id \(id) (see: onair recordings)", exitCode: notFound)
+                throw CommandFailure(message: "no recording with id \(id) (see: onair recordings)", exitCode: ExitStatus.notFound)
             }
             return entry
         } catch let error as RecordingError {

@@ -34,9 +34,6 @@ struct ScheduleCommand: ParsableCommand {
         defaultSubcommand: List.self
     )
 
-    /// No rule has the id asked for.
-    static let notFound: Int32 = 4
-
     static func openStore() throws -> ScheduleStore {
         do {
             return try ScheduleStore(database: try OnairDatabase(directory: CatalogueAccess.paths.data))
@@ -273,7 +270,7 @@ struct ScheduleCommand: ParsableCommand {
             try reportingFailures {
                 let store = try openStore()
                 guard let rule = try storing({ () throws(ScheduleError) in try store.remove(ruleID: id) }) else {
-                    throw CommandFailure(message: "no rule with id \(id) (see: onair schedule list)", exitCode: notFound)
+                    throw CommandFailure(message: "no rule with id \(id) (see: onair schedule list)", exitCode: ExitStatus.notFound)
                 }
                 ScheduleCommand.pokeDaemon()
                 Console.message("removed rule \(id): \(rule.station) \(rule.whenText)")
@@ -297,7 +294,7 @@ struct ScheduleCommand: ParsableCommand {
         try reportingFailures {
             let store = try openStore()
             guard try storing({ () throws(ScheduleError) in try store.setPaused(ruleID: id, paused) }) != nil else {
-                throw CommandFailure(message: "no rule with id \(id) (see: onair schedule list)", exitCode: notFound)
+                throw CommandFailure(message: "no rule with id \(id) (see: onair schedule list)", exitCode: ExitStatus.notFound)
             }
             pokeDaemon()
             Console.message("\(paused ? "paused" : "resumed") rule \(id)")

@@ -37,6 +37,8 @@ enum ExitStatus {
     static let sinkFailed: Int32 = 2
     /// A configuration problem: a malformed catalogue, an unknown station.
     static let configuration: Int32 = 3
+    /// Nothing by that name: a recording, rule, favourite or file asked for does not exist.
+    static let notFound: Int32 = 4
 }
 
 /// A failure the CLI reports as one plain line and an exit code.
