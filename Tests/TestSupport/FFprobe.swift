@@ -35,8 +35,8 @@ public struct MediaProbe: Sendable {
 public enum FFprobe {
     /// `ffprobe -v error -show_format -show_streams -of json FILE`
     public static func inspect(_ file: URL) throws -> MediaProbe {
-        let result = try ProcessRunner.run("ffprobe", ["-v", "error", "-show_format", "-show_streams",
-                                                       "-of", "json", file.path], timeout: 60).check()
+        let result = try checked(ProcessRunner.run("ffprobe", ["-v", "error", "-show_format", "-show_streams",
+                                                               "-of", "json", file.path], timeout: 60), reading: file)
         let report = try JSONDecoder().decode(Report.self, from: result.stdout)
         return MediaProbe(
             formatName: report.format.format_name,
@@ -70,8 +70,26 @@ public enum FFprobe {
         let result = try ProcessRunner.run("ffmpeg", [
             "-nostdin", "-v", "error", "-i", file.path, "-map", "0:a:0",
             "-f", "f32le", "-acodec", "pcm_f32le", "-ar", "\(sampleRate)", "-ac", "\(channels)", "-",
-        ], timeout: 300).check()
+        ], timeout: 300)
+        try checked(result, reading: file)
         return try PCMAudio(raw: result.stdout, format: .f32le, sampleRate: sampleRate, channels: channels)
+    }
+
+    /// A failed read says what the file looked like: its size and first and last bytes, so that a rare
+    /// bad file (a truncated ADTS frame, a garbled header) can be told from a tool that failed.
+    @discardableResult
+    private static func checked(_ result: ProcessResult, reading file: URL) throws -> ProcessResult {
+        guard !result.succeeded else { return result }
+        let bytes = (try? Data(contentsOf: file)) ?? Data()
+        let hex = { (part: Data) in part.map { String(format: "%02x", $0) }.joined(separator: " ") }
+        throw FileReadFailure(result: result, evidence: "\(file.lastPathComponent): \(bytes.count) bytes, "
+                              + "first [\(hex(bytes.prefix(16)))], last [\(hex(bytes.suffix(16)))]")
+    }
+
+    public struct FileReadFailure: Error, CustomStringConvertible {
+        public let result: ProcessResult
+        public let evidence: String
+        public var description: String { "\(result)\n\(evidence)" }
     }
 
     /// ffprobe's JSON, as far as the tests need it (numbers arrive as strings).
