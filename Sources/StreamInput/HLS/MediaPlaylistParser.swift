@@ -7,8 +7,9 @@ enum MediaPlaylistParser {
     /// Longest EXTINF or target duration taken seriously (a day); longer is a broken server.
     static let maxDuration = 86_400.0
 
-    /// `lines` are the playlist's lines, trimmed; `url` is where it came from (relative URIs resolve against it).
-    static func parse(_ lines: [String], base: URL, url: String) throws -> MediaPlaylist {
+    /// `lines` are the playlist's lines, trimmed; `url` is where it came from (relative URIs resolve against it);
+    /// `escape` turns a URI line with spaces or non-ASCII characters into URL characters.
+    static func parse(_ lines: [String], base: URL, url: String, escape: (String) -> String = { $0 }) throws -> MediaPlaylist {
         var state = State()
         for (offset, line) in lines.enumerated() {
             let number = offset + 1
@@ -18,7 +19,7 @@ enum MediaPlaylistParser {
                 guard let duration = state.pendingDuration else {
                     throw fail("segment URI '\(line.prefix(80))' without an #EXTINF before it")
                 }
-                let segmentURL = try PlaylistParser.absolute(line, line: number, base: base, url: url)
+                let segmentURL = try PlaylistParser.absolute(line, line: number, base: base, url: url, escape: escape)
                 var range = state.pendingRange
                 if let open = state.pendingOpenRange {
                     guard let previous = state.segments.last, previous.url == segmentURL, let end = previous.byteRange else {
@@ -99,7 +100,9 @@ enum MediaPlaylistParser {
                 continue
             }
         }
-        if state.pendingDuration != nil {
+        // A live playlist caught while the server appends to it may end in the next segment's #EXTINF:
+        // that segment is simply not there yet. An ended playlist has no such excuse.
+        if state.pendingDuration != nil && state.endList {
             throw PlaylistError(url: url, line: lines.count, message: "the playlist ends after an #EXTINF without its segment URI")
         }
         guard let targetDuration = state.targetDuration else {
