@@ -213,10 +213,8 @@ public final class LivePipeline: @unchecked Sendable {
     private func emitTimedID3(_ packet: UnsafeMutablePointer<AVPacket>, position: Int64) {
         guard let data = packet.pointee.data, packet.pointee.size > 0 else { return }
         let tags = ID3Tag.timedMetadataTags(in: UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
-        for tag in tags {
-            guard let title = tag.nowPlaying else { continue }
-            emitInStream(TitleChange(title: title, url: tag.url, audioByteOffset: position))
-        }
+        guard let tag = ID3Tag.combined(tags), let title = tag.nowPlaying else { return }
+        emitInStream(TitleChange(title: title, url: tag.url, audioByteOffset: position))
     }
 
     /// Puts segments' program-date-times on the media timeline, reporting those that do not follow

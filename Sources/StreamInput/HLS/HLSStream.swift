@@ -246,8 +246,7 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
         if let date = segment.programDateTime {
             run.add(ProgramDateTime(date: date, byteOffset: runBytes, sequence: segment.sequence))
         }
-        for tag in loaded.tags {
-            guard let title = tag.nowPlaying, title != lastTitle else { continue }
+        if let tag = ID3Tag.combined(loaded.tags), let title = tag.nowPlaying, title != lastTitle {
             lastTitle = title
             run.add(TitleChange(title: title, url: tag.url, audioByteOffset: runBytes, programDateTime: segment.programDateTime))
         }

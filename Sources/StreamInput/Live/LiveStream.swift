@@ -175,7 +175,7 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
             let metadata = ICYMetadata(block: block, charset: options.titleCharset)
             guard let title = metadata.title, title != lastTitle else { return }
             lastTitle = title
-            run.add(TitleChange(title: title, url: metadata.url, audioByteOffset: offset))
+            run.add(TitleChange(title: title, url: metadata.url, audioByteOffset: offset, details: metadata.details))
         })
         self.deinterleaver = deinterleaver
         return true
