@@ -38,6 +38,7 @@ enum MediaPlaylistParser {
                     encryption: state.key?.encryption(sequence: state.mediaSequence + state.segments.count),
                     initSection: state.initSection))
                 state.pendingDuration = nil
+                state.pendingDurationLine = nil
                 state.pendingRange = nil
                 state.pendingOpenRange = nil
                 state.pendingDiscontinuity = false
@@ -68,6 +69,7 @@ enum MediaPlaylistParser {
                     throw fail("#EXTINF duration '\(text.prefix(40))' is not a number of seconds")
                 }
                 state.pendingDuration = duration
+                state.pendingDurationLine = number
             case "#EXT-X-BYTERANGE":
                 guard let (length, offset) = byteRange(value) else { throw fail("EXT-X-BYTERANGE '\(value.prefix(40))' is not n[@o]") }
                 if let offset { state.pendingRange = ByteRange(offset: offset, length: length) } else { state.pendingOpenRange = length }
@@ -102,8 +104,8 @@ enum MediaPlaylistParser {
         }
         // A live playlist caught while the server appends to it may end in the next segment's #EXTINF:
         // that segment is simply not there yet. An ended playlist has no such excuse.
-        if state.pendingDuration != nil && state.endList {
-            throw PlaylistError(url: url, line: lines.count, message: "the playlist ends after an #EXTINF without its segment URI")
+        if let line = state.pendingDurationLine, state.endList {
+            throw PlaylistError(url: url, line: line, message: "the playlist ends after an #EXTINF without its segment URI")
         }
         guard let targetDuration = state.targetDuration else {
             throw PlaylistError(url: url, line: nil, message: "media playlist without EXT-X-TARGETDURATION")
@@ -124,6 +126,7 @@ enum MediaPlaylistParser {
         var key: KeyTag?
         var initSection: InitSection?
         var pendingDuration: Double?
+        var pendingDurationLine: Int?
         var pendingRange: ByteRange?
         var pendingOpenRange: Int?
         var pendingDiscontinuity = false

@@ -193,14 +193,16 @@ public enum FailureSummary {
         let reasons = failures.prefix(2).map(shortened)
         switch failures.count {
         case 0: return "the playlist lists no \(noun)"
-        case 1: return reasons[0]
+        case 1: return failures[0]
         case 2: return "both \(noun) failed: " + reasons.joined(separator: "; ")
         default: return "all \(failures.count) \(noun) failed: " + reasons.joined(separator: "; ") + "; and \(failures.count - 2) more"
         }
     }
 
+    /// A long reason loses its middle: its start names what failed (a URL) and its end says why.
     private static func shortened(_ reason: String) -> String {
         let flat = reason.split(whereSeparator: \.isNewline).joined(separator: " ")
-        return flat.count <= maxReason ? flat : flat.prefix(maxReason - 1) + "…"
+        guard flat.count > maxReason else { return flat }
+        return flat.prefix(maxReason / 2) + "…" + flat.suffix(maxReason / 2 - 1)
     }
 }
