@@ -53,6 +53,7 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {
     // Guarded by `lock`.
     private var track: RecordingTrack?
     private var title: String?
+    private var titleDetails: TitleDetails?
     private let connections = ConnectionInbox()
     private var gaps = 0
     private var state = RecordingStatus.State.waiting
@@ -85,7 +86,8 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {
         try lock.withLock {
             guard change.title != title, state != .failed, state != .finished else { return }
             title = change.title
-            try writing { try track?.noteTitle(change.title) }
+            titleDetails = change.details
+            try writing { try track?.noteTitle(change.title, details: change.details) }
         }
     }
 
@@ -104,7 +106,7 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {
             return track
         }
         _ = connections.take()
-        let opened = try RecordingTrack(plan: plan, containers: containers, title: title, track: nil, startedAt: plan.now,
+        let opened = try RecordingTrack(plan: plan, containers: containers, title: title, titleDetails: titleDetails, track: nil, startedAt: plan.now,
                                         connection: connections.current, makeWriter: makeWriter)
         track = opened
         state = .recording

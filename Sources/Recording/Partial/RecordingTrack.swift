@@ -32,7 +32,7 @@ final class RecordingTrack {
 
     /// Creates the partial file and its journal in the directory the finished file will go to, under
     /// names starting with a dot: `.NAME.partial.EXT` and `.NAME.partial.journal`.
-    init(plan: RecordingPlan, containers: RecordingContainers, title: String?, track: TrackMark?, startedAt: Date,
+    init(plan: RecordingPlan, containers: RecordingContainers, title: String?, titleDetails: TitleDetails? = nil, track: TrackMark?, startedAt: Date,
          connection: ConnectionInfo?, makeWriter: (ContainerOutput) throws -> Writer) throws(RecordingError) {
         let station = plan.station.displayName(serverName: connection?.name)
         let values = FileNameTemplate.Values(station: station, programme: plan.programme?.name, title: title,
@@ -55,7 +55,7 @@ final class RecordingTrack {
         do {
             try journal.append(.start(start))
             if let connection { try journal.append(.connected(name: connection.name, url: connection.url, at: Date())) }
-            if let title { try journal.append(.title(title, mediaTime: 0, at: Date())) }
+            if let title { try journal.append(.title(title, mediaTime: 0, at: Date(), details: titleDetails)) }
             try journal.sync()
             writer = try makeWriter(output)
         } catch {
@@ -93,8 +93,8 @@ final class RecordingTrack {
         try writeOutIfDue()
     }
 
-    func noteTitle(_ title: String) throws(RecordingError) {
-        try journal.append(.title(title, mediaTime: mediaTime, at: Date()))
+    func noteTitle(_ title: String, details: TitleDetails?) throws(RecordingError) {
+        try journal.append(.title(title, mediaTime: mediaTime, at: Date(), details: details))
     }
 
     func noteGap(seconds: Double) throws(RecordingError) {
