@@ -59,7 +59,6 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
     private var askForTitles = true
     private var lastTitle: String?
     private var lastAudioAt: Date?
-    private var runStartedAt = Date()
     /// Why our side ended the current transfer, and whether retrying the same URL is pointless.
     private var pendingFailure: (reason: String, permanent: Bool)?
     private var pendingResolution = false
@@ -149,11 +148,14 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
         queue.setSpaceAvailableHandler { [engine] in engine.resume(id) }
         let gap = lastAudioAt.map { Gap(start: $0, seconds: Date().timeIntervalSince($0)) }
         let number = runCount
-        let newRun = IngestRun(number: number, connection: info, queue: queue, precedingGap: gap) { [self] reason in
+        let newRun = IngestRun(number: number, connection: info, queue: queue, precedingGap: gap, rejectHandler: { [self] reason in
             engine.schedule(after: 0) { [self] in self.reject(runNumber: number, reason: reason) }
-        }
+        }, playingHandler: { [self] in
+            // A connection that played is a recovery: the next drop starts the backoff afresh, however
+            // soon it comes (the soak saw 30 s waits after connections that lived under 10 s).
+            engine.schedule(after: 0) { [self] in if number == runCount { failures = 0 } }
+        })
         run = newRun
-        runStartedAt = Date()
         if !everConnected, options.startAt != nil {
             onEvent(.warning("an Icecast/Shoutcast stream cannot start in the past; playing it live"))
         }
@@ -232,11 +234,9 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
     }
 
     private func endRun(reason: String, permanent: Bool) {
-        let lastedLong = run != nil && Date().timeIntervalSince(runStartedAt) >= 10
         run?.queue.finish()
         run = nil
         guard !isEnded else { return }
-        if lastedLong { failures = 0 }
         failures += 1
         let giveUp: Bool
         if !everConnected {
