@@ -35,6 +35,8 @@ public struct LiveStreamOptions: Sendable {
 public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendable {
     /// Largest icy-metaint accepted; anything beyond is a broken or hostile server.
     public static let maxMetaint = 1 << 20
+    /// Failures in a row of one URL, once the stream has played, after which its alternative is tried.
+    public static let failoverAfter = 2
 
     /// URLs to try in order until one connects.
     public let candidates: [String]
@@ -233,6 +235,23 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
         endRun(reason: reason, permanent: false)
     }
 
+    /// After the stream has played, the alternatives are used too: a URL a playlist led to that keeps
+    /// failing, or is refused (a per-listener URL expired), sends us back to the playlist, whose entries
+    /// are tried in order again; a station's stream that keeps failing gives way to its next one.
+    private func failOver(reason: String, permanent: Bool) {
+        let candidate = candidates[candidateIndex]
+        if url != candidate, permanent || failures >= Self.failoverAfter {
+            onEvent(.warning("\(URLRedaction.redact(url)): \(reason); resolving \(URLRedaction.redact(candidate)) again"))
+            url = candidate
+        } else if url == candidate, candidates.count > 1, failures >= Self.failoverAfter {
+            candidateIndex = (candidateIndex + 1) % candidates.count
+            url = candidates[candidateIndex]
+            onEvent(.warning("\(URLRedaction.redact(candidate)): \(reason); trying the station's next stream"))
+        }
+        // At a candidate, a playlist is resolved afresh (an earlier resolution may have failed).
+        if url == candidates[candidateIndex] { resolvedPlaylist = false }
+    }
+
     private func endRun(reason: String, permanent: Bool) {
         run?.queue.finish()
         run = nil
@@ -259,6 +278,7 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
             handover.finish()
             return
         }
+        if everConnected { failOver(reason: reason, permanent: permanent) }
         let delay = options.reconnect.delay(attempt: failures, unit: Double.random(in: 0..<1))
         onEvent(.reconnecting(attempt: failures, delay: delay))
         engine.schedule(after: delay) { [self] in connect() }
