@@ -97,17 +97,27 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {
 
     // MARK: For subclasses, inside `lock`
 
+    private func notePreRoll(on track: RecordingTrack) throws {
+        guard let seconds = plan.preRollSeconds else { return }
+        try track.notePreRoll(seconds: seconds, resuming: title ?? plan.station.name)
+    }
+
     /// The track to write to, opened on first use.
     func currentTrack(containers: RecordingContainers,
                       makeWriter: (ContainerOutput) throws -> RecordingTrack.Writer) throws -> RecordingTrack? {
         guard state == .waiting || state == .recording else { return nil }
         if let track {
-            if let connection = connections.take() { try track.noteConnection(connection) }
+            if let connection = connections.take() {
+                try track.noteConnection(connection)
+                try notePreRoll(on: track)
+            }
             return track
         }
-        _ = connections.take()
+        let fresh = connections.take() != nil
         let opened = try RecordingTrack(plan: plan, containers: containers, title: title, titleDetails: titleDetails, track: nil, startedAt: plan.now,
                                         connection: connections.current, makeWriter: makeWriter)
+        // A recording that begins with its connection begins with the station's pre-roll.
+        if fresh { try notePreRoll(on: opened) }
         track = opened
         state = .recording
         onEvent(.started(partial: opened.partial.url))

@@ -28,6 +28,8 @@ final class RecordingTrack {
     private(set) var mediaTime: Double = 0
     private var lastWriteOut = Date()
     private var lastSync = Date()
+    /// Where the latest pre-roll ends, in seconds of the file.
+    private var preRollEnd = 0.0
     private var closed = false
 
     /// Creates the partial file and its journal in the directory the finished file will go to, under
@@ -93,8 +95,19 @@ final class RecordingTrack {
         try writeOutIfDue()
     }
 
+    /// The pre-roll of a fresh connection: a `[pre-roll]` title from now for `seconds`, then `resuming`
+    /// (the title on air) again.
+    func notePreRoll(seconds: Double, resuming title: String) throws(RecordingError) {
+        try journal.append(.title(Self.preRollTitle, mediaTime: mediaTime, at: Date(), details: TitleDetails(kind: .preRoll)))
+        preRollEnd = mediaTime + seconds
+        try journal.append(.title(title, mediaTime: preRollEnd, at: Date()))
+    }
+
+    static let preRollTitle = "[pre-roll]"
+
+    /// A title that arrives during a pre-roll (servers send theirs with the connection) takes effect after it.
     func noteTitle(_ title: String, details: TitleDetails?) throws(RecordingError) {
-        try journal.append(.title(title, mediaTime: mediaTime, at: Date(), details: details))
+        try journal.append(.title(title, mediaTime: max(mediaTime, preRollEnd), at: Date(), details: details))
     }
 
     func noteGap(seconds: Double) throws(RecordingError) {

@@ -12,6 +12,8 @@ public struct TitleDetails: Sendable, Equatable, Codable {
     public enum Kind: String, Sendable, Codable {
         case song
         case stationMessage = "station-message"
+        /// What a station's server sends at the start of every connection (the catalogue's `preRoll`).
+        case preRoll = "pre-roll"
     }
 
     public init(artworkURL: String? = nil, length: Double? = nil, kind: Kind? = nil) {
