@@ -195,9 +195,3 @@ final class ICYPipelineTests: XCTestCase {
     }
 }
 
-/// A thread-safe counter for handlers that behave differently on later requests.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func increment() -> Int { lock.withLock { value += 1; return value } }
-}

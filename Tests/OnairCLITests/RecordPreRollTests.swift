@@ -45,9 +45,3 @@ final class RecordPreRollTests: XCTestCase {
     }
 }
 
-/// A thread-safe counter for handlers that behave differently on later requests.
-private final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func increment() -> Int { lock.withLock { value += 1; return value } }
-}
