@@ -86,7 +86,7 @@ final class ICYFailoverTests: XCTestCase {
     }
 }
 
-/// When something first happened.
+/// When something first happened. `lock` guards `first`.
 final class FirstTime: @unchecked Sendable {
     private let lock = NSLock()
     private var first: Date?

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A thread-safe counter for handlers that behave differently on later requests.
+/// A thread-safe counter for handlers that behave differently on later requests. `lock` guards `value`.
 public final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0

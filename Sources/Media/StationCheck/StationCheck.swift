@@ -126,7 +126,7 @@ public struct StationChecker: Sendable {
         }
     }
 
-    /// Takes the decoded audio and notes when it began. Called on the decode thread; `lock` guards `firstAudio`.
+    /// Takes the decoded audio and notes when it began. Called on the decode thread; `lock` guards `first`.
     private final class FirstAudioSink: PCMConsumer, @unchecked Sendable {
         let label = "check"
         private let lock = NSLock()
