@@ -32,6 +32,13 @@ public final class LivePipeline: @unchecked Sendable {
     /// How far a segment's program-date-time may stray from the anchor's extrapolation before it is
     /// reported as a new anchor: AAC frames alone make tens of milliseconds of jitter.
     private let clockTolerance = 0.1
+    /// Decode thread only: the run the anchor was taken in, and audio this pipeline already reported
+    /// lost since (undecodable packets). Within one run the clock only jumps forward where audio
+    /// vanished: a segment that came as a good reply but held nothing decodable.
+    private var clockRun: ObjectIdentifier?
+    private var reportedLossSinceAnchor = 0.0
+    /// A forward jump of the stream's clock shorter than this is a server's rounding, not lost audio.
+    private let smallestClockGap = 0.5
 
     /// `stopAfter` ends the pipeline after exactly that many seconds of audio reached the consumers.
     /// With `endsWhenConsumersFail`, a consumer failure that leaves none attached ends it too (a
@@ -120,6 +127,8 @@ public final class LivePipeline: @unchecked Sendable {
         let encoded = try EncodedFormat(copying: demuxer.stream.pointee.codecpar, timeBase: demuxer.stream.pointee.time_base)
         fanOut.begin(encoded)
         var announced = false
+        var confirmed = false
+        let runStart = mediaTime
         var badPackets = 0
         // Audio the decoder rejected since the last good packet: a gap in what consumers get.
         var rejected: (seconds: Double, since: Date)?
@@ -140,8 +149,12 @@ public final class LivePipeline: @unchecked Sendable {
             defer { av_packet_unref(packet) }
             let position = packet.pointee.pos >= 0 ? packet.pointee.pos : lastPosition ?? run.queue.bytesRead
             lastPosition = position
-            place(run.takeProgramDateTimes(upTo: position))
+            place(run.takeProgramDateTimes(upTo: position), run: ObjectIdentifier(run), unreportedLoss: rejected?.seconds ?? 0)
             emit(run.takeTitles(upTo: position))
+            if !confirmed, mediaTime - runStart >= IngestRun.playingAfterSeconds {
+                confirmed = true
+                run.confirmPlaying()
+            }
             if case .timedID3 = payload {
                 emitTimedID3(packet, position: position)
                 continue
@@ -176,6 +189,7 @@ public final class LivePipeline: @unchecked Sendable {
                 badPackets = 0
                 if let gap = rejected {
                     rejected = nil
+                    reportedLossSinceAnchor += gap.seconds
                     onEvent(.gap(Gap(start: gap.since, seconds: gap.seconds, mediaTime: mediaTime)))
                 }
                 if framing != false { fanOut.deliver(copy) }
@@ -213,21 +227,33 @@ public final class LivePipeline: @unchecked Sendable {
     private func emitTimedID3(_ packet: UnsafeMutablePointer<AVPacket>, position: Int64) {
         guard let data = packet.pointee.data, packet.pointee.size > 0 else { return }
         let tags = ID3Tag.timedMetadataTags(in: UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
-        for tag in tags {
-            guard let title = tag.nowPlaying else { continue }
-            emitInStream(TitleChange(title: title, url: tag.url, audioByteOffset: position))
-        }
+        guard let tag = ID3Tag.combined(tags), let title = tag.nowPlaying else { return }
+        emitInStream(TitleChange(title: title, url: tag.url, audioByteOffset: position))
     }
 
     /// Puts segments' program-date-times on the media timeline, reporting those that do not follow
     /// from the last one reported (the first, and any after a gap, a discontinuity or drift).
-    private func place(_ marks: [ProgramDateTime]) {
+    ///
+    /// Within one run (the HLS follower starts a new one at every discontinuity and after every gap
+    /// it knows of), a clock that jumps ahead means audio that never decoded — a segment of garbage
+    /// served as a good reply: that is a gap too, less what was already reported as undecodable.
+    private func place(_ marks: [ProgramDateTime], run: ObjectIdentifier, unreportedLoss: Double) {
         for var mark in marks {
             mark.mediaTime = mediaTime
-            if let expected = programDateTime(atMediaTime: mediaTime), abs(expected.timeIntervalSince(mark.date)) <= clockTolerance {
+            let expected = programDateTime(atMediaTime: mediaTime)
+            if let expected, abs(expected.timeIntervalSince(mark.date)) <= clockTolerance {
                 continue
             }
+            if let expected, clockRun == run {
+                let missing = mark.date.timeIntervalSince(expected) - reportedLossSinceAnchor - unreportedLoss
+                if missing >= smallestClockGap {
+                    onEvent(.gap(Gap(start: Date(), seconds: missing, mediaTime: mediaTime,
+                                     missingSequences: nil, programDateTime: expected)))
+                }
+            }
             clock = mark
+            clockRun = run
+            reportedLossSinceAnchor = -unreportedLoss // counted when the undecodable packets are reported
             onEvent(.programDateTime(mark))
         }
     }

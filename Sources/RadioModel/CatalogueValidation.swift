@@ -63,6 +63,10 @@ enum CatalogueValidator {
             try require(iconvKnows(charset), path.appending("charset"),
                         "unknown charset \"\(charset)\" (expected a name iconv knows, like \"windows-1251\")")
         }
+        if let preRoll = station.preRoll {
+            try require(preRoll > 0 && preRoll <= 600, path.appending("preRoll"),
+                        "expected the pre-roll's length in seconds, above 0 and at most 600, got \(preRoll)")
+        }
         try require(!station.streams.isEmpty, path.appending("streams"), "a station needs at least one stream")
         for (index, stream) in station.streams.enumerated() {
             let streamPath = path.appending("streams").appending(index)

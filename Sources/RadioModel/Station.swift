@@ -17,17 +17,20 @@ public struct Station: Codable, Sendable, Equatable {
     /// Streams in order of preference.
     public var streams: [StreamEndpoint]
     public var programmes: [Programme]
+    /// Seconds of pre-roll (an ad or a jingle) the station's server sends at the start of every
+    /// connection: recordings mark it `[pre-roll]` so it can be cut.
+    public var preRoll: Double?
 
     public init(id: String, name: String, homepage: String? = nil, country: String, language: String,
                 timeZone: String, tags: [String] = [], charset: String? = nil,
-                streams: [StreamEndpoint], programmes: [Programme] = []) {
+                streams: [StreamEndpoint], programmes: [Programme] = [], preRoll: Double? = nil) {
         self.id = id; self.name = name; self.homepage = homepage; self.country = country
         self.language = language; self.timeZone = timeZone; self.tags = tags; self.charset = charset
-        self.streams = streams; self.programmes = programmes
+        self.streams = streams; self.programmes = programmes; self.preRoll = preRoll
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, homepage, country, language, timeZone, tags, charset, streams, programmes
+        case id, name, homepage, country, language, timeZone, tags, charset, streams, programmes, preRoll
     }
 
     public init(from decoder: Decoder) throws {
@@ -42,6 +45,7 @@ public struct Station: Codable, Sendable, Equatable {
         charset = try c.decodeIfPresent(String.self, forKey: .charset)
         streams = try c.decode([StreamEndpoint].self, forKey: .streams)
         programmes = try c.decodeIfPresent([Programme].self, forKey: .programmes) ?? []
+        preRoll = try c.decodeIfPresent(Double.self, forKey: .preRoll)
     }
 }
 

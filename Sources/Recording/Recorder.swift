@@ -53,6 +53,7 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {
     // Guarded by `lock`.
     private var track: RecordingTrack?
     private var title: String?
+    private var titleDetails: TitleDetails?
     private let connections = ConnectionInbox()
     private var gaps = 0
     private var state = RecordingStatus.State.waiting
@@ -85,7 +86,8 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {
         try lock.withLock {
             guard change.title != title, state != .failed, state != .finished else { return }
             title = change.title
-            try writing { try track?.noteTitle(change.title) }
+            titleDetails = change.details
+            try writing { try track?.noteTitle(change.title, details: change.details) }
         }
     }
 
@@ -95,17 +97,27 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {
 
     // MARK: For subclasses, inside `lock`
 
+    private func notePreRoll(on track: RecordingTrack) throws {
+        guard let seconds = plan.preRollSeconds else { return }
+        try track.notePreRoll(seconds: seconds, resuming: title ?? plan.station.name)
+    }
+
     /// The track to write to, opened on first use.
     func currentTrack(containers: RecordingContainers,
                       makeWriter: (ContainerOutput) throws -> RecordingTrack.Writer) throws -> RecordingTrack? {
         guard state == .waiting || state == .recording else { return nil }
         if let track {
-            if let connection = connections.take() { try track.noteConnection(connection) }
+            if let connection = connections.take() {
+                try track.noteConnection(connection)
+                try notePreRoll(on: track)
+            }
             return track
         }
-        _ = connections.take()
-        let opened = try RecordingTrack(plan: plan, containers: containers, title: title, track: nil, startedAt: plan.now,
+        let fresh = connections.take() != nil
+        let opened = try RecordingTrack(plan: plan, containers: containers, title: title, titleDetails: titleDetails, track: nil, startedAt: plan.now,
                                         connection: connections.current, makeWriter: makeWriter)
+        // A recording that begins with its connection begins with the station's pre-roll.
+        if fresh { try notePreRoll(on: opened) }
         track = opened
         state = .recording
         onEvent(.started(partial: opened.partial.url))

@@ -32,6 +32,9 @@ public struct RecordingPlan: Sendable {
     /// The stream's wall-clock time at the audio being written (HLS program-date-time); nil uses
     /// this machine's clock. A file's start time is taken from it.
     public var wallClock: (@Sendable () -> Date)?
+    /// Seconds of pre-roll the station sends at the start of every connection (the catalogue's
+    /// `preRoll`): marked `[pre-roll]` in the chapters and the index from each connection on.
+    public var preRollSeconds: Double?
 
     public init(station: StationLabel, programme: ProgrammeLabel?, source: String, timeZone: TimeZone,
                 template: FileNameTemplate, base: URL, format: RecordingFormat) {

@@ -108,6 +108,33 @@ final class HLSHandmadeSegmentsTests: XCTestCase {
         XCTAssertEqual(pcm.dominantFrequency() ?? 0, 440, accuracy: 2)
     }
 
+    /// A segment that arrives as a good 200 reply but holds no decodable audio (the soak's garbage on HLS):
+    /// the stream's clock jumps by its length, and that is reported as one gap where it sits.
+    /// (MPEG-TS, as the soak serves it. Packed ADTS is not asserted: after garbage, FFmpeg's ADTS parser
+    /// hands the next segment's first frames the garbage's byte positions, so its clock mark lands up to
+    /// 0.3 s late and only that much less is reported.)
+    func testASegmentOfGarbageServedAsAGoodReplyIsAGapOfItsLength() throws {
+        for (name, container) in [("ts", "MPEG-TS")] {
+            let audio = try segments([Tone(frequency: 440, seconds: 6)])
+            var generator = SplitMix(seed: 8)
+            var entries: [(String, Int, [String])] = []
+            for (index, frames) in audio.prefix(6).enumerated() {
+                var body = TimedID3TransportStream.make(adtsFrames: frames, sampleRate: 44100, tags: [])
+                if index == 3 { body = Data((0..<body.count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }) }
+                try body.write(to: directory.file("garbage\(index).\(name)"))
+                entries.append(("garbage\(index).\(name)", frames.count, []))
+            }
+            try Data(playlist(entries).utf8).write(to: directory.file("garbage-\(name).m3u8"))
+
+            let (log, pcm) = follow(server.url("/packed/garbage-\(name).m3u8").absoluteString)
+            XCTAssertNil(log.failure, "\(container): \(log.events)")
+            let lost = log.gaps.reduce(0) { $0 + $1.seconds }
+            XCTAssertEqual(lost, Self.segmentSeconds, accuracy: 0.1, "\(container): \(log.gaps)")
+            XCTAssertEqual(log.gaps.first?.mediaTime ?? -1, 3 * Self.segmentSeconds, accuracy: 0.1, "\(container): \(log.gaps)")
+            XCTAssertEqual(pcm.duration, 5 * Self.segmentSeconds, accuracy: 0.05, container)
+        }
+    }
+
     func testByteRangesOfOneFileEncryptedWithSequenceNumberIVs() throws {
         let key: [UInt8] = (0..<16).map { UInt8($0 * 7 + 3) }
         try Data(key).write(to: directory.file("k.key"))
@@ -162,5 +189,18 @@ final class HLSHandmadeSegmentsTests: XCTestCase {
             ("Content-Range", "bytes \(bounds[0])-\(bounds[1])/\(data.count)"), ("Connection", "close"),
         ])
         try connection.send(data[bounds[0]...bounds[1]])
+    }
+
+    /// Reproducible noise for garbage segments.
+    private struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
     }
 }

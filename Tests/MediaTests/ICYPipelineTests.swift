@@ -77,6 +77,25 @@ final class ICYPipelineTests: XCTestCase {
         XCTAssertEqual(audio.duration, 6, accuracy: 0.001)
     }
 
+    /// A server that drops every connection after 2 s of audio: each drop follows a connection that
+    /// played, so each reconnect waits the shortest delay, never a backoff grown by earlier drops.
+    func testEveryDropAfterAudioPlayedIsRetriedAfterTheShortestDelay() throws {
+        let writer = ICYStreamWriter(audio: mp3, metaint: 16_000, schedule: [])
+        server.route("/flaky") { _, connection in
+            try connection.sendStatus(line: "ICY 200 OK", headers: [("Content-Type", "audio/mpeg"), ("icy-metaint", "16000")])
+            try connection.send(writer.interleaved().prefix(2 * 16_000 + 1))
+            try connection.sleep(0.2)
+            connection.close()
+        }
+        var harness = PipelineHarness()
+        harness.options.reconnect = ReconnectPolicy(initialDelay: 0.1, maxDelay: 30, multiplier: 4, jitter: 0, initialAttempts: 2)
+        let (log, _) = harness.play(server.url("/flaky").absoluteString, seconds: 9, timeout: 30)
+        let retries = log.events.compactMap { if case .reconnecting(let attempt, let delay) = $0 { return (attempt, delay) } else { return nil } }
+        XCTAssertGreaterThanOrEqual(retries.count, 3, "\(log.events)")
+        XCTAssertEqual(retries.map(\.0), Array(repeating: 1, count: retries.count), "the backoff restarted after each connection that played")
+        XCTAssertEqual(retries.map(\.1).max() ?? 99, 0.1, accuracy: 0.001)
+    }
+
     func testStallIsDetectedAndTheStreamComesBack() throws {
         let attempts = Counter()
         let writer = ICYStreamWriter(audio: mp3, metaint: 16_000)
@@ -176,9 +195,3 @@ final class ICYPipelineTests: XCTestCase {
     }
 }
 
-/// A thread-safe counter for handlers that behave differently on later requests.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func increment() -> Int { lock.withLock { value += 1; return value } }
-}

@@ -79,4 +79,40 @@ final class RecordSplitTracksTests: XCTestCase {
         let titles = RecordedFile.finished(result.stdoutText).compactMap { ($0["titles"] as? [[String: Any]])?.first?["title"] as? String }
         XCTAssertEqual(titles.sorted(), ["Band - Next Song", "Band - Song"], result.stdoutText)
     }
+
+    /// iHeart packs artwork, length and song/station-message into StreamTitle: the track is named by
+    /// artist and title only, and the rest is kept in the finished file's entry, the index and the tags.
+    func testAnIHeartTitleNamesTheTrackAndKeepsArtworkLengthAndKindInIndexAndTags() throws {
+        let onair = try OnairBinary()
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let audio = try Data(contentsOf: AudioFixtures.tones([Tone(frequency: 440, seconds: 4)], codec: .mp3, bitrate: 128))
+        let artwork = "https://i.iheart.com/v3/catalog/track/345521489?ops=fit(200,200),format(%22jpeg%22)"
+        let raw = "Three Days Grace - text=\"Don't Wanna Go Home Tonight\" song_spot=\"M\" MediaBaseId=\"3153138\" "
+            + "amgArtworkURL=\"\(artwork)\" length=\"00:03:27\" unsID=\"-1\" spotInstanceId=\"-1\""
+        let writer = ICYStreamWriter(audio: audio, metaint: 8000, schedule: [.title(raw, atAudioByte: 0)])
+        server.route("/iheart.mp3", FixtureHTTPServer.icyStream(writer, contentType: "audio/mpeg"))
+        let result = try onair.run(["record", server.url("/iheart.mp3").absoluteString, "--split-tracks", "--duration", "3", "--json"])
+        XCTAssertTrue(result.succeeded, "\(result)")
+        let track = try XCTUnwrap(RecordedFile.finished(result.stdoutText).first, result.stdoutText)
+        let title = try XCTUnwrap((track["titles"] as? [[String: Any]])?.first, result.stdoutText)
+        XCTAssertEqual(title["title"] as? String, "Three Days Grace - Don't Wanna Go Home Tonight")
+        let details = try XCTUnwrap(title["details"] as? [String: Any], "\(title)")
+        XCTAssertEqual(details["artworkURL"] as? String, artwork)
+        XCTAssertEqual(details["length"] as? Double, 207)
+        XCTAssertEqual(details["kind"] as? String, "song")
+        let file = URL(fileURLWithPath: try XCTUnwrap(track["file"] as? String))
+        XCTAssertTrue(file.lastPathComponent.contains("Don't Wanna Go Home Tonight"), file.path)
+        XCTAssertFalse(file.lastPathComponent.contains("song_spot"), file.path)
+        let probe = try ProcessRunner.run("ffprobe", ["-v", "error", "-show_format", "-of", "json", file.path], timeout: 60).check()
+        let format = (try JSONSerialization.jsonObject(with: probe.stdout) as? [String: Any])?["format"] as? [String: Any]
+        let tags = (format?["tags"] as? [String: String] ?? [:]).reduce(into: [String: String]()) { $0[$1.key.lowercased()] = $1.value }
+        XCTAssertEqual(tags["title"], "Don't Wanna Go Home Tonight", "\(tags)")
+        XCTAssertEqual(tags["artist"], "Three Days Grace", "\(tags)")
+        XCTAssertEqual(tags["artwork_url"], artwork, "\(tags)")
+        XCTAssertEqual(tags["announced_length"], "0:03:27", "\(tags)")
+        XCTAssertEqual(tags["title_kind"], "song", "\(tags)")
+        let listed = try onair.run(["recordings", "list", "--json"])
+        XCTAssertTrue(listed.stdoutText.contains("345521489"), "the index keeps the artwork URL: \(listed.stdoutText)")
+    }
 }

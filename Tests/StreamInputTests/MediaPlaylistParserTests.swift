@@ -142,7 +142,7 @@ final class MediaPlaylistParserTests: XCTestCase {
         assertError(head + "#EXT-X-MAP:BYTERANGE=\"1@0\"\n", line: 3, containing: "EXT-X-MAP without a URI")
         assertError(head + "#EXT-X-BYTERANGE:1@x\n", line: 3, containing: "not n[@o]")
         assertError(head + "a.ts\n", line: 3, containing: "without an #EXTINF")
-        assertError(head + "#EXTINF:4,\n", line: 4, containing: "without its segment URI")
+        assertError(head + "#EXTINF:4,\n#EXT-X-ENDLIST\n", line: 3, containing: "without its segment URI")
         assertError("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:1\n#EXTINF:4,\na.ts\n", line: nil, containing: "without EXT-X-TARGETDURATION")
     }
 

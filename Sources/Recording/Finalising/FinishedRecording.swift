@@ -1,4 +1,5 @@
 import Foundation
+import StreamInput
 
 /// A recording in its finished file: what the index keeps and `onair recordings` shows.
 public struct FinishedRecording: Codable, Equatable, Sendable {
@@ -37,8 +38,12 @@ public struct FinishedRecording: Codable, Equatable, Sendable {
 public struct TimedTitle: Codable, Equatable, Sendable {
     public var title: String
     public var start: Double
+    /// Artwork, length, song or station message, where the station sent them.
+    public var details: TitleDetails?
 
-    public init(title: String, start: Double) { self.title = title; self.start = start }
+    public init(title: String, start: Double, details: TitleDetails? = nil) {
+        self.title = title; self.start = start; self.details = details
+    }
 }
 
 /// Audio that never arrived: where in the file the hole is, and how long it was.

@@ -17,6 +17,12 @@ enum RecordingTags {
             let parts = TrackTitle(song)
             tags["title"] = parts.title.isEmpty ? contents.stationName : parts.title
             tags["artist"] = parts.artist ?? contents.stationName
+            // What the station sent with the song (iHeart): kept as user tags (ID3 TXXX, Vorbis comments).
+            if let details = contents.titles.first?.details {
+                tags["artwork_url"] = details.artworkURL
+                tags["announced_length"] = details.length.map { RecordingTags.clock($0) }
+                tags["title_kind"] = details.kind?.rawValue
+            }
             if track.completeness != .whole { tags["partial"] = track.completeness.rawValue }
         } else {
             tags["title"] = start.programme.map { "\($0.name) \(clock.date)" }

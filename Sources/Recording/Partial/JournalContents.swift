@@ -27,7 +27,7 @@ struct JournalContents {
             case .connected(let name, let url, _):
                 stationName = start.station.displayName(serverName: name)
                 source = url
-            case .title(let title, let mediaTime, _): titles.append(TimedTitle(title: title, start: mediaTime))
+            case .title(let title, let mediaTime, _, let details): titles.append(TimedTitle(title: title, start: mediaTime, details: details))
             case .gap(let seconds, let mediaTime, _): gaps.append(TimedGap(at: mediaTime, seconds: seconds))
             case .flush: break
             case .track(let mark): self.start.track = mark

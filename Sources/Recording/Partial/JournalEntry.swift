@@ -1,4 +1,5 @@
 import Foundation
+import StreamInput
 
 /// One line of a recording's journal: the sidecar from which a partial file is finalised, at the end
 /// of a recording or by `onair recover` after a crash. Times in the audio (`mediaTime`) are seconds of
@@ -7,7 +8,8 @@ public enum JournalEntry: Equatable, Sendable {
     case start(RecordingStart)
     /// The server that answered: its name (icy-name) and URL, credentials redacted.
     case connected(name: String?, url: String, at: Date)
-    case title(String, mediaTime: Double, at: Date)
+    /// A title and what the station sent with it (artwork, length, song or station message).
+    case title(String, mediaTime: Double, at: Date, details: TitleDetails? = nil)
     case gap(seconds: Double, mediaTime: Double, at: Date)
     /// Everything up to `bytes` (and `mediaTime`) is on disk.
     case flush(bytes: Int64, mediaTime: Double, at: Date)
@@ -93,7 +95,7 @@ extension JournalEntry: Codable {
     }
 
     private enum Keys: String, CodingKey {
-        case type, recording, name, url, at, title, mediaTime, seconds, bytes, message, track, finished
+        case type, recording, name, url, at, title, mediaTime, seconds, bytes, message, track, finished, details
     }
 
     public init(from decoder: Decoder) throws {
@@ -105,7 +107,7 @@ extension JournalEntry: Codable {
                               at: try c.decode(Date.self, forKey: .at))
         case .title:
             self = .title(try c.decode(String.self, forKey: .title), mediaTime: try c.decode(Double.self, forKey: .mediaTime),
-                          at: try c.decode(Date.self, forKey: .at))
+                          at: try c.decode(Date.self, forKey: .at), details: try c.decodeIfPresent(TitleDetails.self, forKey: .details))
         case .gap:
             self = .gap(seconds: try c.decode(Double.self, forKey: .seconds), mediaTime: try c.decode(Double.self, forKey: .mediaTime),
                         at: try c.decode(Date.self, forKey: .at))
@@ -132,11 +134,12 @@ extension JournalEntry: Codable {
             try c.encodeIfPresent(name, forKey: .name)
             try c.encode(url, forKey: .url)
             try c.encode(at, forKey: .at)
-        case .title(let title, let mediaTime, let at):
+        case .title(let title, let mediaTime, let at, let details):
             try c.encode(Kind.title, forKey: .type)
             try c.encode(title, forKey: .title)
             try c.encode(mediaTime, forKey: .mediaTime)
             try c.encode(at, forKey: .at)
+            try c.encodeIfPresent(details, forKey: .details)
         case .gap(let seconds, let mediaTime, let at):
             try c.encode(Kind.gap, forKey: .type)
             try c.encode(seconds, forKey: .seconds)

@@ -28,11 +28,13 @@ final class RecordingTrack {
     private(set) var mediaTime: Double = 0
     private var lastWriteOut = Date()
     private var lastSync = Date()
+    /// Where the latest pre-roll ends, in seconds of the file.
+    private var preRollEnd = 0.0
     private var closed = false
 
     /// Creates the partial file and its journal in the directory the finished file will go to, under
     /// names starting with a dot: `.NAME.partial.EXT` and `.NAME.partial.journal`.
-    init(plan: RecordingPlan, containers: RecordingContainers, title: String?, track: TrackMark?, startedAt: Date,
+    init(plan: RecordingPlan, containers: RecordingContainers, title: String?, titleDetails: TitleDetails? = nil, track: TrackMark?, startedAt: Date,
          connection: ConnectionInfo?, makeWriter: (ContainerOutput) throws -> Writer) throws(RecordingError) {
         let station = plan.station.displayName(serverName: connection?.name)
         let values = FileNameTemplate.Values(station: station, programme: plan.programme?.name, title: title,
@@ -55,7 +57,7 @@ final class RecordingTrack {
         do {
             try journal.append(.start(start))
             if let connection { try journal.append(.connected(name: connection.name, url: connection.url, at: Date())) }
-            if let title { try journal.append(.title(title, mediaTime: 0, at: Date())) }
+            if let title { try journal.append(.title(title, mediaTime: 0, at: Date(), details: titleDetails)) }
             try journal.sync()
             writer = try makeWriter(output)
         } catch {
@@ -93,8 +95,19 @@ final class RecordingTrack {
         try writeOutIfDue()
     }
 
-    func noteTitle(_ title: String) throws(RecordingError) {
-        try journal.append(.title(title, mediaTime: mediaTime, at: Date()))
+    /// The pre-roll of a fresh connection: a `[pre-roll]` title from now for `seconds`, then `resuming`
+    /// (the title on air) again.
+    func notePreRoll(seconds: Double, resuming title: String) throws(RecordingError) {
+        try journal.append(.title(Self.preRollTitle, mediaTime: mediaTime, at: Date(), details: TitleDetails(kind: .preRoll)))
+        preRollEnd = mediaTime + seconds
+        try journal.append(.title(title, mediaTime: preRollEnd, at: Date()))
+    }
+
+    static let preRollTitle = "[pre-roll]"
+
+    /// A title that arrives during a pre-roll (servers send theirs with the connection) takes effect after it.
+    func noteTitle(_ title: String, details: TitleDetails?) throws(RecordingError) {
+        try journal.append(.title(title, mediaTime: max(mediaTime, preRollEnd), at: Date(), details: details))
     }
 
     func noteGap(seconds: Double) throws(RecordingError) {

@@ -55,11 +55,12 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
     /// Seconds of audio taken in (packets in a copy, PCM when re-encoding).
     var clock = 0.0
     private var levels: QuietStretchFinder
-    private var pendingCuts: [(time: Double, title: String)] = []
+    private var pendingCuts: [(time: Double, title: String, details: TitleDetails?)] = []
     /// Gaps not yet written: they belong before the audio that followed them, still in the delay line.
     private var pendingGaps: [(time: Double, seconds: Double)] = []
     private var track: RecordingTrack?
     private var trackTitle: String?
+    private var trackTitleDetails: TitleDetails?
     private var lastTitle: String?
     private var trackIsFirst = true
     private var gaps = 0
@@ -114,8 +115,9 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
             // The first title names what was on air when the recording began, unless it came late.
             if trackIsFirst, track == nil, pendingCuts.isEmpty, clock < options.window {
                 trackTitle = change.title
+                trackTitleDetails = change.details
             } else {
-                pendingCuts.append((clock, change.title))
+                pendingCuts.append((clock, change.title, change.details))
             }
         }
     }
@@ -154,7 +156,7 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
             pendingCuts.removeFirst()
             let earliest = max(0, chunks.first?.start ?? 0, cut.time - options.window)
             let point = levels.quietestPoint(in: earliest...max(earliest, cut.time + options.window), preferred: cut.time)
-            try cutTrack(at: point, nextTitle: cut.title)
+            try cutTrack(at: point, nextTitle: cut.title, details: cut.details)
         }
         // A title not yet received may still move a cut this far back.
         let settled = (pendingCuts.first?.time ?? clock) - options.window - options.padBefore
@@ -167,11 +169,12 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
 
     /// Ends the current track at `point` (plus the padding after it) and starts the next one there
     /// (less the padding before it).
-    private func cutTrack(at point: Double, nextTitle: String) throws {
+    private func cutTrack(at point: Double, nextTitle: String, details: TitleDetails?) throws {
         for chunk in chunks where chunk.start < point + options.padAfter { try write(chunk) }
         try closeTrack(last: false)
         chunks.removeAll { $0.start < point - options.padBefore }
         trackTitle = nextTitle
+        trackTitleDetails = details
         trackIsFirst = false
     }
 
@@ -209,7 +212,7 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
             let partial = containers.partial
             makeWriter = { [label] output in .copy(StreamCopyWriter(label: label, container: partial, output: output)) }
         }
-        let opened = try RecordingTrack(plan: plan, containers: containers, title: trackTitle,
+        let opened = try RecordingTrack(plan: plan, containers: containers, title: trackTitle, titleDetails: trackTitleDetails,
                                         track: TrackMark(trackIsFirst ? .cutAtStart : .whole),
                                         startedAt: plan.now.addingTimeInterval(start - clock), connection: connections.current,
                                         makeWriter: makeWriter)

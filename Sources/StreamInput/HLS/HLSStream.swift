@@ -10,6 +10,11 @@ import Foundation
 /// program-date-time. A discontinuity, a new init section or a gap starts a new `IngestRun`, so the
 /// demuxer and decoder start afresh; an fMP4 run begins with its init section.
 ///
+/// A broadcaster's alternatives are used: the variants of a master are tried in turn (a backup of the
+/// same bandwidth first) at the start and whenever the one in use keeps failing; and a per-listener URL
+/// that expires (403, 404 or 410 where it worked) is replaced by resolving the station's first URL again,
+/// the segments missed meanwhile counted as a gap.
+///
 /// Every piece of state lives on the transfer engine's network thread: playlists, keys and segments
 /// are engine transfers whose completions run there. A segment goes into the run's byte queue only
 /// when the queue has room, and the next one is fetched only after that, so nothing is fetched far ahead.
@@ -20,6 +25,10 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
     static let segmentAttempts = 3
     /// Master playlists followed to reach a media playlist.
     private static let maxMasterHops = 2
+    /// Playlist failures in a row after which the next variant is tried.
+    static let failoverAfter = 2
+    /// What a server answers once a per-listener (tokenised) URL has expired.
+    static let expiredStatuses: Set<Int> = [403, 404, 410]
     /// Undecodable runs within this many seconds of each other count as a row.
     private static let rejectWindow = 10.0
     private static let maxRejectsInARow = 3
@@ -36,6 +45,13 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
     private var masterHops = 0
     /// Bit/s of the variant chosen from a master playlist.
     private var bandwidth: Int?
+    /// The master's variants in the order to try them, and the one in use.
+    private var alternatives: [HLSVariant] = []
+    private var alternativeIndex = 0
+    /// The station's first URL is being resolved again (an expired URL): a master is welcome once more.
+    private var reresolving = false
+    /// Resolved again, and nothing has worked since: the next expiry waits for a backoff first.
+    private var reresolvedWithoutSuccess = false
     private var tracker = SegmentTracker()
     private var following = false
     private var playlistTransfer: TransferID?
@@ -104,7 +120,7 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
             guard !isClosed else { return }
             switch result {
             case .success(let response): playlistLoaded(response, startedAt: startedAt)
-            case .failure(let error): playlistFailed(error.message, permanent: !error.isTransient)
+            case .failure(let error): playlistFailed(error.message, permanent: !error.isTransient, status: error.status)
             }
         }
     }
@@ -122,11 +138,10 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
         case .hlsMedia(let playlist):
             follow(playlist, changed: response.body != lastPlaylistBody, startedAt: startedAt)
             lastPlaylistBody = response.body
-        case .hlsMaster(let variants) where !following && masterHops < Self.maxMasterHops:
+        case .hlsMaster(let variants) where (!following || reresolving) && masterHops < Self.maxMasterHops:
             masterHops += 1
-            let chosen = StreamResolver(engine: engine, quality: options.quality).choose(from: variants)
-            playlistURL = chosen.url
-            bandwidth = chosen.bandwidth > 0 ? chosen.bandwidth : nil
+            alternatives = StreamResolver(engine: engine, quality: options.quality).ranked(variants)
+            use(alternative: 0)
             reload()
         case .hlsMaster, .entries:
             fail("\(URLRedaction.redact(response.head.url)) is not an HLS media playlist")
@@ -135,6 +150,7 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
 
     private func follow(_ playlist: MediaPlaylist, changed: Bool, startedAt: Double) {
         consecutiveFailures = 0
+        reresolving = false
         if !following {
             following = true
             if let warning = tracker.begin(playlist, startAt: options.startAt, liveEdgeDistance: Self.liveEdgeDistance) {
@@ -159,12 +175,53 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
         engine.schedule(after: max(0, interval - (now - startedAt))) { [self] in reload() }
     }
 
-    private func playlistFailed(_ reason: String, permanent: Bool) {
+    private func playlistFailed(_ reason: String, permanent: Bool, status: Int? = nil) {
+        let name = URLRedaction.redact(playlistURL)
+        if following, let status, Self.expiredStatuses.contains(status) {
+            return resolveAgain(after: "\(name): \(reason)")
+        }
+        // At the start, a variant that fails gives way to the next at once (they are all untried).
+        if !following, alternativeIndex + 1 < alternatives.count {
+            onEvent(.warning("\(name): \(reason); trying the next variant"))
+            use(alternative: alternativeIndex + 1)
+            return reload()
+        }
         let giveUp = registerFailure(reason, permanent: permanent && !following)
         guard !giveUp else { return }
+        if following, alternatives.count > 1, consecutiveFailures >= Self.failoverAfter {
+            use(alternative: (alternativeIndex + 1) % alternatives.count)
+            onEvent(.warning("\(name): \(reason); switching to the variant \(URLRedaction.redact(playlistURL))"))
+            return reload()
+        }
         let delay = retryDelay()
         if everConnected { onEvent(.reconnecting(attempt: consecutiveFailures, delay: delay)) }
         engine.schedule(after: delay) { [self] in reload() }
+    }
+
+    private func use(alternative index: Int) {
+        alternativeIndex = index
+        let chosen = alternatives[index]
+        playlistURL = chosen.url
+        bandwidth = chosen.bandwidth > 0 ? chosen.bandwidth : nil
+    }
+
+    /// A URL that worked is refused as expired: per-listener URLs (tokens, session ids) are handed out
+    /// by the station's first URL, so that is asked again. If the last fresh URL never worked, wait a
+    /// backoff before asking once more.
+    private func resolveAgain(after reason: String) {
+        let again = reresolvedWithoutSuccess
+        reresolvedWithoutSuccess = true
+        if again {
+            guard !registerFailure(reason, permanent: false) else { return }
+        } else {
+            onEvent(.warning("\(reason): the URL expired; resolving \(URLRedaction.redact(url)) again"))
+        }
+        engine.schedule(after: again ? retryDelay() : 0) { [self] in
+            playlistURL = url
+            masterHops = 0
+            reresolving = true
+            reload()
+        }
     }
 
     // MARK: Segments (network thread)
@@ -190,6 +247,7 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
         segmentBusy = false
         segmentAttempt = 0
         consecutiveFailures = 0
+        reresolvedWithoutSuccess = false
         // Fetched before the server restarted its numbering: the stream continues from its new live edge.
         guard tracker.fetched(loaded.segment) else { return pumpSegments() }
         if !everConnected || disconnected {
@@ -205,6 +263,13 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
         segmentAttempt += 1
         let stillListed = tracker.isListed(segment.sequence)
         let name = "segment \(segment.sequence) (\(URLRedaction.redact(segment.url)))"
+        if everConnected, !reresolvedWithoutSuccess, let status = failure.status, Self.expiredStatuses.contains(status) {
+            // Segments of an expired per-listener URL: fresh ones come with a fresh playlist, and the
+            // tracker fetches this segment again from it if its window still holds it (this try counts
+            // as one of its attempts).
+            segmentBusy = false
+            return resolveAgain(after: "\(name): \(failure.message)")
+        }
         if failure.isTransient && stillListed {
             // An outage: keep trying for as long as the playlist offers the segment.
             guard !registerFailure("\(name): \(failure.message)", permanent: false) else { return }
@@ -246,8 +311,7 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
         if let date = segment.programDateTime {
             run.add(ProgramDateTime(date: date, byteOffset: runBytes, sequence: segment.sequence))
         }
-        for tag in loaded.tags {
-            guard let title = tag.nowPlaying, title != lastTitle else { continue }
+        if let tag = ID3Tag.combined(loaded.tags), let title = tag.nowPlaying, title != lastTitle {
             lastTitle = title
             run.add(TitleChange(title: title, url: tag.url, audioByteOffset: runBytes, programDateTime: segment.programDateTime))
         }

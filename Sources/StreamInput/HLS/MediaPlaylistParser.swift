@@ -7,8 +7,9 @@ enum MediaPlaylistParser {
     /// Longest EXTINF or target duration taken seriously (a day); longer is a broken server.
     static let maxDuration = 86_400.0
 
-    /// `lines` are the playlist's lines, trimmed; `url` is where it came from (relative URIs resolve against it).
-    static func parse(_ lines: [String], base: URL, url: String) throws -> MediaPlaylist {
+    /// `lines` are the playlist's lines, trimmed; `url` is where it came from (relative URIs resolve against it);
+    /// `escape` turns a URI line with spaces or non-ASCII characters into URL characters.
+    static func parse(_ lines: [String], base: URL, url: String, escape: (String) -> String = { $0 }) throws -> MediaPlaylist {
         var state = State()
         for (offset, line) in lines.enumerated() {
             let number = offset + 1
@@ -18,7 +19,7 @@ enum MediaPlaylistParser {
                 guard let duration = state.pendingDuration else {
                     throw fail("segment URI '\(line.prefix(80))' without an #EXTINF before it")
                 }
-                let segmentURL = try PlaylistParser.absolute(line, line: number, base: base, url: url)
+                let segmentURL = try PlaylistParser.absolute(line, line: number, base: base, url: url, escape: escape)
                 var range = state.pendingRange
                 if let open = state.pendingOpenRange {
                     guard let previous = state.segments.last, previous.url == segmentURL, let end = previous.byteRange else {
@@ -37,6 +38,7 @@ enum MediaPlaylistParser {
                     encryption: state.key?.encryption(sequence: state.mediaSequence + state.segments.count),
                     initSection: state.initSection))
                 state.pendingDuration = nil
+                state.pendingDurationLine = nil
                 state.pendingRange = nil
                 state.pendingOpenRange = nil
                 state.pendingDiscontinuity = false
@@ -67,6 +69,7 @@ enum MediaPlaylistParser {
                     throw fail("#EXTINF duration '\(text.prefix(40))' is not a number of seconds")
                 }
                 state.pendingDuration = duration
+                state.pendingDurationLine = number
             case "#EXT-X-BYTERANGE":
                 guard let (length, offset) = byteRange(value) else { throw fail("EXT-X-BYTERANGE '\(value.prefix(40))' is not n[@o]") }
                 if let offset { state.pendingRange = ByteRange(offset: offset, length: length) } else { state.pendingOpenRange = length }
@@ -99,8 +102,10 @@ enum MediaPlaylistParser {
                 continue
             }
         }
-        if state.pendingDuration != nil {
-            throw PlaylistError(url: url, line: lines.count, message: "the playlist ends after an #EXTINF without its segment URI")
+        // A live playlist caught while the server appends to it may end in the next segment's #EXTINF:
+        // that segment is simply not there yet. An ended playlist has no such excuse.
+        if let line = state.pendingDurationLine, state.endList {
+            throw PlaylistError(url: url, line: line, message: "the playlist ends after an #EXTINF without its segment URI")
         }
         guard let targetDuration = state.targetDuration else {
             throw PlaylistError(url: url, line: nil, message: "media playlist without EXT-X-TARGETDURATION")
@@ -121,6 +126,7 @@ enum MediaPlaylistParser {
         var key: KeyTag?
         var initSection: InitSection?
         var pendingDuration: Double?
+        var pendingDurationLine: Int?
         var pendingRange: ByteRange?
         var pendingOpenRange: Int?
         var pendingDiscontinuity = false

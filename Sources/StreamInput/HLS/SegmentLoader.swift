@@ -19,10 +19,13 @@ struct SegmentFailure: Error, Sendable, CustomStringConvertible {
     var message: String
     /// Worth trying again: the network or the server had a moment, the segment itself is fine.
     var isTransient: Bool
+    /// The HTTP status the server refused it with, if it did.
+    var status: Int?
 
     init(_ error: TransferError) {
         message = error.message
         isTransient = error.isTransient
+        status = error.status
     }
 
     init(message: String, isTransient: Bool) {

@@ -88,6 +88,10 @@ struct SegmentTracker {
             return .restarted
         }
         let known = max(nextSequence, pending.last.map { $0.sequence + 1 } ?? 0)
+        // Segments still to fetch are taken as this playlist lists them: after a switch to a backup
+        // variant or a freshly resolved per-listener URL, the old URLs may no longer answer.
+        let relisted = Dictionary(playlist.segments.map { ($0.sequence, $0) }, uniquingKeysWith: { first, _ in first })
+        pending = pending.map { relisted[$0.sequence] ?? $0 }
         pending += playlist.segments.filter { $0.sequence >= known }
         take(playlist)
         return .followed

@@ -5,8 +5,12 @@ import Glibc
 
 /// The fields of one ICY metadata block: `StreamTitle='…';StreamUrl='…';`.
 public struct ICYMetadata: Sendable, Equatable {
+    /// The title to show: StreamTitle with a station's packed fields taken apart (`StationTitle`).
     public var title: String?
+    /// StreamUrl, whatever its spelling (StreamURL, streamurl); nil when empty.
     public var url: String?
+    /// Artwork, length, song or station message, where the title carried them.
+    public var details: TitleDetails?
     /// Every field, decoded, in block order.
     public var fields: [String: String]
 
@@ -45,8 +49,11 @@ public struct ICYMetadata: Sendable, Equatable {
             index = next
         }
         self.fields = fields
-        title = fields["StreamTitle"]
-        url = fields["StreamUrl"].flatMap { $0.isEmpty ? nil : $0 }
+        func field(_ name: String) -> String? { fields.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value }
+        let stationTitle = field("StreamTitle").map(StationTitle.init(raw:))
+        title = stationTitle?.text
+        details = stationTitle?.details
+        url = field("StreamUrl").flatMap { $0.isEmpty ? nil : $0 }
     }
 
     private static func find(terminator: [UInt8], in bytes: ArraySlice<UInt8>, from start: Int) -> Int? {

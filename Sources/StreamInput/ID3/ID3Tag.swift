@@ -36,6 +36,18 @@ public struct ID3Tag: Sendable, Equatable {
         }
     }
 
+    /// The tags of one segment or timed-ID3 packet as one: some packagers send the artist (TPE1) and
+    /// the title (TIT2) in tags of their own. Later frames win over earlier ones of the same id.
+    public static func combined(_ tags: [ID3Tag]) -> ID3Tag? {
+        guard var result = tags.first else { return nil }
+        for tag in tags.dropFirst() {
+            result.text.merge(tag.text) { $1 }
+            result.userText.merge(tag.userText) { $1 }
+            result.size += tag.size
+        }
+        return result
+    }
+
     /// A URL the station attached (TXXX url/StreamUrl), like ICY's StreamUrl.
     public var url: String? {
         userText.first { ["url", "streamurl"].contains($0.key.lowercased()) && !$0.value.isEmpty }?.value

@@ -14,12 +14,16 @@ public final class IngestRun: @unchecked Sendable {
     private var titles: [TitleChange] = []
     private var programDateTimes: [ProgramDateTime] = []
     private let rejectHandler: @Sendable (String) -> Void
+    private let playingHandler: (@Sendable () -> Void)?
 
     init(number: Int, connection: ConnectionInfo, queue: ByteQueue, precedingGap: Gap?,
-         rejectHandler: @escaping @Sendable (String) -> Void) {
+         rejectHandler: @escaping @Sendable (String) -> Void, playingHandler: (@Sendable () -> Void)? = nil) {
         self.number = number; self.connection = connection; self.queue = queue
-        self.precedingGap = precedingGap; self.rejectHandler = rejectHandler
+        self.precedingGap = precedingGap; self.rejectHandler = rejectHandler; self.playingHandler = playingHandler
     }
+
+    /// Seconds of audio decoded from a run after which the connection counts as good.
+    public static let playingAfterSeconds = 1.0
 
     func add(_ title: TitleChange) { lock.withLock { titles.append(title) } }
 
@@ -48,4 +52,8 @@ public final class IngestRun: @unchecked Sendable {
 
     /// The consumer cannot use these bytes (not audio it can decode): drop the connection and retry.
     public func reject(reason: String) { rejectHandler(reason) }
+
+    /// The consumer decoded `playingAfterSeconds` of this run: the connection works, so a failure after
+    /// it is a new outage, retried from the shortest delay.
+    public func confirmPlaying() { playingHandler?() }
 }

@@ -35,6 +35,8 @@ public struct LiveStreamOptions: Sendable {
 public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendable {
     /// Largest icy-metaint accepted; anything beyond is a broken or hostile server.
     public static let maxMetaint = 1 << 20
+    /// Failures in a row of one URL, once the stream has played, after which its alternative is tried.
+    public static let failoverAfter = 2
 
     /// URLs to try in order until one connects.
     public let candidates: [String]
@@ -59,7 +61,6 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
     private var askForTitles = true
     private var lastTitle: String?
     private var lastAudioAt: Date?
-    private var runStartedAt = Date()
     /// Why our side ended the current transfer, and whether retrying the same URL is pointless.
     private var pendingFailure: (reason: String, permanent: Bool)?
     private var pendingResolution = false
@@ -149,11 +150,14 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
         queue.setSpaceAvailableHandler { [engine] in engine.resume(id) }
         let gap = lastAudioAt.map { Gap(start: $0, seconds: Date().timeIntervalSince($0)) }
         let number = runCount
-        let newRun = IngestRun(number: number, connection: info, queue: queue, precedingGap: gap) { [self] reason in
+        let newRun = IngestRun(number: number, connection: info, queue: queue, precedingGap: gap, rejectHandler: { [self] reason in
             engine.schedule(after: 0) { [self] in self.reject(runNumber: number, reason: reason) }
-        }
+        }, playingHandler: { [self] in
+            // A connection that played is a recovery: the next drop starts the backoff afresh, however
+            // soon it comes (the soak saw 30 s waits after connections that lived under 10 s).
+            engine.schedule(after: 0) { [self] in if number == runCount { failures = 0 } }
+        })
         run = newRun
-        runStartedAt = Date()
         if !everConnected, options.startAt != nil {
             onEvent(.warning("an Icecast/Shoutcast stream cannot start in the past; playing it live"))
         }
@@ -175,7 +179,7 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
             let metadata = ICYMetadata(block: block, charset: options.titleCharset)
             guard let title = metadata.title, title != lastTitle else { return }
             lastTitle = title
-            run.add(TitleChange(title: title, url: metadata.url, audioByteOffset: offset))
+            run.add(TitleChange(title: title, url: metadata.url, audioByteOffset: offset, details: metadata.details))
         })
         self.deinterleaver = deinterleaver
         return true
@@ -231,12 +235,27 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
         endRun(reason: reason, permanent: false)
     }
 
+    /// After the stream has played, the alternatives are used too: a URL a playlist led to that keeps
+    /// failing, or is refused (a per-listener URL expired), sends us back to the playlist, whose entries
+    /// are tried in order again; a station's stream that keeps failing gives way to its next one.
+    private func failOver(reason: String, permanent: Bool) {
+        let candidate = candidates[candidateIndex]
+        if url != candidate, permanent || failures >= Self.failoverAfter {
+            onEvent(.warning("\(URLRedaction.redact(url)): \(reason); resolving \(URLRedaction.redact(candidate)) again"))
+            url = candidate
+        } else if url == candidate, candidates.count > 1, failures >= Self.failoverAfter {
+            candidateIndex = (candidateIndex + 1) % candidates.count
+            url = candidates[candidateIndex]
+            onEvent(.warning("\(URLRedaction.redact(candidate)): \(reason); trying the station's next stream"))
+        }
+        // At a candidate, a playlist is resolved afresh (an earlier resolution may have failed).
+        if url == candidates[candidateIndex] { resolvedPlaylist = false }
+    }
+
     private func endRun(reason: String, permanent: Bool) {
-        let lastedLong = run != nil && Date().timeIntervalSince(runStartedAt) >= 10
         run?.queue.finish()
         run = nil
         guard !isEnded else { return }
-        if lastedLong { failures = 0 }
         failures += 1
         let giveUp: Bool
         if !everConnected {
@@ -259,6 +278,7 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
             handover.finish()
             return
         }
+        if everConnected { failOver(reason: reason, permanent: permanent) }
         let delay = options.reconnect.delay(attempt: failures, unit: Double.random(in: 0..<1))
         onEvent(.reconnecting(attempt: failures, delay: delay))
         engine.schedule(after: delay) { [self] in connect() }

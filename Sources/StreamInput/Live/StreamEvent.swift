@@ -47,10 +47,13 @@ public struct TitleChange: Sendable, Equatable, Codable {
     public var receivedAt: Date
     /// The stream's own wall-clock time where the title took effect (HLS program-date-time), if it has one.
     public var programDateTime: Date?
+    /// Artwork, length, song or station message, where the station sent them with the title.
+    public var details: TitleDetails?
 
-    public init(title: String, url: String?, audioByteOffset: Int64, receivedAt: Date = Date(), programDateTime: Date? = nil) {
+    public init(title: String, url: String?, audioByteOffset: Int64, receivedAt: Date = Date(), programDateTime: Date? = nil,
+                details: TitleDetails? = nil) {
         self.title = title; self.url = url; self.audioByteOffset = audioByteOffset; self.receivedAt = receivedAt
-        self.programDateTime = programDateTime
+        self.programDateTime = programDateTime; self.details = details
     }
 }
 
@@ -111,6 +114,7 @@ extension StreamEvent: Encodable {
         case event, connection, title, url, audioByteOffset, mediaTime, at, reason, attempt, delay
         case start, seconds, message, sink, codec, sampleRate, channels, bitrate
         case programDateTime, sequence, firstSequence, lastSequence
+        case artworkURL, length, titleKind
     }
 
     /// One flat JSON object per event, `{"event":"metadata","title":…}`, for `--json` output.
@@ -135,6 +139,9 @@ extension StreamEvent: Encodable {
             try c.encodeIfPresent(change.mediaTime, forKey: .mediaTime)
             try c.encode(change.receivedAt, forKey: .at)
             try c.encodeIfPresent(change.programDateTime.map(Timestamp.format), forKey: .programDateTime)
+            try c.encodeIfPresent(change.details?.artworkURL, forKey: .artworkURL)
+            try c.encodeIfPresent(change.details?.length, forKey: .length)
+            try c.encodeIfPresent(change.details?.kind, forKey: .titleKind)
         case .programDateTime(let mark):
             try c.encode("program-date-time", forKey: .event)
             try c.encode(Timestamp.format(mark.date), forKey: .programDateTime)

@@ -8,6 +8,14 @@ public struct HLSVariant: Sendable, Equatable, Codable {
     public var codecs: [String]
     /// The audio rendition group it refers to, if any.
     public var audioGroup: String?
+    /// An EXT-X-MEDIA audio rendition marked DEFAULT=YES: the one RFC 8216 §4.3.4.1 says to play.
+    public var isDefaultRendition: Bool
+
+    public init(url: String, bandwidth: Int, averageBandwidth: Int? = nil, codecs: [String], audioGroup: String? = nil,
+                isDefaultRendition: Bool = false) {
+        self.url = url; self.bandwidth = bandwidth; self.averageBandwidth = averageBandwidth; self.codecs = codecs
+        self.audioGroup = audioGroup; self.isDefaultRendition = isDefaultRendition
+    }
 
     /// The codec as onair names it ("aac", "he-aac", "mp3", ...), from the first audio codec tag.
     public var codec: String? { codecs.lazy.compactMap(HLSCodecs.name(forTag:)).first }
@@ -43,7 +51,7 @@ public enum PlaylistParser {
         if AudioContentType.isPlaylist(mediaType) { return true }
         let path = (URL(string: url)?.path ?? "").lowercased()
         if [".pls", ".m3u", ".m3u8"].contains(where: path.hasSuffix) { return true }
-        let start = String(decoding: body.prefix(64), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let start = text(of: body.prefix(64)).text.trimmingCharacters(in: .whitespacesAndNewlines)
         return start.hasPrefix("#EXTM3U") || start.lowercased().hasPrefix("[playlist]")
     }
 
@@ -54,42 +62,110 @@ public enum PlaylistParser {
         guard let base = URL(string: url) else {
             throw PlaylistError(url: url, line: nil, message: "not a valid URL")
         }
-        let text = String(decoding: body, as: UTF8.self)
+        let (text, isLatin1) = text(of: body)
+        let source = Source(base: base, url: url, isLatin1: isLatin1)
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        let firstLine = lines.first { !$0.isEmpty } ?? ""
-        if firstLine.lowercased() == "[playlist]" {
-            return try parsePLS(lines, base: base, url: url)
+        // Comments may precede #EXTM3U (seen in the wild); only tags and URIs tell what the list is.
+        let firstLine = lines.first { !$0.isEmpty && !($0.hasPrefix("#") && !$0.hasPrefix("#EXT")) } ?? ""
+        if isPLS(lines, firstLine: firstLine) {
+            return try parsePLS(lines, source)
         }
-        if firstLine.hasPrefix("#EXTM3U"), lines.contains(where: { $0.hasPrefix("#EXT-X-STREAM-INF") || $0.hasPrefix("#EXT-X-MEDIA:") }) {
-            return try parseMaster(lines, base: base, url: url)
+        if lines.contains(where: { $0.hasPrefix("#EXT-X-STREAM-INF") || $0.hasPrefix("#EXT-X-MEDIA:") }) {
+            return try parseMaster(lines, source)
         }
-        if firstLine.hasPrefix("#EXTM3U"), lines.contains(where: { $0.hasPrefix("#EXT-X-TARGETDURATION") || $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE") }) {
-            return .hlsMedia(try MediaPlaylistParser.parse(lines, base: base, url: url))
+        // A media playlist is known by its tags, even when its #EXTM3U line is missing (RFC 8216
+        // requires it, but servers and hand-written lists omit it): its URIs are segments, not streams.
+        if lines.contains(where: { $0.hasPrefix("#EXT-X-TARGETDURATION") || $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE") }) {
+            return .hlsMedia(try MediaPlaylistParser.parse(lines, base: base, url: url, escape: source.escape))
         }
-        return try parseM3U(lines, base: base, url: url)
+        return try parseM3U(lines, source)
     }
 
-    private static func parsePLS(_ lines: [String], base: URL, url: String) throws -> PlaylistContent {
+    /// The body as text: UTF-8 without its byte-order mark when valid, else Latin-1 (which maps every
+    /// byte, so a Windows-saved list still yields its URLs — they are escaped from those bytes, see `Source`).
+    private static func text(of body: Data) -> (text: String, isLatin1: Bool) {
+        var bytes = body[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        if let utf8 = String(validating: bytes, as: UTF8.self) { return (utf8, false) }
+        return (String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })), true)
+    }
+
+    /// Where a playlist came from, and how its bytes became text.
+    private struct Source {
+        var base: URL
+        var url: String
+        /// The text was decoded as Latin-1: each non-ASCII character stands for one byte of the file.
+        var isLatin1: Bool
+
+        /// A reference as the server knows it: non-ASCII characters percent-escaped from the file's own
+        /// bytes (Latin-1) or from UTF-8 — never replaced by U+FFFD.
+        func escape(_ reference: String) -> String {
+            guard reference.unicodeScalars.contains(where: { $0.value > 0x7E || $0.value < 0x21 }) else { return reference }
+            var escaped = ""
+            for scalar in reference.unicodeScalars {
+                if scalar.value > 0x20 && scalar.value < 0x7F {
+                    escaped.unicodeScalars.append(scalar)
+                } else if isLatin1 && scalar.value <= 0xFF {
+                    escaped += String(format: "%%%02X", scalar.value)
+                } else {
+                    escaped += String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined()
+                }
+            }
+            return escaped
+        }
+
+        func absolute(_ reference: String, line: Int) throws -> String {
+            try PlaylistParser.absolute(reference, line: line, base: base, url: url, escape: escape)
+        }
+    }
+
+    /// A .pls starts with `[playlist]`; one saved without that line is still known by its `FileN=` keys
+    /// when every other line is a .pls key too.
+    private static func isPLS(_ lines: [String], firstLine: String) -> Bool {
+        if firstLine.lowercased() == "[playlist]" { return true }
+        let keyed = lines.filter { !$0.isEmpty }
+        return keyed.contains { plsKey(of: $0)?.hasPrefix("file") == true }
+            && keyed.allSatisfy { line in
+                guard let key = plsKey(of: line) else { return false }
+                return ["file", "title", "length", "numberofentries", "version"].contains { key.hasPrefix($0) }
+            }
+    }
+
+    /// The lowercased key of a `Key=value` line, nil for anything else.
+    private static func plsKey(of line: String) -> String? {
+        guard let equals = line.firstIndex(of: "="), equals != line.startIndex,
+              !line[..<equals].contains(where: { $0 == "/" || $0 == ":" || $0 == " " }) else { return nil }
+        return line[..<equals].lowercased()
+    }
+
+    private static func parsePLS(_ lines: [String], _ source: Source) throws -> PlaylistContent {
         var files: [(index: Int, line: Int, value: String)] = []
         for (number, line) in lines.enumerated() {
             guard line.lowercased().hasPrefix("file"), let equals = line.firstIndex(of: "=") else { continue }
             guard let index = Int(line[line.index(line.startIndex, offsetBy: 4)..<equals]) else {
-                throw PlaylistError(url: url, line: number + 1, message: "malformed entry '\(line.prefix(80))'")
+                throw PlaylistError(url: source.url, line: number + 1, message: "malformed entry '\(line.prefix(80))'")
             }
-            files.append((index, number + 1, String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces)))
+            let value = String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+            files.append((index, number + 1, unquoted(value)))
         }
         let ordered = files.sorted { $0.index < $1.index }
-        return .entries(try absolute(ordered.map { ($0.line, $0.value) }, base: base, url: url))
+        return .entries(try absolute(ordered.map { ($0.line, $0.value) }, source))
     }
 
-    private static func parseM3U(_ lines: [String], base: URL, url: String) throws -> PlaylistContent {
+    /// `"value"` or `'value'` → `value`: some players write .pls values quoted, and mopidy and VLC read them so.
+    private static func unquoted(_ value: String) -> String {
+        guard value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first else { return value }
+        return String(value.dropFirst().dropLast())
+    }
+
+    private static func parseM3U(_ lines: [String], _ source: Source) throws -> PlaylistContent {
         let candidates = lines.enumerated().filter { !$0.element.isEmpty && !$0.element.hasPrefix("#") }
             .map { ($0.offset + 1, $0.element) }
-        return .entries(try absolute(candidates, base: base, url: url))
+        return .entries(try absolute(candidates, source))
     }
 
-    private static func parseMaster(_ lines: [String], base: URL, url: String) throws -> PlaylistContent {
+    private static func parseMaster(_ lines: [String], _ source: Source) throws -> PlaylistContent {
         var variants: [HLSVariant] = []
         var pending: (line: Int, attributes: [String: String])?
         for (offset, line) in lines.enumerated() {
@@ -99,24 +175,27 @@ public enum PlaylistParser {
             } else if line.hasPrefix("#EXT-X-MEDIA:") {
                 let attributes = attributes(of: line)
                 guard attributes["TYPE"] == "AUDIO", let uri = attributes["URI"] else { continue }
-                variants.append(HLSVariant(url: try absolute(uri, line: number, base: base, url: url),
-                                           bandwidth: 0, averageBandwidth: nil, codecs: [], audioGroup: attributes["GROUP-ID"]))
+                variants.append(HLSVariant(url: try source.absolute(uri, line: number), bandwidth: 0, codecs: [],
+                                           audioGroup: attributes["GROUP-ID"], isDefaultRendition: attributes["DEFAULT"] == "YES"))
             } else if !line.isEmpty, !line.hasPrefix("#"), let inf = pending {
-                guard let bandwidth = inf.attributes["BANDWIDTH"].flatMap({ Int($0) }) else {
-                    throw PlaylistError(url: url, line: inf.line, message: "EXT-X-STREAM-INF without a BANDWIDTH")
+                guard let text = inf.attributes["BANDWIDTH"] else {
+                    throw PlaylistError(url: source.url, line: inf.line, message: "EXT-X-STREAM-INF without a BANDWIDTH")
+                }
+                guard let bandwidth = bitsPerSecond(text) else {
+                    throw PlaylistError(url: source.url, line: inf.line, message: "BANDWIDTH '\(text.prefix(40))' is not a number of bit/s")
                 }
                 let codecs = (inf.attributes["CODECS"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                variants.append(HLSVariant(url: try absolute(line, line: number, base: base, url: url), bandwidth: bandwidth,
-                                           averageBandwidth: inf.attributes["AVERAGE-BANDWIDTH"].flatMap { Int($0) },
+                variants.append(HLSVariant(url: try source.absolute(line, line: number), bandwidth: bandwidth,
+                                           averageBandwidth: inf.attributes["AVERAGE-BANDWIDTH"].flatMap(bitsPerSecond),
                                            codecs: codecs, audioGroup: inf.attributes["AUDIO"]))
                 pending = nil
             }
             guard variants.count <= maxEntries else {
-                throw PlaylistError(url: url, line: number, message: "more than \(maxEntries) variants")
+                throw PlaylistError(url: source.url, line: number, message: "more than \(maxEntries) variants")
             }
         }
         guard !variants.isEmpty else {
-            throw PlaylistError(url: url, line: nil, message: "master playlist without any variant")
+            throw PlaylistError(url: source.url, line: nil, message: "master playlist without any variant")
         }
         // Renditions borrow the bandwidth of the variants that use them, so quality choice sees them.
         for index in variants.indices where variants[index].bandwidth == 0 {
@@ -125,6 +204,13 @@ public enum PlaylistParser {
             variants[index].codecs = users.first?.codecs.filter { HLSCodecs.name(forTag: $0) != nil } ?? []
         }
         return .hlsMaster(variants)
+    }
+
+    /// A decimal-integer as RFC 8216 wants it; a decimal fraction ("1280000.0", written by some packagers) is rounded.
+    private static func bitsPerSecond(_ text: String) -> Int? {
+        if let whole = Int(text), whole >= 0 { return whole }
+        guard text.contains("."), let value = Double(text), value >= 0, value < Double(Int32.max) else { return nil }
+        return Int(value.rounded())
     }
 
     /// `KEY=value,KEY="quoted, with commas"` as found after the tag's colon.
@@ -148,25 +234,31 @@ public enum PlaylistParser {
         return result
     }
 
-    private static func absolute(_ entries: [(line: Int, value: String)], base: URL, url: String) throws -> [String] {
+    private static func absolute(_ entries: [(line: Int, value: String)], _ source: Source) throws -> [String] {
         guard entries.count <= maxEntries else {
-            throw PlaylistError(url: url, line: entries[maxEntries].line, message: "more than \(maxEntries) entries")
+            throw PlaylistError(url: source.url, line: entries[maxEntries].line, message: "more than \(maxEntries) entries")
         }
         var accepted: [String] = []
         var refused: PlaylistError?
         for entry in entries {
-            do { accepted.append(try absolute(entry.value, line: entry.line, base: base, url: url)) }
+            do { accepted.append(try source.absolute(entry.value, line: entry.line)) }
             catch let error as PlaylistError { refused = refused ?? error }
         }
         if accepted.isEmpty {
-            throw refused ?? PlaylistError(url: url, line: nil, message: "playlist lists no stream")
+            throw refused ?? PlaylistError(url: source.url, line: nil, message: "playlist lists no stream")
         }
         return accepted
     }
 
-    /// `reference` resolved against the playlist's URL; only http and https are accepted.
-    static func absolute(_ reference: String, line: Int, base: URL, url: String) throws -> String {
-        guard let resolved = URL(string: reference, relativeTo: base)?.absoluteURL,
+    /// `reference` resolved against the playlist's URL; only http and https are accepted. `escape`
+    /// makes a reference with spaces or non-ASCII characters into a URL's characters first.
+    static func absolute(_ reference: String, line: Int, base: URL, url: String,
+                         escape: (String) -> String = { $0 }) throws -> String {
+        // "C:\Music\x.mp3" is a Windows path, not a URL of scheme "c": it cannot reach anything on the server.
+        if reference.contains("\\") {
+            throw PlaylistError(url: url, line: line, message: "'\(reference.prefix(80))' is a Windows file path, not a URL")
+        }
+        guard let resolved = URL(string: escape(reference), relativeTo: base)?.absoluteURL,
               let scheme = resolved.scheme?.lowercased() else {
             throw PlaylistError(url: url, line: line, message: "not a URL: '\(reference.prefix(80))'")
         }

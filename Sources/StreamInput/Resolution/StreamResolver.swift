@@ -79,7 +79,7 @@ public struct StreamResolver: Sendable {
 
     /// Resolves a station's streams in order of preference; the first that answers wins.
     public func resolve(_ station: Station) throws -> ResolvedStream {
-        var errors: [String] = []
+        var failures: [String] = []
         for endpoint in station.streams {
             do {
                 var resolved = try resolve(endpoint.url)
@@ -88,10 +88,12 @@ public struct StreamResolver: Sendable {
                 resolved.bitrate = resolved.bitrate ?? endpoint.bitrate
                 return resolved
             } catch {
-                errors.append("\(error)")
+                failures.append("\(error)")
             }
         }
-        throw ResolutionError(input: station.id, message: errors.isEmpty ? "the station lists no stream" : errors.joined(separator: "; "))
+        if failures.count == 1 { throw ResolutionError(input: station.id, message: failures[0]) }
+        throw ResolutionError(input: station.id, message: failures.isEmpty ? "the station lists no stream"
+                                  : FailureSummary.line(failures, of: "streams"))
     }
 
     public func resolve(_ url: String) throws -> ResolvedStream {
@@ -133,28 +135,74 @@ public struct StreamResolver: Sendable {
             return ResolvedStream(input: url, url: head.url, kind: .hls, contentType: head.mediaType, codec: nil,
                                   bitrate: nil, name: nil, chain: chain, variants: nil, hls: HLSPlaylistSummary(playlist))
         case .hlsMaster(let variants):
-            let chosen = choose(from: variants)
-            var resolved = try resolve(chosen.url, depth: depth + 1, chain: &chain)
-            resolved.codec = chosen.codec ?? resolved.codec
-            resolved.bitrate = chosen.bandwidth > 0 ? chosen.bandwidth / 1000 : resolved.bitrate
-            resolved.variants = variants
-            resolved.chosenVariant = chosen
-            return resolved
+            // RFC 8216 §6.3.1: a variant that fails gives way to the next — a broadcaster's backup of
+            // the same bandwidth first, then the others.
+            var failures: [String] = []
+            for chosen in ranked(variants) {
+                do {
+                    var resolved = try resolve(chosen.url, depth: depth + 1, chain: &chain)
+                    resolved.codec = chosen.codec ?? resolved.codec
+                    resolved.bitrate = chosen.bandwidth > 0 ? chosen.bandwidth / 1000 : resolved.bitrate
+                    resolved.variants = variants
+                    resolved.chosenVariant = chosen
+                    return resolved
+                } catch {
+                    failures.append("\(error)")
+                }
+            }
+            throw ResolutionError(input: url, message: FailureSummary.line(failures, of: "variants"))
         case .entries(let entries):
             var failures: [String] = []
             for entry in entries {
                 do { return try resolve(entry, depth: depth + 1, chain: &chain) }
                 catch { failures.append("\(error)") }
             }
-            throw ResolutionError(input: url, message: "no entry of the playlist answered: " + failures.joined(separator: "; "))
+            throw ResolutionError(input: url, message: FailureSummary.line(failures, of: "entries"))
         }
     }
 
-    /// Highest or lowest bandwidth, preferring audio-only variants (radio needs no video).
-    func choose(from variants: [HLSVariant]) -> HLSVariant {
-        let audioOnly = variants.filter { !$0.codecs.isEmpty && $0.codecs.allSatisfy { HLSCodecs.name(forTag: $0) != nil } }
-        let pool = audioOnly.isEmpty ? variants : audioOnly
-        let sorted = pool.sorted { $0.bandwidth < $1.bandwidth }
-        return (quality == .high ? sorted.last : sorted.first)!
+    /// The variant to play: see `ranked`.
+    public func choose(from variants: [HLSVariant]) -> HLSVariant {
+        ranked(variants)[0]
+    }
+
+    /// Variants in the order to try them: audio-only ones first (radio needs no video), by bandwidth
+    /// (highest or lowest first, as `quality` says); among equals the DEFAULT=YES rendition, then the
+    /// order of the playlist — a primary listed before its backup stays first.
+    public func ranked(_ variants: [HLSVariant]) -> [HLSVariant] {
+        func isAudioOnly(_ variant: HLSVariant) -> Bool {
+            !variant.codecs.isEmpty && variant.codecs.allSatisfy { HLSCodecs.name(forTag: $0) != nil }
+        }
+        return variants.enumerated().sorted { a, b in
+            let (x, y) = (a.element, b.element)
+            if isAudioOnly(x) != isAudioOnly(y) { return isAudioOnly(x) }
+            if x.bandwidth != y.bandwidth { return quality == .high ? x.bandwidth > y.bandwidth : x.bandwidth < y.bandwidth }
+            if x.isDefaultRendition != y.isDefaultRendition { return x.isDefaultRendition }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}
+
+/// Many failures of alternatives (playlist entries, variants, a station's streams) as one readable line:
+/// how many failed, the first two reasons, and how many more — not every reason run together.
+public enum FailureSummary {
+    /// Longest reason quoted, in characters.
+    static let maxReason = 240
+
+    public static func line(_ failures: [String], of noun: String) -> String {
+        let reasons = failures.prefix(2).map(shortened)
+        switch failures.count {
+        case 0: return "the playlist lists no \(noun)"
+        case 1: return failures[0]
+        case 2: return "both \(noun) failed: " + reasons.joined(separator: "; ")
+        default: return "all \(failures.count) \(noun) failed: " + reasons.joined(separator: "; ") + "; and \(failures.count - 2) more"
+        }
+    }
+
+    /// A long reason loses its middle: its start names what failed (a URL) and its end says why.
+    private static func shortened(_ reason: String) -> String {
+        let flat = reason.split(whereSeparator: \.isNewline).joined(separator: " ")
+        guard flat.count > maxReason else { return flat }
+        return flat.prefix(maxReason / 2) + "…" + flat.suffix(maxReason / 2 - 1)
     }
 }

@@ -174,8 +174,9 @@ struct RecordCommand: ParsableCommand {
         for target in targets {
             var stationOptions = options
             stationOptions.titleCharset = target.titleCharset
-            let plan = RecordingPlan(station: target.label, programme: chosenProgramme?.label, source: target.redactedSource,
+            var plan = RecordingPlan(station: target.label, programme: chosenProgramme?.label, source: target.redactedSource,
                                      timeZone: target.timeZone, template: template, base: base, format: format)
+            plan.preRollSeconds = target.preRollSeconds
             do {
                 recordings.append(try StationRecording(target: target, plan: plan, duration: duration.flatMap { TimeSpan($0)?.seconds },
                                                        split: split, options: stationOptions, finaliser: finaliser,

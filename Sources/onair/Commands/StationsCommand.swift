@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Media
 import RadioModel
 
 struct StationsCommand: ParsableCommand {
@@ -18,11 +19,12 @@ struct StationsCommand: ParsableCommand {
           onair stations radio gb          every word must match
           onair stations show bbc-radio-3  one station's streams and programmes
           onair stations --json | jq -r .id
+          onair stations check fip         does each of its streams play now?
 
-        Exit codes: 0 success (also when nothing matches); 3 unknown station id or malformed catalogue; \
-        64 usage error.
+        Exit codes: 0 success (also when nothing matches); 1 a checked station has no stream that plays; \
+        3 unknown station id or malformed catalogue; 64 usage error.
         """,
-        subcommands: [List.self, Show.self],
+        subcommands: [List.self, Show.self, Check.self],
         defaultSubcommand: List.self
     )
 }
@@ -128,6 +130,55 @@ extension StationsCommand {
                 ["  " + programme.id, programme.name, programme.slots.map(\.description).joined(separator: "; ")]
             })
             return text
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "check",
+            abstract: "Check that stations play: resolve, open and decode a second of each stream.",
+            discussion: """
+            For each stream of each station: whether it is alive (a second of audio decoded), its kind, \
+            codec and bitrate, the title it sent, how long until the first audio — or why it does not play. \
+            Without ids, every station in the catalogue is checked, one after another.
+
+            Examples:
+              onair stations check fip bbc-radio-3
+              onair stations check --json | jq -c 'select(.streams | all(.alive | not))'
+
+            Exit codes: 0 every checked station has a stream that plays; 1 some station has none; \
+            3 unknown station id or malformed catalogue.
+            """
+        )
+
+        @Argument(help: ArgumentHelp("Station ids; none checks every station.", valueName: "id"))
+        var ids: [String] = []
+
+        @Flag(help: "Print one JSON object per station and line.")
+        var json = false
+
+        func run() throws {
+            try reportingFailures {
+                let catalogue = try CatalogueAccess.load()
+                let stations = try ids.isEmpty ? catalogue.stations : ids.map { id in
+                    guard let station = catalogue.station(id: id) else {
+                        throw CommandFailure(message: "no station with id '\(id)' (try: onair stations \(id))",
+                                             exitCode: ExitStatus.configuration)
+                    }
+                    return station
+                }
+                var silent: [String] = []
+                for station in stations {
+                    let result = StationChecker().check(station)
+                    if json { Console.json(result) } else { print(result.report) }
+                    if !result.alive { silent.append(station.id) }
+                }
+                guard silent.isEmpty else {
+                    throw CommandFailure(message: "\(silent.count) of \(stations.count) stations have no stream that plays: "
+                                         + silent.prefix(5).joined(separator: ", ") + (silent.count > 5 ? ", …" : ""),
+                                         exitCode: ExitStatus.streamFailed)
+                }
+            }
         }
     }
 }

@@ -36,8 +36,9 @@ final class LiveRecordingSwitch: @unchecked Sendable {
             finaliser = made
             return made
         }
-        let plan = RecordingPlan(station: target.label, programme: nil, source: target.redactedSource, timeZone: target.timeZone,
+        var plan = RecordingPlan(station: target.label, programme: nil, source: target.redactedSource, timeZone: target.timeZone,
                                  template: .standard, base: CatalogueAccess.paths.recordings, format: .copy)
+        plan.preRollSeconds = target.preRollSeconds
         let nowPlaying = self.nowPlaying
         let recorder = CopyRecorder(plan: plan, finaliser: shared) { event in
             switch event {

@@ -41,6 +41,7 @@ final class ScheduledRecordings: EpisodeRecorder, @unchecked Sendable {
                                      timeZone: TimeZone(identifier: rule.timeZone) ?? target.timeZone,
                                      template: try rule.output.map { try FileNameTemplate($0) } ?? (rule.splitTracks ? .tracks : .standard),
                                      base: paths.recordings, format: RecordingFormat(rawValue: rule.format) ?? .copy)
+            plan.preRollSeconds = target.preRollSeconds
             // In one step: the station's running feed if it has one (the new one is then never
             // started), and the episode attached to it — a feed whose last episode is leaving is not reused.
             let feed = try lock.withLock { () throws -> StationFeed in

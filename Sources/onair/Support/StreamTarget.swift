@@ -25,6 +25,12 @@ enum StreamTarget {
         return nil
     }
 
+    /// Seconds of pre-roll the station sends on every connection (the catalogue's `preRoll`).
+    var preRollSeconds: Double? {
+        if case .station(let station) = self { return station.preRoll }
+        return nil
+    }
+
     /// The live source for this target. A station that prefers HLS (or one asked to start in the
     /// past, which only HLS can) and a URL ending in .m3u8 are resolved first and followed by an
     /// `HLSStream`. Everything else connects straight away through a `LiveSource` — the quickest
