@@ -9,34 +9,34 @@ import Foundation
 /// period seen later continues the sequence from the latest segment before it, leaving out as many
 /// numbers as segments fit in the time between them — an ad break's period follows on without a
 /// hole, a server restarted after an outage leaves one as long as the outage, counted by segment.
-struct DASHTimeline {
+public struct DASHTimeline {
     /// At most this many segments are listed: enough for an hour of 2-second segments.
-    static let maxListedSegments = 2000
+    public static let maxListedSegments = 2000
     /// Seconds after a segment's availability time before it is asked for: encoders rename a finished
     /// segment into place a little after its end on the clock.
     static let availabilitySlack = 0.5
 
-    var quality: StreamQuality
+    public var quality: StreamQuality
     /// Period key → what is added to its `$Number$` to make a sequence number.
     private var sequenceBases: [String: Int] = [:]
     private var keyOrder: [String] = []
     /// The latest segment listed so far: its sequence number and the wall-clock time of its end.
     private var latest: (sequence: Int, end: Date)?
 
-    init(quality: StreamQuality) { self.quality = quality }
+    public init(quality: StreamQuality) { self.quality = quality }
 
     /// What `playlist` found besides the segments.
-    struct Listing: Equatable {
-        var playlist: MediaPlaylist
+    public struct Listing: Sendable, Equatable {
+        public var playlist: MediaPlaylist
         /// The chosen representation's bandwidth in the newest period, bit/s.
-        var bandwidth: Int?
+        public var bandwidth: Int?
         /// The content type its segments have, from the MPD.
-        var mimeType: String?
-        var codec: String?
+        public var mimeType: String?
+        public var codec: String?
     }
 
     /// The segments `mpd` makes available at `now` (this machine's clock corrected by the server's).
-    mutating func playlist(_ mpd: MPD, now: Date) throws -> Listing {
+    public mutating func playlist(_ mpd: MPD, now: Date) throws -> Listing {
         let origin = mpd.availabilityStartTime ?? Date(timeIntervalSince1970: 0)
         let dynamic = mpd.type == .dynamic
         let presentationNow = now.timeIntervalSince(origin)
@@ -51,6 +51,7 @@ struct DASHTimeline {
             let periodEnd = period.duration.map { periodStart + $0 } ?? nextStart
                 ?? (position == mpd.periods.count - 1 ? mpd.mediaPresentationDuration : nil)
             defer { periodStart = periodEnd ?? periodStart }
+            guard periodStart.isFinite else { break }
             guard let representation = choose(from: period.representations), let template = representation.template else {
                 continue
             }

@@ -156,7 +156,8 @@ private final class MPDReader: NSObject, XMLParserDelegate {
             switch path.last {
             case "Representation": if representation?.baseURL == nil { representation?.baseURL = value }
             case "AdaptationSet": if adaptationSet?.baseURL == nil { adaptationSet?.baseURL = value }
-            case "Period": if periods.last?.level.baseURL == nil { periods[periods.count - 1].level.baseURL = value }
+            case "Period":
+                if let last = periods.indices.last, periods[last].level.baseURL == nil { periods[last].level.baseURL = value }
             case "MPD": if mpd?.baseURL == nil { mpd?.baseURL = value }
             default: break
             }
@@ -164,7 +165,7 @@ private final class MPDReader: NSObject, XMLParserDelegate {
             if let representation { representations.append(representation) }
             representation = nil
         case "AdaptationSet" where path.last == "Period":
-            if let adaptationSet { periods[periods.count - 1].adaptationSets.append((adaptationSet, representations)) }
+            if let adaptationSet, let last = periods.indices.last { periods[last].adaptationSets.append((adaptationSet, representations)) }
             adaptationSet = nil
             representations = []
         default:

@@ -69,11 +69,11 @@ struct SegmentTemplateExpansion {
             if first <= last {
                 let from = max(first, last - Double(limit) + 1)
                 for j in Self.index(from)...Self.index(last) {
-                    result.append(try segment(index: index + j, time: time &+ Int64(j) &* entry.duration, duration: entry.duration))
+                    result.append(try segment(index: index &+ j, time: time &+ Int64(j) &* entry.duration, duration: entry.duration))
                 }
                 if result.count > limit { result.removeFirst(result.count - limit) }
             }
-            index += Self.index(count)
+            index = index &+ Self.index(count)
             time = time &+ Int64(Self.index(count)) &* entry.duration
             if Double(time) > mediaTime(latestEnd) { break }
         }

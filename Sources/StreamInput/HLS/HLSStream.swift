@@ -149,6 +149,9 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
         dash.refresh { [self] result in
             guard !isClosed else { return }
             switch result {
+            case .success(let update) where update.listing.playlist.segments.isEmpty:
+                // Nothing available yet (a period or a restarted server not yet one segment in): not a restart.
+                engine.schedule(after: update.nextRefresh) { [self] in reload() }
             case .success(let update):
                 let playlist = update.listing.playlist
                 bandwidth = update.listing.bandwidth
