@@ -286,6 +286,35 @@ final class ScheduleDaemonTests: XCTestCase {
         let indexedStart = try XCTUnwrap(ISO8601DateFormatter().date(from: indexed["startUTC"] as? String ?? ""), "\(indexed)")
         XCTAssertEqual(indexedStart.timeIntervalSince(firstSample), 0, accuracy: 1, "the index dates the file by its first sample")
     }
+    func testALateDASHProgrammeIsCutToTheFrameByThePresentationTimeline() throws {
+        // A 60-segment time-shift buffer of 1 s segments; 24 s in, a programme that began 20 s ago is still in it.
+        let encoder = try LiveDASHEncoder(frequency: 440, codec: .aac, timeline: true, windowSize: 60)
+        let server = try FixtureHTTPServer()
+        defer { server.stop(); encoder.stop() }
+        server.serveDirectory(encoder.directory.url, at: "/dash/")
+        try encoder.waitForSegments(24, timeout: 60)
+        let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 20).rounded(.down))
+        let length = 26
+        try addOnce(server.url("/dash/" + LiveDASHEncoder.manifestName).absoluteString, at: start, seconds: length)
+        _ = try startDaemon()
+
+        let episode = try XCTUnwrap(try waitUntilFinished(count: 1, timeout: 40).first)
+        XCTAssertEqual(episode["status"] as? String, "done", "\(episode)")
+        let firstSample = try XCTUnwrap(date(episode["firstSampleAt"]), "\(episode)")
+        let frame = 1024.0 / 44100
+        XCTAssertGreaterThanOrEqual(firstSample.timeIntervalSince(start), 0, "\(firstSample) vs \(start)")
+        XCTAssertLessThan(firstSample.timeIntervalSince(start), frame + 0.001, "\(firstSample) vs \(start)")
+        let file = try XCTUnwrap(files(of: episode).first)
+        XCTAssertEqual(try FFprobe.decodeErrors(file), 0)
+        XCTAssertEqual(try FFprobe.decodePCM(file).duration, Double(length), accuracy: 2 * frame + 0.05)
+        // The truth, from the encoder's segments placed by its own MPD: availabilityStartTime + S@t.
+        let truth = try XCTUnwrap(try StreamFrames(mpd: encoder.directory.file(LiveDASHEncoder.manifestName)).programDateTime(ofFirstFrameOf: file),
+                                  "the recording's first frames are not in the stream")
+        XCTAssertGreaterThanOrEqual(truth.timeIntervalSince(start), -0.001, "\(truth) vs \(start)")
+        XCTAssertLessThan(truth.timeIntervalSince(start), frame + 0.001, "\(truth) vs \(start): the first sample is the scheduled instant's")
+        XCTAssertEqual(firstSample.timeIntervalSince(truth), 0, accuracy: 0.002, "the episode notes its true first sample")
+    }
+
     // MARK: The control channel
 
     /// The daemon's socket is its user's alone, and clients that dawdle (slowloris), flood or talk
@@ -358,6 +387,41 @@ private struct StreamFrames {
                 for (index, payload) in payloads.enumerated() {
                     frames.append((payload, date.addingTimeInterval(Double(index) * 1024 / 44100)))
                 }
+            }
+        }
+    }
+
+    /// A live MPD with a SegmentTimeline (FFmpeg's dash muxer, AAC at 44.1 kHz): each segment's frames
+    /// at availabilityStartTime + t / timescale, one frame every 1024 samples. The first segment is
+    /// left out: its priming frame is cut by the edit list.
+    init(mpd: URL) throws {
+        let text = try String(contentsOf: mpd, encoding: .utf8)
+        func attribute(_ name: String, in source: String) -> String? {
+            guard let range = source.range(of: "\(name)=\"") else { return nil }
+            return String(source[range.upperBound...].prefix { $0 != "\"" })
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let origin = attribute("availabilityStartTime", in: text).flatMap(formatter.date(from:)),
+              let scale = attribute("timescale", in: text).flatMap(Double.init),
+              var number = attribute("startNumber", in: text).flatMap({ Int($0) }) else { return }
+        let directory = mpd.deletingLastPathComponent()
+        let initSegment = try Data(contentsOf: directory.appendingPathComponent("init-stream0.m4s"))
+        var time = 0.0
+        for entry in text.components(separatedBy: "<S ").dropFirst() {
+            time = attribute("t", in: entry).flatMap(Double.init) ?? time
+            let duration = attribute("d", in: entry).flatMap(Double.init) ?? 0
+            for _ in 0...(attribute("r", in: entry).flatMap { Int($0) } ?? 0) {
+                let segment = directory.appendingPathComponent(String(format: "chunk-stream0-%05d.m4s", number))
+                if time > 0, let media = try? Data(contentsOf: segment) {
+                    let joined = directory.appendingPathComponent("joined-\(number).mp4")
+                    try (initSegment + media).write(to: joined)
+                    for (index, payload) in try Self.adtsPayloads(joined).enumerated() {
+                        frames.append((payload, origin.addingTimeInterval((time + Double(index) * 1024) / scale)))
+                    }
+                }
+                time += duration
+                number += 1
             }
         }
     }
