@@ -87,6 +87,40 @@ final class ListenDASHTests: XCTestCase {
         XCTAssertEqual(resolved["kind"] as? String, "dash", "\(resolved)")
     }
 
+    /// A server whose clock runs a minute ahead of ours: its MPD dates the stream a minute later, so by
+    /// our clock no segment exists yet. Its UTCTiming answer corrects our clock, and the stream plays on
+    /// the server's time.
+    func testUTCTimingCorrectsOurClockToTheServers() throws {
+        let skew = 60.0
+        let encoder = try LiveDASHEncoder(frequency: 440, timeline: true, utcTimingURL: server.url("/time").absoluteString)
+        defer { encoder.stop() }
+        server.serveDirectory(encoder.directory.url, at: "/skew/")
+        let manifest = encoder.directory.file(LiveDASHEncoder.manifestName)
+        server.route("/skew/" + LiveDASHEncoder.manifestName) { request, connection in
+            var text = try String(contentsOf: manifest, encoding: .utf8)
+            for attribute in ["availabilityStartTime", "publishTime"] {
+                guard let range = text.range(of: "\(attribute)=\""),
+                      let end = text[range.upperBound...].firstIndex(of: "\""),
+                      let date = Self.date(String(text[range.upperBound..<end])) else { continue }
+                text.replaceSubrange(range.upperBound..<end, with: Self.text(date.addingTimeInterval(skew)))
+            }
+            try FixtureHTTPServer.file(Data(text.utf8), contentType: "application/dash+xml")(request, connection)
+        }
+        server.route("/time") { request, connection in
+            try FixtureHTTPServer.file(Data(Self.text(Date().addingTimeInterval(skew)).utf8), contentType: "text/plain")(request, connection)
+        }
+        try encoder.waitForSegments(4)
+        let started = Date()
+        let (result, audio, events) = try listen(server.url("/skew/" + LiveDASHEncoder.manifestName).absoluteString)
+        XCTAssertTrue(result.succeeded, "\(result)")
+        XCTAssertEqual(audio?.dominantFrequency() ?? 0, 440, accuracy: 2)
+        XCTAssertEqual(server.requestCount("/time"), 1, "asked once, when the MPD was first loaded")
+        let mark = try XCTUnwrap(Self.date(Self.named("program-date-time", in: events).first?["programDateTime"]), "\(events)")
+        // The first segment's time on the server's clock: a minute ahead of ours, less a few seconds behind the live edge.
+        XCTAssertLessThan(mark.timeIntervalSince(started), skew, "\(mark)")
+        XCTAssertGreaterThan(mark.timeIntervalSince(started), skew - 8, "\(mark)")
+    }
+
     /// An outage longer than the 5-second time-shift buffer, then the encoder killed and restarted:
     /// the audio goes on, and what was lost is reported as gaps naming the missing segments.
     private func throughAStallAndARestart(_ encoder: LiveDASHEncoder, _ faults: HLSFaultInjector) throws {
@@ -150,6 +184,12 @@ final class ListenDASHTests: XCTestCase {
         XCTAssertEqual(probe.audio?.sampleRate, 44100, "a stream copy keeps the rate")
         let chapters = try RecordedFile(url: file).chapters()
         XCTAssertGreaterThanOrEqual(chapters.filter { $0.title.hasPrefix("[gap ") }.count, 2, "\(chapters)")
+    }
+
+    private static func text(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
     }
 
     private static func date(_ value: Any?) -> Date? {

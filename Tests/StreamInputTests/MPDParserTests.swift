@@ -208,6 +208,11 @@ final class MPDParserTests: XCTestCase {
         XCTAssertEqual(message(#"<MPD type="dynamic"/>"#), "http://radio.example/dash/live.mpd: a dynamic MPD without availabilityStartTime")
         XCTAssertEqual(message(#"<MPD><BaseURL>file:///etc/</BaseURL></MPD>"#),
                        "http://radio.example/dash/live.mpd: BaseURL 'file:///etc/' is not an http(s) URL")
+        // Found by the mpd fuzz target: FoundationXML traps on an attribute that is not UTF-8.
+        XCTAssertThrowsError(try MPDParser.parse(Data(#"<MPD type="static"><Period id=""#.utf8) + Data([0xE3, 0xFF, 0xC0]) + Data(#""/></MPD>"#.utf8),
+                                                 url: mpdURL)) { error in
+            XCTAssertEqual("\(error)", "http://radio.example/dash/live.mpd: the MPD is not UTF-8 text")
+        }
         XCTAssertEqual(message(#"<MPD mediaPresentationDuration="forever"/>"#),
                        "http://radio.example/dash/live.mpd: @mediaPresentationDuration 'forever' is not an xs:duration")
     }

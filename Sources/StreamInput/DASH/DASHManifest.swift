@@ -88,7 +88,7 @@ final class DASHManifest: @unchecked Sendable {
         let now = Date().addingTimeInterval(clockOffset)
         do {
             let listing = try timeline.playlist(mpd, now: now)
-            guard !listing.playlist.segments.isEmpty || mpd.periods.contains(where: { !$0.representations.isEmpty }) else {
+            guard !listing.playlist.segments.isEmpty || mpd.periods.contains(where: { timeline.choose(from: $0.representations) != nil }) else {
                 return .failure(SegmentFailure(message: "\(URLRedaction.redact(url)) has no audio representation onair can follow",
                                                isTransient: false))
             }

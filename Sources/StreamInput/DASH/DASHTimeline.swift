@@ -55,6 +55,7 @@ public struct DASHTimeline {
             guard let representation = choose(from: period.representations), let template = representation.template else {
                 continue
             }
+            chosen = representation
             let expansion = SegmentTemplateExpansion(template: template, representation: representation,
                                                      periodStart: periodStart, periodEnd: periodEnd)
             let earliest = dynamic ? presentationNow - depth : -.infinity
@@ -64,7 +65,6 @@ public struct DASHTimeline {
             if !dynamic, periodEnd == nil, template.timeline == nil { continue }
             let segments = try expansion.segments(earliestEnd: earliest, latestEnd: latestEnd, limit: Self.maxListedSegments)
             guard let first = segments.first else { continue }
-            chosen = representation
             let key = "\(origin.timeIntervalSince1970)|\(period.id ?? "")|\(periodStart)|\(representation.id)"
             let base = sequenceBase(for: key, first: first, origin: origin)
             let initSection = try expansion.initializationURL().map { InitSection(url: $0, byteRange: nil, encryption: nil) }

@@ -4,19 +4,11 @@ import RadioModel
 import FoundationXML
 #endif
 
-public struct MPDError: Error, Sendable, CustomStringConvertible, Equatable {
-    public var url: String
-    public var line: Int?
-    public var message: String
-    public var description: String {
-        "\(URLRedaction.redact(url))\(line.map { ":\($0)" } ?? ""): \(message)"
-    }
-}
-
 /// Reads an MPD with Foundation's XMLParser (libxml2's SAX parser; external entities are never
 /// loaded). Inheritance — SegmentTemplate attributes from Period to AdaptationSet to Representation,
 /// BaseURL at every level — is settled here, so the rest of the follower sees flat representations
-/// whose URLs are absolute and http(s): a remote MPD can never lead to a local file.
+/// whose URLs are absolute and http(s): a remote MPD can never lead to a local file. Errors are
+/// `PlaylistError`s, one line naming the MPD (and the line, when XML parsing failed there).
 public enum MPDParser {
     public static let maxBytes = 2 << 20
     static let maxPeriods = 1000
@@ -31,7 +23,11 @@ public enum MPDParser {
     }
 
     public static func parse(_ body: Data, url: String) throws -> MPD {
-        guard body.count <= maxBytes else { throw MPDError(url: url, line: nil, message: "MPD larger than \(maxBytes) bytes") }
+        guard body.count <= maxBytes else { throw PlaylistError(url: url, line: nil, message: "MPD larger than \(maxBytes) bytes") }
+        // FoundationXML traps on a name or attribute that is not UTF-8 (found by the mpd fuzz target).
+        guard String(validating: body, as: UTF8.self) != nil else {
+            throw PlaylistError(url: url, line: nil, message: "the MPD is not UTF-8 text")
+        }
         let reader = MPDReader(url: url)
         let parser = XMLParser(data: body)
         parser.shouldResolveExternalEntities = false
@@ -40,7 +36,7 @@ public enum MPDParser {
         if let error = reader.error { throw error }
         guard parsed else {
             let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "malformed XML"
-            throw MPDError(url: url, line: parser.lineNumber, message: "not well-formed XML (\(reason))")
+            throw PlaylistError(url: url, line: parser.lineNumber, message: "not well-formed XML (\(reason))")
         }
         return try reader.finish()
     }
@@ -68,7 +64,7 @@ private final class MPDReader: NSObject, XMLParserDelegate {
     }
 
     let url: String
-    var error: MPDError?
+    var error: PlaylistError?
     private var path: [String] = []
     private var text = ""
     private var mpd: Level?
@@ -83,7 +79,7 @@ private final class MPDReader: NSObject, XMLParserDelegate {
 
     private func fail(_ message: String, _ parser: XMLParser) {
         guard error == nil else { return }
-        error = MPDError(url: url, line: parser.lineNumber, message: message)
+        error = PlaylistError(url: url, line: parser.lineNumber, message: message)
         parser.abortParsing()
     }
 
@@ -175,7 +171,7 @@ private final class MPDReader: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
         if error == nil {
-            error = MPDError(url: url, line: parser.lineNumber, message: "not well-formed XML")
+            error = PlaylistError(url: url, line: parser.lineNumber, message: "not well-formed XML")
         }
     }
 
@@ -197,17 +193,17 @@ private final class MPDReader: NSObject, XMLParserDelegate {
     // MARK: Settling inheritance
 
     func finish() throws -> MPD {
-        guard let mpd else { throw MPDError(url: url, line: nil, message: "the document is not an MPD") }
+        guard let mpd else { throw PlaylistError(url: url, line: nil, message: "the document is not an MPD") }
         let attributes = mpd.attributes
         let type: MPD.PresentationType
         switch attributes["type"] ?? "static" {
         case "static": type = .static
         case "dynamic": type = .dynamic
-        case let other: throw MPDError(url: url, line: nil, message: "MPD@type '\(other.prefix(40))' is neither static nor dynamic")
+        case let other: throw PlaylistError(url: url, line: nil, message: "MPD@type '\(other.prefix(40))' is neither static nor dynamic")
         }
         let availabilityStart = try date(attributes, "availabilityStartTime")
         if type == .dynamic, availabilityStart == nil {
-            throw MPDError(url: url, line: nil, message: "a dynamic MPD without availabilityStartTime")
+            throw PlaylistError(url: url, line: nil, message: "a dynamic MPD without availabilityStartTime")
         }
         let mpdBase = try resolve(mpd.baseURL, against: url)
         var result = MPD(url: url, type: type, availabilityStartTime: availabilityStart, publishTime: try date(attributes, "publishTime"),
@@ -254,7 +250,7 @@ private final class MPDReader: NSObject, XMLParserDelegate {
         func integer(_ key: String) throws -> Int64? {
             guard let text = attributes[key] else { return nil }
             guard let value = Int64(text), value >= 0 else {
-                throw MPDError(url: url, line: nil, message: "SegmentTemplate@\(key) '\(text.prefix(40))' is not a whole number")
+                throw PlaylistError(url: url, line: nil, message: "SegmentTemplate@\(key) '\(text.prefix(40))' is not a whole number")
             }
             return value
         }
@@ -263,9 +259,9 @@ private final class MPDReader: NSObject, XMLParserDelegate {
         template.initialization = attributes["initialization"]
         template.startNumber = Int(clamping: try integer("startNumber") ?? 1)
         template.timescale = Int(clamping: try integer("timescale") ?? 1)
-        guard template.timescale > 0 else { throw MPDError(url: url, line: nil, message: "SegmentTemplate@timescale is 0") }
+        guard template.timescale > 0 else { throw PlaylistError(url: url, line: nil, message: "SegmentTemplate@timescale is 0") }
         template.duration = try integer("duration")
-        if template.duration == 0 { throw MPDError(url: url, line: nil, message: "SegmentTemplate@duration is 0") }
+        if template.duration == 0 { throw PlaylistError(url: url, line: nil, message: "SegmentTemplate@duration is 0") }
         template.presentationTimeOffset = try integer("presentationTimeOffset") ?? 0
         if let offset = attributes["availabilityTimeOffset"] {
             template.availabilityTimeOffset = offset == "INF" ? .infinity : max(0, Double(offset) ?? 0)
@@ -292,14 +288,14 @@ private final class MPDReader: NSObject, XMLParserDelegate {
         do {
             return try PlaylistParser.absolute(reference, line: 0, base: URL(string: base)!, url: url)
         } catch {
-            throw MPDError(url: url, line: nil, message: "BaseURL '\(reference.prefix(80))' is not an http(s) URL")
+            throw PlaylistError(url: url, line: nil, message: "BaseURL '\(reference.prefix(80))' is not an http(s) URL")
         }
     }
 
     private func date(_ attributes: [String: String], _ key: String) throws -> Date? {
         guard let text = attributes[key] else { return nil }
         guard let date = Timestamp.parse(text) else {
-            throw MPDError(url: url, line: nil, message: "MPD@\(key) '\(text.prefix(40))' is not an xs:dateTime")
+            throw PlaylistError(url: url, line: nil, message: "MPD@\(key) '\(text.prefix(40))' is not an xs:dateTime")
         }
         return date
     }
@@ -307,7 +303,7 @@ private final class MPDReader: NSObject, XMLParserDelegate {
     private func duration(_ attributes: [String: String], _ key: String) throws -> Double? {
         guard let text = attributes[key] else { return nil }
         guard let seconds = XSDuration.seconds(text) else {
-            throw MPDError(url: url, line: nil, message: "@\(key) '\(text.prefix(40))' is not an xs:duration")
+            throw PlaylistError(url: url, line: nil, message: "@\(key) '\(text.prefix(40))' is not an xs:duration")
         }
         return seconds
     }

@@ -87,7 +87,7 @@ struct SegmentTemplateExpansion {
         if let periodEnd { length = max(0, min(length, periodEnd - start)) }
         let number = template.startNumber &+ index
         guard let media = template.media else {
-            throw MPDError(url: representation.baseURL, line: nil, message: "SegmentTemplate without @media")
+            throw PlaylistError(url: representation.baseURL, line: nil, message: "SegmentTemplate without @media")
         }
         return DASHSegment(number: number, time: time, start: start, duration: length,
                            url: try url(media, number: number, time: time))
@@ -105,7 +105,7 @@ struct SegmentTemplateExpansion {
         do {
             return try PlaylistParser.absolute(expanded, line: 0, base: URL(string: representation.baseURL)!, url: representation.baseURL)
         } catch {
-            throw MPDError(url: representation.baseURL, line: nil,
+            throw PlaylistError(url: representation.baseURL, line: nil,
                            message: "segment URL '\(expanded.prefix(80))' is not an http(s) URL")
         }
     }
