@@ -71,7 +71,7 @@ final class ListenDASHTests: XCTestCase {
         }
     }
 
-    func testACatalogueStationOfKindDashIsFollowed() throws {
+    func testACatalogueStationOfKindDashAndAnMPDWithoutASuffixAreFollowed() throws {
         let (encoder, _, url) = try live(frequency: 550)
         defer { encoder.stop() }
         let config = onair.home.url.appendingPathComponent("config")
@@ -85,6 +85,16 @@ final class ListenDASHTests: XCTestCase {
         XCTAssertEqual(audio?.dominantFrequency() ?? 0, 550, accuracy: 2)
         let resolved = OnairBinary.events(try onair.run(["resolve", "local-dash", "--json"]).stdoutText).first ?? [:]
         XCTAssertEqual(resolved["kind"] as? String, "dash", "\(resolved)")
+
+        // A URL that gives no hint: connected to like Icecast, then handed over when it answers with an MPD.
+        let manifest = encoder.directory.file(LiveDASHEncoder.manifestName)
+        server.route("/dash/radio") { request, connection in
+            try FixtureHTTPServer.file(try Data(contentsOf: manifest), contentType: "application/dash+xml")(request, connection)
+        }
+        let (plain, plainAudio, events) = try listen(server.url("/dash/radio").absoluteString)
+        XCTAssertTrue(plain.succeeded, "\(plain)")
+        XCTAssertEqual(plainAudio?.dominantFrequency() ?? 0, 550, accuracy: 2)
+        XCTAssertFalse(events.contains { $0["event"] as? String == "error" }, "\(events)")
     }
 
     /// A server whose clock runs a minute ahead of ours: its MPD dates the stream a minute later, so by
