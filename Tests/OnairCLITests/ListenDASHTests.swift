@@ -97,6 +97,45 @@ final class ListenDASHTests: XCTestCase {
         XCTAssertFalse(events.contains { $0["event"] as? String == "error" }, "\(events)")
     }
 
+    /// An MPD of two periods, a programme and then an ad break from other files with another tone: the
+    /// audio runs on across the boundary, with the decoder started afresh on the ad's initialisation
+    /// segment and no gap.
+    func testAnAdBreaksPeriodIsContinuousAudioNotAGap() throws {
+        let directory = try TemporaryDirectory(prefix: "onair-periods")
+        var adaptationSets: [String] = []
+        for (name, frequency) in [("show", 440), ("ad", 880)] {
+            let folder = directory.url.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=44100:duration=4",
+                                             "-c:a", "aac", "-b:a", "64k", "-f", "dash", "-seg_duration", "1", "-use_template", "1",
+                                             "-use_timeline", "1", folder.appendingPathComponent("out.mpd").path], timeout: 60).check()
+            let written = try String(contentsOf: folder.appendingPathComponent("out.mpd"), encoding: .utf8)
+            let set = try XCTUnwrap(written.range(of: "<AdaptationSet").flatMap { start in
+                written.range(of: "</AdaptationSet>").map { String(written[start.lowerBound..<$0.upperBound]) }
+            })
+            adaptationSets.append(set)
+        }
+        try Data("""
+        <?xml version="1.0" encoding="utf-8"?>
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT8S">
+          <Period id="show" start="PT0S"><BaseURL>show/</BaseURL>\(adaptationSets[0])</Period>
+          <Period id="ad" start="PT4S"><BaseURL>ad/</BaseURL>\(adaptationSets[1])</Period>
+        </MPD>
+        """.utf8).write(to: directory.file("periods.mpd"))
+        server.serveDirectory(directory.url, at: "/periods/")
+
+        let wav = onair.home.file("periods.wav")
+        let result = try onair.run(["listen", server.url("/periods/periods.mpd").absoluteString, "--sink", "wav:\(wav.path)", "--json"])
+        XCTAssertTrue(result.succeeded, "the stream ends with its last period: \(result)")
+        let events = OnairBinary.events(result.stdoutText)
+        XCTAssertTrue(Self.named("gap", in: events).isEmpty, "\(events)")
+        XCTAssertEqual(Self.named("decoding", in: events).count, 2, "the ad's init segment starts a new run: \(events)")
+        let audio = try PCMAudio(wavFile: wav)
+        XCTAssertEqual(audio.duration, 8, accuracy: 0.1)
+        XCTAssertEqual(audio.slice(from: 0.5, to: 3.5).dominantFrequency() ?? 0, 440, accuracy: 2)
+        XCTAssertEqual(audio.slice(from: 4.5, to: 7.5).dominantFrequency() ?? 0, 880, accuracy: 2)
+    }
+
     /// A server whose clock runs a minute ahead of ours: its MPD dates the stream a minute later, so by
     /// our clock no segment exists yet. Its UTCTiming answer corrects our clock, and the stream plays on
     /// the server's time.
