@@ -149,8 +149,12 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
         dash.refresh { [self] result in
             guard !isClosed else { return }
             switch result {
-            case .success(let update) where update.listing.playlist.segments.isEmpty:
+            case .success(let update) where update.listing.playlist.segments.isEmpty && !update.listing.playlist.endList:
                 // Nothing available yet (a period or a restarted server not yet one segment in): not a restart.
+                if !following && !warnedStale {
+                    warnedStale = true
+                    onEvent(.warning("\(URLRedaction.redact(url)): no segment is available yet by the MPD's clock; waiting"))
+                }
                 engine.schedule(after: update.nextRefresh) { [self] in reload() }
             case .success(let update):
                 let playlist = update.listing.playlist
