@@ -95,7 +95,7 @@ final class DASHManifest: @unchecked Sendable {
             let target = listing.playlist.targetDuration
             let nextEnd = listing.playlist.segments.last.map { $0.programDateTime!.addingTimeInterval($0.duration + target) }
             let wait = nextEnd.map { $0.timeIntervalSince(now) + DASHTimeline.availabilitySlack } ?? target
-            return .success(Update(listing: listing, nextRefresh: min(max(wait, 0.1), target)))
+            return .success(Update(listing: listing, nextRefresh: min(max(wait, 0.1), target, Self.maxReloadInterval)))
         } catch {
             return .failure(SegmentFailure(message: "\(error)", isTransient: false))
         }
