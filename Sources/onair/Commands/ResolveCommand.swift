@@ -25,7 +25,7 @@ struct ResolveCommand: ParsableCommand {
     @Argument(help: "A station id from the catalogue, or a stream or playlist URL.")
     var station: String
 
-    @Option(help: "HLS variant to pick from a master playlist: low or high.")
+    @Option(help: "HLS variant (from a master playlist) or DASH representation to pick: low or high.")
     var quality: StreamQuality = .high
 
     @Flag(help: "Print the result as one JSON object.")
