@@ -201,7 +201,7 @@ final class ListenDASHTests: XCTestCase {
         let wav = onair.home.file("through.wav")
         let listening = try onair.start(["listen", url, "--sink", "wav:\(wav.path)", "--duration", "30", "--json"])
         try throughAStallAndARestart(encoder, faults)
-        XCTAssertTrue(listening.waitForExit(timeout: 60), "30 s of audio arrive")
+        XCTAssertTrue(listening.waitForExit(timeout: 90), "30 s of audio arrive")
         let result = listening.result()
         XCTAssertTrue(result.succeeded, "\(result)")
         let events = OnairBinary.events(result.stdoutText)
@@ -217,7 +217,7 @@ final class ListenDASHTests: XCTestCase {
         defer { encoder.stop() }
         let recording = try onair.start(["record", url, "--duration", "30", "--json"])
         try throughAStallAndARestart(encoder, faults)
-        XCTAssertTrue(recording.waitForExit(timeout: 60), "30 s of audio arrive")
+        XCTAssertTrue(recording.waitForExit(timeout: 90), "30 s of audio arrive")
         let result = recording.result()
         XCTAssertTrue(result.succeeded, "\(result)")
         checkGapsNameTheirSegments(OnairBinary.events(result.stdoutText), label: "record")
