@@ -169,7 +169,7 @@ public final class LivePipeline: @unchecked Sendable {
                 packet.pointee.duration = av_rescale_q(Int64(parameters.frame_size), AVRational(num: 1, den: parameters.sample_rate),
                                                        demuxer.stream.pointee.time_base)
             }
-            let copy = EncodedPacket(packet: packet, timeBase: encoded.timeBase)
+            var copy = EncodedPacket(packet: packet, timeBase: encoded.timeBase)
             let bytes = UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))
             let framing = FrameIntegrity.isComplete(bytes, demuxer: demuxer.formatName)
             // A copy's time is its nominal frame length (the packet's rounded duration would drift).
@@ -177,15 +177,27 @@ public final class LivePipeline: @unchecked Sendable {
                 ? Double(parameters.frame_size) / Double(parameters.sample_rate) : copy.duration
             let wantsPCM = fanOut.wantsPCM
             // Raw MP3/ADTS frames carry no checksum: a frame garbled upstream is only found by decoding
-            // it, so copies are decoded too and a frame the decoder rejects never reaches a file.
-            guard wantsPCM || framing == true else {
+            // it, so copies are decoded too and a frame the decoder rejects never reaches a file. A packet
+            // whose length nothing tells is decoded as well, to learn it.
+            guard wantsPCM || framing == true || copyDuration <= 0 else {
                 // Nobody listens to PCM: no decoding, the frames' nominal lengths keep the time.
                 if framing != false { fanOut.deliver(copy) }
                 advanceClock(by: copyDuration)
                 continue
             }
             do {
-                try decoder.decode(packet, frame: frame, body: wantsPCM ? handleFrame : { _ in })
+                // fMP4 fragments of one frame each (FFmpeg's DASH with -streaming) give packets no
+                // duration: the decoded samples tell it, so copies and the media clock still move on.
+                var decodedSeconds = 0.0
+                try decoder.decode(packet, frame: frame) { decoded in
+                    decodedSeconds += Double(decoded.pointee.nb_samples) / Double(max(1, decoded.pointee.sample_rate))
+                    if wantsPCM { try handleFrame(decoded) }
+                }
+                if packet.pointee.duration <= 0, decodedSeconds > 0 {
+                    let timeBase = demuxer.stream.pointee.time_base
+                    packet.pointee.duration = Int64((decodedSeconds * Double(timeBase.den) / Double(max(1, timeBase.num))).rounded())
+                    copy = EncodedPacket(packet: packet, timeBase: encoded.timeBase)
+                }
                 badPackets = 0
                 if let gap = rejected {
                     rejected = nil
@@ -193,7 +205,7 @@ public final class LivePipeline: @unchecked Sendable {
                     onEvent(.gap(Gap(start: gap.since, seconds: gap.seconds, mediaTime: mediaTime)))
                 }
                 if framing != false { fanOut.deliver(copy) }
-                if !wantsPCM { advanceClock(by: copyDuration) }
+                if !wantsPCM { advanceClock(by: copyDuration > 0 ? copyDuration : copy.duration) }
             } catch {
                 badPackets += 1
                 rejected = ((rejected?.seconds ?? 0) + copyDuration, rejected?.since ?? Date())

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A catalogue file onair cannot use, described as one line that says where to look:
-/// `/home/u/.config/onair/stations.json:14: stations[2].streams[0].kind: expected "icy" or "hls", got "rtsp"`.
+/// `/home/u/.config/onair/stations.json:14: stations[2].streams[0].kind: expected one of "icy", "hls", "dash", got "rtsp"`.
 public struct CatalogueError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// The file the problem is in.
     public var path: String

@@ -55,6 +55,8 @@ public enum StreamKind: String, Codable, Sendable, Equatable, CaseIterable {
     case icy
     /// HTTP Live Streaming: a playlist of segments.
     case hls
+    /// MPEG-DASH: an MPD describing segments on the presentation clock.
+    case dash
 
     public init(from decoder: Decoder) throws { self = try Self.decodeChoice(from: decoder) }
 }

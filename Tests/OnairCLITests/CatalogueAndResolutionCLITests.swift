@@ -57,7 +57,7 @@ final class CatalogueAndResolutionCLITests: XCTestCase {
         XCTAssertEqual(result.status, 3, "\(result)")
         let path = onair.home.url.appendingPathComponent("config/stations.json").path
         XCTAssertEqual(result.stderrText.trimmingCharacters(in: .newlines),
-                       "onair: \(path):3: stations[0].streams[0].kind: expected \"icy\" or \"hls\", got \"rtsp\"")
+                       "onair: \(path):3: stations[0].streams[0].kind: expected one of \"icy\", \"hls\", \"dash\", got \"rtsp\"")
     }
 
     func testAStationsCharsetDecodesItsTitlesEndToEnd() throws {

@@ -259,14 +259,41 @@ final class ScheduleDaemonTests: XCTestCase {
         defer { server.stop(); encoder.stop() }
         server.serveDirectory(encoder.directory.url, at: "/hls/")
         try encoder.waitForSegments(24, timeout: 60)
+        let episode = try checkALateProgrammeIsCutToTheFrame(server.url("/hls/" + encoder.playlistPath).absoluteString) { file in
+            try StreamFrames(playlist: encoder.directory.file(LiveHLSEncoder.playlistName)).programDateTime(ofFirstFrameOf: file)
+        }
+        XCTAssertEqual(episode["late"] as? Bool, true)
+        let firstSample = try XCTUnwrap(date(episode["firstSampleAt"]), "\(episode)")
+        let indexed = try XCTUnwrap(OnairBinary.events(try onair.run(["recordings", "list", "--json"]).stdoutText).first)
+        let indexedStart = try XCTUnwrap(ISO8601DateFormatter().date(from: indexed["startUTC"] as? String ?? ""), "\(indexed)")
+        XCTAssertEqual(indexedStart.timeIntervalSince(firstSample), 0, accuracy: 1, "the index dates the file by its first sample")
+    }
+
+    func testALateDASHProgrammeIsCutToTheFrameByThePresentationTimeline() throws {
+        // A 60-segment time-shift buffer of 1 s segments; 24 s in, a programme that began 20 s ago is still in it.
+        let encoder = try LiveDASHEncoder(frequency: 440, codec: .aac, timeline: true, windowSize: 60)
+        let server = try FixtureHTTPServer()
+        defer { server.stop(); encoder.stop() }
+        server.serveDirectory(encoder.directory.url, at: "/dash/")
+        try encoder.waitForSegments(24, timeout: 60)
+        // The truth from the encoder's segments placed by its own MPD: availabilityStartTime + S@t.
+        try checkALateProgrammeIsCutToTheFrame(server.url("/dash/" + LiveDASHEncoder.manifestName).absoluteString) { file in
+            try StreamFrames(mpd: encoder.directory.file(LiveDASHEncoder.manifestName)).programDateTime(ofFirstFrameOf: file)
+        }
+    }
+
+    /// Schedules a 26-second programme that began 20 s ago on a live stream (AAC at 44.1 kHz) whose
+    /// window still holds its start, and checks it is back-filled from that start and cut to the frame
+    /// by the stream's own clock. `truth` dates a file's first frame from the stream's segments.
+    @discardableResult
+    private func checkALateProgrammeIsCutToTheFrame(_ url: String, truth: (URL) throws -> Date?) throws -> [String: Any] {
         let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 20).rounded(.down))
         let length = 26
-        try addOnce(server.url("/hls/" + encoder.playlistPath).absoluteString, at: start, seconds: length)
+        try addOnce(url, at: start, seconds: length)
         _ = try startDaemon()
 
         let episode = try XCTUnwrap(try waitUntilFinished(count: 1, timeout: 40).first)
         XCTAssertEqual(episode["status"] as? String, "done", "\(episode)")
-        XCTAssertEqual(episode["late"] as? Bool, true)
         let firstSample = try XCTUnwrap(date(episode["firstSampleAt"]), "\(episode)")
         // AAC at 44.1 kHz: one frame is 1024 samples, 23 ms.
         let frame = 1024.0 / 44100
@@ -275,16 +302,13 @@ final class ScheduleDaemonTests: XCTestCase {
         let file = try XCTUnwrap(files(of: episode).first)
         XCTAssertEqual(try FFprobe.decodeErrors(file), 0)
         XCTAssertEqual(try FFprobe.decodePCM(file).duration, Double(length), accuracy: 2 * frame + 0.05,
-                       "the whole programme, its first 20 s from the playlist's window")
-        // The truth, from the encoder's own segments: where the recording's first frame sits in them.
-        let truth = try XCTUnwrap(try StreamFrames(playlist: encoder.directory.file(LiveHLSEncoder.playlistName)).programDateTime(ofFirstFrameOf: file),
-                                  "the recording's first frames are not in the stream")
+                       "the whole programme, its first 20 s from the window")
+        // Where the recording's first frame sits in the stream's own frames.
+        let truth = try XCTUnwrap(try truth(file), "the recording's first frames are not in the stream")
         XCTAssertGreaterThanOrEqual(truth.timeIntervalSince(start), -0.001, "\(truth) vs \(start)")
         XCTAssertLessThan(truth.timeIntervalSince(start), frame + 0.001, "\(truth) vs \(start): the first sample is the scheduled instant's")
         XCTAssertEqual(firstSample.timeIntervalSince(truth), 0, accuracy: 0.002, "the episode notes its true first sample")
-        let indexed = try XCTUnwrap(OnairBinary.events(try onair.run(["recordings", "list", "--json"]).stdoutText).first)
-        let indexedStart = try XCTUnwrap(ISO8601DateFormatter().date(from: indexed["startUTC"] as? String ?? ""), "\(indexed)")
-        XCTAssertEqual(indexedStart.timeIntervalSince(firstSample), 0, accuracy: 1, "the index dates the file by its first sample")
+        return episode
     }
     // MARK: The control channel
 
@@ -358,6 +382,41 @@ private struct StreamFrames {
                 for (index, payload) in payloads.enumerated() {
                     frames.append((payload, date.addingTimeInterval(Double(index) * 1024 / 44100)))
                 }
+            }
+        }
+    }
+
+    /// A live MPD with a SegmentTimeline (FFmpeg's dash muxer, AAC at 44.1 kHz): each segment's frames
+    /// at availabilityStartTime + t / timescale, one frame every 1024 samples. The first segment is
+    /// left out: its priming frame is cut by the edit list.
+    init(mpd: URL) throws {
+        let text = try String(contentsOf: mpd, encoding: .utf8)
+        func attribute(_ name: String, in source: String) -> String? {
+            guard let range = source.range(of: "\(name)=\"") else { return nil }
+            return String(source[range.upperBound...].prefix { $0 != "\"" })
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let origin = attribute("availabilityStartTime", in: text).flatMap(formatter.date(from:)),
+              let scale = attribute("timescale", in: text).flatMap(Double.init),
+              var number = attribute("startNumber", in: text).flatMap({ Int($0) }) else { return }
+        let directory = mpd.deletingLastPathComponent()
+        let initSegment = try Data(contentsOf: directory.appendingPathComponent("init-stream0.m4s"))
+        var time = 0.0
+        for entry in text.components(separatedBy: "<S ").dropFirst() {
+            time = attribute("t", in: entry).flatMap(Double.init) ?? time
+            let duration = attribute("d", in: entry).flatMap(Double.init) ?? 0
+            for _ in 0...(attribute("r", in: entry).flatMap { Int($0) } ?? 0) {
+                let segment = directory.appendingPathComponent(String(format: "chunk-stream0-%05d.m4s", number))
+                if time > 0, let media = try? Data(contentsOf: segment) {
+                    let joined = directory.appendingPathComponent("joined-\(number).mp4")
+                    try (initSegment + media).write(to: joined)
+                    for (index, payload) in try Self.adtsPayloads(joined).enumerated() {
+                        frames.append((payload, origin.addingTimeInterval((time + Double(index) * 1024) / scale)))
+                    }
+                }
+                time += duration
+                number += 1
             }
         }
     }

@@ -72,7 +72,7 @@ final class CatalogueDecodingErrorTests: XCTestCase {
                                                #"{"url": "https://example.org/b", "kind": "rtsp"}"#]),
         ])
         XCTAssertEqual(catalogueError(text, path: "/home/u/.config/onair/stations.json")?.description,
-                       "/home/u/.config/onair/stations.json:\(lineNumber(of: "rtsp", in: text)): stations[2].streams[1].kind: expected \"icy\" or \"hls\", got \"rtsp\"")
+                       "/home/u/.config/onair/stations.json:\(lineNumber(of: "rtsp", in: text)): stations[2].streams[1].kind: expected one of \"icy\", \"hls\", \"dash\", got \"rtsp\"")
     }
 
     func testAWrongTypeSaysWhatWasExpectedAndWhatWasFound() {

@@ -94,6 +94,7 @@ public final class FixtureHTTPServer: Sendable {
         "m3u8": "application/vnd.apple.mpegurl", "m3u": "audio/x-mpegurl", "pls": "audio/x-scpls",
         "ts": "video/mp2t", "aac": "audio/aac", "mp3": "audio/mpeg", "m4s": "audio/mp4", "mp4": "audio/mp4",
         "ogg": "audio/ogg", "opus": "audio/ogg", "flac": "audio/flac", "key": "application/octet-stream",
+        "mpd": "application/dash+xml", "webm": "audio/webm",
     ]
 }
 

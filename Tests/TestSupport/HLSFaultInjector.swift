@@ -1,6 +1,7 @@
 import Foundation
 
-/// Serves a live HLS directory (a `LiveHLSEncoder`'s) and misbehaves on demand the way CDNs and
+/// Serves a live HLS directory (a `LiveHLSEncoder`'s, or a `LiveDASHEncoder`'s with its MPD as the
+/// playlist: outages and frozen manifests then apply alike) and misbehaves on demand the way CDNs and
 /// encoders do: a segment refused, a segment served slowly, a playlist that stops updating,
 /// sequence numbers never published (a jump), a total outage. It also records what was asked for.
 ///
@@ -14,6 +15,7 @@ public final class HLSFaultInjector: @unchecked Sendable {
     private let directory: URL
     private let prefix: String
     private let playlistName: String
+    private let playlistContentType: String
     private let lock = NSLock()
     private var refused: [Int: Int] = [:]
     private var delays: [Int: TimeInterval] = [:]
@@ -24,8 +26,10 @@ public final class HLSFaultInjector: @unchecked Sendable {
     private var durations: [Int: Double] = [:]
     private var requested: [Int] = []
 
-    public init(directory: URL, prefix: String, playlistName: String = LiveHLSEncoder.playlistName) {
+    public init(directory: URL, prefix: String, playlistName: String = LiveHLSEncoder.playlistName,
+                playlistContentType: String = "application/vnd.apple.mpegurl") {
         self.directory = directory; self.prefix = prefix; self.playlistName = playlistName
+        self.playlistContentType = playlistContentType
     }
 
     // MARK: Faults
@@ -74,7 +78,7 @@ public final class HLSFaultInjector: @unchecked Sendable {
                     return try FixtureHTTPServer.status(404)(request, connection)
                 }
                 let served = lock.withLock { playlist(servedFrom: text) }
-                return try FixtureHTTPServer.file(Data(served.utf8), contentType: "application/vnd.apple.mpegurl")(request, connection)
+                return try FixtureHTTPServer.file(Data(served.utf8), contentType: playlistContentType)(request, connection)
             }
             let (sequence, status, delay) = lock.withLock { () -> (Int?, Int?, TimeInterval?) in
                 guard let sequence = sequences[name] else { return (nil, nil, nil) }

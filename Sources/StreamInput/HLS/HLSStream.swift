@@ -15,6 +15,10 @@ import Foundation
 /// that expires (403, 404 or 410 where it worked) is replaced by resolving the station's first URL again,
 /// the segments missed meanwhile counted as a gap.
 ///
+/// A live MPEG-DASH presentation is followed the same way (`format: .dash`): a `DASHManifest` turns
+/// the MPD and the presentation clock into the playlist this follower reloads, and the segments,
+/// runs, gaps and program-date-times go through the very same paths as HLS fMP4 with EXT-X-MAP.
+///
 /// Every piece of state lives on the transfer engine's network thread: playlists, keys and segments
 /// are engine transfers whose completions run there. A segment goes into the run's byte queue only
 /// when the queue has room, and the next one is fetched only after that, so nothing is fetched far ahead.
@@ -41,6 +45,8 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
 
     // Network thread only.
     private let loader: SegmentLoader
+    /// For DASH, the MPD seen as a media playlist; nil for HLS.
+    private let dash: DASHManifest?
     private var playlistURL: String
     private var masterHops = 0
     /// Bit/s of the variant chosen from a master playlist.
@@ -56,6 +62,8 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
     private var following = false
     private var playlistTransfer: TransferID?
     private var lastPlaylistBody: Data?
+    /// DASH: the sequence number after the last segment listed, to tell a changed listing.
+    private var lastDASHEnd: Int?
     private var lastChange = TransferEngine.now()
     private var warnedStale = false
     private var consecutiveFailures = 0
@@ -78,12 +86,14 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
     private var rejectsInARow = 0
     private var lastRejectAt = -Double.infinity
 
-    /// `url` is a media playlist, or a master playlist whose variant `options.quality` picks.
-    public init(url: String, options: LiveStreamOptions = LiveStreamOptions(), engine: TransferEngine = .shared,
-                onEvent: @escaping @Sendable (StreamEvent) -> Void) {
+    /// For HLS, `url` is a media playlist, or a master playlist whose variant `options.quality` picks;
+    /// for DASH, an MPD whose audio representation `options.quality` picks.
+    public init(url: String, format: SegmentedFormat = .hls, options: LiveStreamOptions = LiveStreamOptions(),
+                engine: TransferEngine = .shared, onEvent: @escaping @Sendable (StreamEvent) -> Void) {
         self.url = url; self.options = options; self.engine = engine; self.onEvent = onEvent
         playlistURL = url
         loader = SegmentLoader(engine: engine, options: options)
+        dash = format == .dash ? DASHManifest(url: url, engine: engine, options: options) { onEvent(.warning($0)) } : nil
     }
 
     public func start() {
@@ -99,6 +109,7 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
         engine.schedule(after: 0) { [self] in
             if let playlistTransfer { engine.cancel(playlistTransfer) }
             playlistTransfer = nil
+            dash?.cancel()
             loader.cancel()
             run?.queue.close()
             run = nil
@@ -113,6 +124,7 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
     private func reload() {
         guard !isClosed else { return }
         let startedAt = TransferEngine.now()
+        if let dash { return reloadMPD(dash, startedAt: startedAt) }
         let request = TransferRequest(url: playlistURL, connectTimeout: options.connectTimeout,
                                       stallTimeout: options.stallTimeout, userAgent: options.userAgent)
         playlistTransfer = engine.load(request, maxBytes: PlaylistParser.maxBytes) { [self] result in
@@ -148,12 +160,38 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
         }
     }
 
-    private func follow(_ playlist: MediaPlaylist, changed: Bool, startedAt: Double) {
+    private func reloadMPD(_ dash: DASHManifest, startedAt: Double) {
+        dash.refresh { [self] result in
+            guard !isClosed else { return }
+            switch result {
+            case .success(let update) where update.listing.playlist.segments.isEmpty && !update.listing.playlist.endList:
+                // Nothing available yet (a period or a restarted server not yet one segment in): not a restart.
+                if !following && !warnedStale {
+                    warnedStale = true
+                    onEvent(.warning("\(URLRedaction.redact(url)): no segment is available yet by the MPD's clock; waiting"))
+                }
+                engine.schedule(after: update.nextRefresh) { [self] in reload() }
+            case .success(let update):
+                let playlist = update.listing.playlist
+                bandwidth = update.listing.bandwidth
+                follow(playlist, changed: playlist.endSequence != lastDASHEnd, startedAt: startedAt, nextReload: update.nextRefresh)
+                lastDASHEnd = playlist.endSequence
+            case .failure(let failure):
+                guard following || failure.isTransient else { return fail(failure.message) }
+                playlistFailed(failure.message, permanent: !failure.isTransient)
+            }
+        }
+    }
+
+    /// `nextReload` overrides RFC 8216's pacing (DASH: when the next segment becomes available).
+    private func follow(_ playlist: MediaPlaylist, changed: Bool, startedAt: Double, nextReload: Double? = nil) {
         consecutiveFailures = 0
         reresolving = false
         if !following {
             following = true
-            if let warning = tracker.begin(playlist, startAt: options.startAt, liveEdgeDistance: Self.liveEdgeDistance) {
+            let distance = dash?.liveEdgeDistance(default: Self.liveEdgeDistance, segmentDuration: playlist.targetDuration)
+                ?? Self.liveEdgeDistance
+            if let warning = tracker.begin(playlist, startAt: options.startAt, liveEdgeDistance: distance) {
                 onEvent(.warning(warning))
             }
         } else if tracker.update(playlist, liveEdgeDistance: Self.liveEdgeDistance) == .restarted {
@@ -171,7 +209,7 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
         pumpSegments()
         guard !playlist.endList else { return }
         // RFC 8216 §6.3.4, timed from when this load began.
-        let interval = changed ? playlist.targetDuration : playlist.targetDuration / 2
+        let interval = nextReload ?? (changed ? playlist.targetDuration : playlist.targetDuration / 2)
         engine.schedule(after: max(0, interval - (now - startedAt))) { [self] in reload() }
     }
 
@@ -261,6 +299,7 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
 
     private func segmentFailed(_ segment: MediaSegment, _ failure: SegmentFailure) {
         segmentAttempt += 1
+        dash?.segmentFailed()
         let stillListed = tracker.isListed(segment.sequence)
         let name = "segment \(segment.sequence) (\(URLRedaction.redact(segment.url)))"
         if everConnected, !reresolvedWithoutSuccess, let status = failure.status, Self.expiredStatuses.contains(status) {
@@ -405,4 +444,12 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
         run = nil
         handover.finish()
     }
+}
+
+/// What a segmented stream's index is written in.
+public enum SegmentedFormat: Sendable {
+    /// An HLS playlist (RFC 8216).
+    case hls
+    /// An MPEG-DASH MPD (ISO/IEC 23009-1).
+    case dash
 }

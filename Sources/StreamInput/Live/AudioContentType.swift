@@ -12,13 +12,14 @@ public enum AudioContentType {
         case "video/mp2t", "video/mpeg2-ts", "audio/mp2t": return "mpegts"
         case "audio/flac", "audio/x-flac": return "flac"
         case "audio/mp4", "video/mp4", "audio/x-m4a", "video/iso.segment": return "mov"
+        case "audio/webm", "video/webm": return "matroska"
         case "audio/ac3": return "ac3"
         case "audio/eac3": return "eac3"
         default: return nil
         }
     }
 
-    /// The media type an HLS segment's file extension stands for. Servers often send segments as
+    /// The media type an HLS or DASH segment's file extension stands for. Servers often send segments as
     /// application/octet-stream; the extension is then the better hint.
     public static func mediaType(forSegmentPath path: String) -> String? {
         switch (path as NSString).pathExtension.lowercased() {
@@ -26,6 +27,7 @@ public enum AudioContentType {
         case "aac", "adts": return "audio/aac"
         case "mp3": return "audio/mpeg"
         case "m4s", "mp4", "m4a", "cmfa": return "audio/mp4"
+        case "webm": return "audio/webm"
         case "ac3": return "audio/ac3"
         case "ec3": return "audio/eac3"
         default: return nil
@@ -47,7 +49,8 @@ public enum AudioContentType {
     public static func isPlaylist(_ mediaType: String?) -> Bool {
         guard let mediaType else { return false }
         return ["audio/x-scpls", "audio/scpls", "application/pls+xml", "audio/x-mpegurl", "audio/mpegurl",
-                "application/x-mpegurl", "application/vnd.apple.mpegurl", "application/vnd.apple.mpegurl.audio"]
+                "application/x-mpegurl", "application/vnd.apple.mpegurl", "application/vnd.apple.mpegurl.audio",
+                "application/dash+xml"]
             .contains(mediaType)
     }
 

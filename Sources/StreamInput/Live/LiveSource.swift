@@ -2,7 +2,7 @@ import Foundation
 
 /// A live station or URL, whatever its protocol: an ICY connection first — connecting straight
 /// away is the quickest way to the first sound — and an `HLSStream` in its place when the server
-/// answers with an HLS playlist. The consumer sees one source throughout.
+/// answers with an HLS playlist or a DASH MPD. The consumer sees one source throughout.
 public final class LiveSource: IngestSource, @unchecked Sendable {
     private let options: LiveStreamOptions
     private let engine: TransferEngine
@@ -45,7 +45,8 @@ public final class LiveSource: IngestSource, @unchecked Sendable {
 
     /// Called by the ICY stream before it ends, so `nextRun` finds the HLS stream in its place.
     private func handOver(to resolved: ResolvedStream) {
-        let hls = HLSStream(url: resolved.url, options: options, engine: engine, onEvent: onEvent)
+        let hls = HLSStream(url: resolved.url, format: resolved.kind == .dash ? .dash : .hls, options: options,
+                            engine: engine, onEvent: onEvent)
         let taken = lock.withLock { () -> Bool in
             guard !stopped else { return false }
             current = hls

@@ -214,7 +214,8 @@ public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendab
                     connect()
                 case .success(let resolved):
                     guard let onHLS, !isEnded else {
-                        return endRun(reason: "\(URLRedaction.redact(resolved.url)) is an HLS stream, not an Icecast/Shoutcast one",
+                        let kind = resolved.kind == .dash ? "an MPEG-DASH" : "an HLS"
+                        return endRun(reason: "\(URLRedaction.redact(resolved.url)) is \(kind) stream, not an Icecast/Shoutcast one",
                                       permanent: true)
                     }
                     onHLS(resolved)

@@ -46,11 +46,12 @@ public enum PlaylistParser {
     public static let maxBytes = 512 * 1024
     public static let maxEntries = 500
 
-    /// Whether a response looks like a playlist (by media type, path or first bytes).
+    /// Whether a response looks like a playlist or a DASH MPD (by media type, path or first bytes).
     public static func isPlaylist(mediaType: String?, url: String, body: Data) -> Bool {
         if AudioContentType.isPlaylist(mediaType) { return true }
         let path = (URL(string: url)?.path ?? "").lowercased()
-        if [".pls", ".m3u", ".m3u8"].contains(where: path.hasSuffix) { return true }
+        if [".pls", ".m3u", ".m3u8", ".mpd"].contains(where: path.hasSuffix) { return true }
+        if MPDParser.isMPD(mediaType: mediaType, url: url, body: body) { return true }
         let start = text(of: body.prefix(64)).text.trimmingCharacters(in: .whitespacesAndNewlines)
         return start.hasPrefix("#EXTM3U") || start.lowercased().hasPrefix("[playlist]")
     }

@@ -27,6 +27,34 @@ public struct ResolvedStream: Sendable, Codable, Equatable {
     public var chosenVariant: HLSVariant?
     /// For HLS: what the media playlist looked like.
     public var hls: HLSPlaylistSummary?
+    /// For MPEG-DASH: what the MPD looked like.
+    public var dash: DASHSummary?
+}
+
+/// An MPD at a glance, as `onair resolve` shows it.
+public struct DASHSummary: Sendable, Codable, Equatable {
+    /// True for a dynamic (live) MPD.
+    public var live: Bool
+    public var periods: Int
+    /// Audio representations in the newest period, and the bandwidth of the one chosen (bit/s).
+    public var representations: Int
+    public var segmentDuration: Double
+    /// Seconds of audio listed now: how far back a late start (`--from`) can reach.
+    public var windowSeconds: Double
+    /// Segments available now.
+    public var segments: Int
+    /// Whether the MPD says where to read the server's clock (UTCTiming).
+    public var utcTiming: Bool
+
+    init(_ mpd: MPD, listing: DASHTimeline.Listing) {
+        live = mpd.type == .dynamic
+        periods = mpd.periods.count
+        representations = mpd.periods.last?.representations.count ?? 0
+        segmentDuration = (listing.playlist.targetDuration * 1000).rounded() / 1000
+        windowSeconds = (listing.playlist.windowDuration * 1000).rounded() / 1000
+        segments = listing.playlist.segments.count
+        utcTiming = !mpd.utcTimings.isEmpty
+    }
 }
 
 /// An HLS media playlist at a glance, as `onair resolve` shows it.
@@ -63,7 +91,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     public var description: String { "cannot resolve \(URLRedaction.redact(input)): \(message)" }
 }
 
-/// Turns a URL (a stream, a .pls/.m3u playlist, an HLS master) into the stream to play.
+/// Turns a URL (a stream, a .pls/.m3u playlist, an HLS master, a DASH MPD) into the stream to play.
 ///
 /// Blocking: call it from a thread of its own or the main thread, never from Swift's cooperative pool.
 public struct StreamResolver: Sendable {
@@ -114,7 +142,7 @@ public struct StreamResolver: Sendable {
             throw ResolutionError(input: url, message: "playlists nested deeper than \(maxDepth)")
         }
         let request = TransferRequest(url: url, headers: [("Icy-MetaData", "1")], connectTimeout: connectTimeout)
-        let response = try engine.fetch(request, maxBytes: PlaylistParser.maxBytes) { head in
+        let response = try engine.fetch(request, maxBytes: max(PlaylistParser.maxBytes, MPDParser.maxBytes)) { head in
             // An audio stream never ends: its headers tell all we need.
             !PlaylistParser.isPlaylist(mediaType: head.mediaType, url: head.url, body: Data())
                 && !AudioContentType.isNotAudio(head.mediaType) && head.mediaType?.hasPrefix("text/") != true
@@ -126,6 +154,17 @@ public struct StreamResolver: Sendable {
             return ResolvedStream(input: url, url: head.url, kind: .icy, contentType: head.mediaType,
                                   codec: AudioContentType.likelyCodec(for: head.mediaType), bitrate: info.bitrate,
                                   name: info.name, chain: chain, variants: nil)
+        }
+        if MPDParser.isMPD(mediaType: head.mediaType, url: head.url, body: response.body) {
+            let mpd = try MPDParser.parse(response.body, url: head.url)
+            var timeline = DASHTimeline(quality: quality)
+            let listing = try timeline.playlist(mpd, now: Date())
+            guard listing.mimeType != nil || !listing.playlist.segments.isEmpty else {
+                throw ResolutionError(input: url, message: "the MPD has no audio representation onair can follow")
+            }
+            return ResolvedStream(input: url, url: head.url, kind: .dash, contentType: listing.mimeType, codec: listing.codec,
+                                  bitrate: listing.bandwidth.map { $0 / 1000 }, name: nil, chain: chain, variants: nil,
+                                  dash: DASHSummary(mpd, listing: listing))
         }
         guard PlaylistParser.isPlaylist(mediaType: head.mediaType, url: head.url, body: response.body) else {
             throw ResolutionError(input: url, message: "neither an audio stream nor a playlist (Content-Type \(head.mediaType ?? "none"))")

@@ -16,8 +16,8 @@ struct DaemonCommand: ParsableCommand {
         discussion: """
         Runs every due episode of `onair schedule`'s rules, concurrently; overlapping episodes of one \
         station share its one connection. Each episode is cut at its window's wall-clock boundaries — \
-        with HLS, by the stream's own program-date-time, to the audio frame; a late start of an HLS \
-        programme is back-filled from the playlist's window. Rules changed with `onair schedule` (or a \
+        with HLS, by the stream's own program-date-time, with DASH by the MPD's presentation timeline, to \
+        the audio frame; a late start of an HLS or DASH programme is back-filled from the playlist's window. Rules changed with `onair schedule` (or a \
         SIGHUP) are picked up at once; a wall-clock jump (NTP, suspend) starts a due episode at once.
 
         On start it finishes partial files left by a crash, records the rest of any episode whose window \

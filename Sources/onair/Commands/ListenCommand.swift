@@ -14,9 +14,9 @@ struct ListenCommand: ParsableCommand {
         m mute, s sleep timer (off, 5, 10, 15, 30, 45, 60 min, fading out), n/p next/previous favourite \
         (onair favourites), q quit. Piped or under systemd it prints plain lines and takes no keys.
 
-        The station is a catalogue id (see `onair stations`) or a URL: a stream, a .pls/.m3u playlist \
-        or an HLS playlist. onair reconnects on drops and stalls, reporting each gap. HLS is followed \
-        segment by segment: an outage shorter than the playlist's window loses nothing, and whatever \
+        The station is a catalogue id (see `onair stations`) or a URL: a stream, a .pls/.m3u playlist, \
+        an HLS playlist or a DASH MPD. onair reconnects on drops and stalls, reporting each gap. HLS and \
+        DASH are followed segment by segment: an outage shorter than the playlist's window loses nothing, and whatever \
         did expire is reported as a gap with its length.
 
         Examples:

@@ -13,7 +13,7 @@ struct RecordCommand: ParsableCommand {
         Each station is copied packet by packet into its natural container — MP3 with ID3v2 tags and \
         chapters, AAC into .m4a with MP4 chapters, Opus and Vorbis into .opus/.ogg — unless --format asks \
         for re-encoding. Titles become chapters and a .cue sheet, timed from the stream's own timestamps; \
-        gaps (reconnects, lost HLS segments) become chapters and a tag. Several stations record at once in \
+        gaps (reconnects, lost HLS or DASH segments) become chapters and a tag. Several stations record at once in \
         one process.
 
         While recording, the audio goes to a hidden partial file beside the final one (".NAME.partial.EXT", \
@@ -84,7 +84,7 @@ struct RecordCommand: ParsableCommand {
                                valueName: "id"))
     var programme: String?
 
-    @Option(help: "HLS variant to pick from a master playlist: low or high.")
+    @Option(help: "HLS variant (from a master playlist) or DASH representation to pick: low or high.")
     var quality: StreamQuality = .high
 
     @Option(help: "Seconds without data after which the connection is replaced.")

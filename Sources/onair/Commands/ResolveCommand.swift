@@ -7,8 +7,9 @@ struct ResolveCommand: ParsableCommand {
         commandName: "resolve",
         abstract: "Show the concrete stream a station or URL leads to.",
         discussion: """
-        Follows HTTP redirects (at most 5), .pls playlists (entries tried in order), .m3u lists and HLS \
-        master playlists (a variant picked by bandwidth), then reports the stream's kind, content type \
+        Follows HTTP redirects (at most 5), .pls playlists (entries tried in order), .m3u lists, HLS \
+        master playlists (a variant picked by bandwidth) and MPEG-DASH MPDs (an audio representation \
+        picked by bandwidth), then reports the stream's kind, content type \
         and codec; for HLS also the variants, the chosen one, the target duration and the playlist's \
         window (how far back --from can reach). Playlists may only lead to http or https URLs.
 
@@ -24,7 +25,7 @@ struct ResolveCommand: ParsableCommand {
     @Argument(help: "A station id from the catalogue, or a stream or playlist URL.")
     var station: String
 
-    @Option(help: "HLS variant to pick from a master playlist: low or high.")
+    @Option(help: "HLS variant (from a master playlist) or DASH representation to pick: low or high.")
     var quality: StreamQuality = .high
 
     @Flag(help: "Print the result as one JSON object.")
@@ -51,6 +52,12 @@ struct ResolveCommand: ParsableCommand {
             let clock = hls.programDateTime ? "program-date-time" : "no program-date-time (--from cannot work)"
             rows.append(("clock", clock))
             if let encryption = hls.encryption { rows.append(("crypt", encryption)) }
+        }
+        if let dash = stream.dash {
+            rows.append(("target", String(format: "%g s segments", dash.segmentDuration)))
+            rows.append(("window", String(format: "%.1f s (%d segments available)%@", dash.windowSeconds, dash.segments,
+                                          dash.live ? "" : ", ended")))
+            rows.append(("clock", dash.utcTiming ? "presentation timeline, server clock from UTCTiming" : "presentation timeline"))
         }
         var text = rows.map { "\($0.0.padding(toLength: 8, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n")
         if let variants = stream.variants {

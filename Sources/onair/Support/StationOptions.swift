@@ -11,10 +11,10 @@ struct StationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("PCM format RATE:BITS:CHANNELS (bits 16, 24 or 32).", valueName: "format"))
     var pcm: String = PCMFormat.snapcastDefault.description
 
-    @Option(help: "HLS variant to pick from a master playlist: low or high.")
+    @Option(help: "HLS variant (from a master playlist) or DASH representation to pick: low or high.")
     var quality: StreamQuality = .high
 
-    @Option(help: ArgumentHelp("HLS: start at this time on the stream's own clock (HH:MM[:SS], its latest occurrence, "
+    @Option(help: ArgumentHelp("HLS and DASH: start at this time on the stream's own clock (HH:MM[:SS], its latest occurrence, "
                                + "or an ISO 8601 date) if the playlist still holds it. Default: near the live edge.",
                                valueName: "time"))
     var from: String?

@@ -39,13 +39,13 @@ enum StreamTarget {
     func liveSource(options: LiveStreamOptions, onEvent: @escaping @Sendable (StreamEvent) -> Void) throws -> IngestSource {
         switch self {
         case .url(let url):
-            guard URL(string: url)?.path.lowercased().hasSuffix(".m3u8") == true else {
+            guard let path = URL(string: url)?.path.lowercased(), path.hasSuffix(".m3u8") || path.hasSuffix(".mpd") else {
                 return LiveSource(candidates: [url], options: options, onEvent: onEvent)
             }
             return Self.follow(try resolve(quality: options.quality), options: options, onEvent: onEvent)
         case .station(var station):
-            let hls = station.streams.filter { $0.kind == .hls }
-            guard !hls.isEmpty, station.streams.first?.kind == .hls || options.startAt != nil else {
+            let hls = station.streams.filter { $0.kind == .hls || $0.kind == .dash }
+            guard !hls.isEmpty, station.streams.first?.kind != .icy || options.startAt != nil else {
                 return LiveSource(candidates: station.streams.map(\.url), options: options, onEvent: onEvent)
             }
             station.streams = hls
@@ -55,8 +55,8 @@ enum StreamTarget {
 
     private static func follow(_ resolved: ResolvedStream, options: LiveStreamOptions,
                                onEvent: @escaping @Sendable (StreamEvent) -> Void) -> IngestSource {
-        guard resolved.kind == .hls else { return LiveSource(candidates: [resolved.url], options: options, onEvent: onEvent) }
-        return HLSStream(url: resolved.url, options: options, onEvent: onEvent)
+        guard resolved.kind != .icy else { return LiveSource(candidates: [resolved.url], options: options, onEvent: onEvent) }
+        return HLSStream(url: resolved.url, format: resolved.kind == .dash ? .dash : .hls, options: options, onEvent: onEvent)
     }
 
     /// Follows playlists and redirects to the stream to connect to.

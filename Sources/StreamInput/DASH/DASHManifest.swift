@@ -1,0 +1,157 @@
+import Foundation
+import RadioModel
+
+/// The MPD side of following a live DASH presentation: loads the MPD when it may have changed
+/// (`minimumUpdatePeriod`, or after a segment failed), asks the server's clock as UTCTiming says,
+/// and lists the segments available now through a `DASHTimeline`.
+///
+/// A dynamic MPD is a formula: which segments exist follows from the clock, so an error in our clock
+/// asks for segments not yet written or already gone. The offset to the server's clock is measured
+/// when the MPD is first loaded and every `clockCheckInterval` after.
+///
+/// Network thread only: every method is called there and every completion runs there.
+final class DASHManifest: @unchecked Sendable {
+    /// The MPD is loaded again at least this often, whatever minimumUpdatePeriod says, so a restarted
+    /// server (a new availabilityStartTime) is noticed.
+    static let maxReloadInterval = 30.0
+    static let clockCheckInterval = 600.0
+
+    struct Update {
+        var listing: DASHTimeline.Listing
+        /// Seconds until the next segment should be available.
+        var nextRefresh: Double
+    }
+
+    private let engine: TransferEngine
+    private let options: LiveStreamOptions
+    let url: String
+    private var timeline: DASHTimeline
+    private var mpd: MPD?
+    private var loadedAt = -Double.infinity
+    private var reloadWanted = true
+    /// Seconds to add to this machine's clock to get the server's.
+    private(set) var clockOffset = 0.0
+    private var clockCheckedAt: Double?
+    private var warnedClock = false
+    private var transfer: TransferID?
+    private let onWarning: @Sendable (String) -> Void
+
+    init(url: String, engine: TransferEngine, options: LiveStreamOptions, onWarning: @escaping @Sendable (String) -> Void) {
+        self.url = url; self.engine = engine; self.options = options; self.onWarning = onWarning
+        timeline = DASHTimeline(quality: options.quality)
+    }
+
+    /// How far behind the live edge to start, in segments: the MPD's suggestedPresentationDelay when longer.
+    func liveEdgeDistance(default distance: Double, segmentDuration: Double) -> Double {
+        guard let delay = mpd?.suggestedPresentationDelay, segmentDuration > 0 else { return distance }
+        return max(distance, delay / segmentDuration)
+    }
+
+    /// A segment could not be had: the MPD may have changed (a restart, a new period) before its update period.
+    func segmentFailed() { reloadWanted = true }
+
+    func cancel() {
+        if let transfer { engine.cancel(transfer) }
+        transfer = nil
+    }
+
+    /// The segments available now, loading the MPD and the clock first when due.
+    func refresh(completion: @escaping @Sendable (Result<Update, SegmentFailure>) -> Void) {
+        let now = TransferEngine.now()
+        let reloadInterval = min(mpd?.minimumUpdatePeriod ?? Self.maxReloadInterval, Self.maxReloadInterval)
+        guard mpd == nil || (mpd?.type == .dynamic && (reloadWanted || now - loadedAt >= reloadInterval)) else {
+            return completion(list())
+        }
+        let request = TransferRequest(url: url, connectTimeout: options.connectTimeout,
+                                      stallTimeout: options.stallTimeout, userAgent: options.userAgent)
+        transfer = engine.load(request, maxBytes: MPDParser.maxBytes) { [self] result in
+            transfer = nil
+            switch result {
+            case .failure(let error):
+                completion(.failure(SegmentFailure(error)))
+            case .success(let response):
+                do {
+                    let loaded = try MPDParser.parse(response.body, url: response.head.url)
+                    mpd = loaded
+                    loadedAt = now
+                    reloadWanted = false
+                    checkClock(of: loaded, mpdHead: response.head, requestedAt: now) { [self] in completion(list()) }
+                } catch {
+                    completion(.failure(SegmentFailure(message: "\(error)", isTransient: false)))
+                }
+            }
+        }
+    }
+
+    private func list() -> Result<Update, SegmentFailure> {
+        guard let mpd else { return .failure(SegmentFailure(message: "no MPD", isTransient: true)) }
+        let now = Date().addingTimeInterval(clockOffset)
+        do {
+            let listing = try timeline.playlist(mpd, now: now)
+            guard !listing.playlist.segments.isEmpty || mpd.periods.contains(where: { timeline.choose(from: $0.representations) != nil }) else {
+                return .failure(SegmentFailure(message: "\(URLRedaction.redact(url)) has no audio representation onair can follow",
+                                               isTransient: false))
+            }
+            let target = listing.playlist.targetDuration
+            let nextEnd = listing.playlist.segments.last.map { $0.programDateTime!.addingTimeInterval($0.duration + target) }
+            let wait = nextEnd.map { $0.timeIntervalSince(now) + DASHTimeline.availabilitySlack } ?? target
+            return .success(Update(listing: listing, nextRefresh: min(max(wait, 0.1), target, Self.maxReloadInterval)))
+        } catch {
+            return .failure(SegmentFailure(message: "\(error)", isTransient: false))
+        }
+    }
+
+    // MARK: The server's clock
+
+    private func checkClock(of mpd: MPD, mpdHead: ResponseHead, requestedAt: Double, then done: @escaping @Sendable () -> Void) {
+        guard mpd.type == .dynamic, clockCheckedAt.map({ requestedAt - $0 >= Self.clockCheckInterval }) ?? true else { return done() }
+        clockCheckedAt = requestedAt
+        ask(mpd.utcTimings[...], mpdReceivedAt: Date(), done: done)
+    }
+
+    /// Tries each UTCTiming in turn; with none that answers, this machine's clock stands.
+    private func ask(_ timings: ArraySlice<MPD.UTCTiming>, mpdReceivedAt: Date, done: @escaping @Sendable () -> Void) {
+        guard let timing = timings.first else {
+            if !(mpd?.utcTimings.isEmpty ?? true), !warnedClock {
+                warnedClock = true
+                onWarning("no UTCTiming source of the MPD answered; using this machine's clock")
+            }
+            return done()
+        }
+        if timing.scheme == .direct {
+            if let server = Timestamp.parse(timing.value) { clockOffset = server.timeIntervalSince(mpdReceivedAt) }
+            return done()
+        }
+        guard let timeURL = try? PlaylistParser.absolute(timing.value, line: 0, base: URL(string: url)!, url: url) else {
+            return ask(timings.dropFirst(), mpdReceivedAt: mpdReceivedAt, done: done)
+        }
+        let sentAt = Date()
+        let request = TransferRequest(url: timeURL, connectTimeout: options.connectTimeout,
+                                      stallTimeout: options.stallTimeout, userAgent: options.userAgent)
+        transfer = engine.load(request, maxBytes: 4096) { [self] result in
+            transfer = nil
+            let receivedAt = Date()
+            let server: Date? = switch result {
+            case .success(let response) where timing.scheme == .httpHead:
+                response.head.headers["date"].flatMap(Self.httpDate)
+            case .success(let response):
+                Timestamp.parse(String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            case .failure:
+                nil
+            }
+            guard let server else { return ask(timings.dropFirst(), mpdReceivedAt: mpdReceivedAt, done: done) }
+            // The server read its clock about halfway through the round trip.
+            clockOffset = server.timeIntervalSince(sentAt.addingTimeInterval(receivedAt.timeIntervalSince(sentAt) / 2))
+            done()
+        }
+    }
+
+    /// An HTTP Date header (RFC 9110 IMF-fixdate).
+    static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+}
