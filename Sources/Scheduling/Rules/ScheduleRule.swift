@@ -1,4 +1,5 @@
 import Foundation
+import Guide
 import RadioModel
 import Recording
 
@@ -10,6 +11,9 @@ public enum RuleTiming: Codable, Sendable, Equatable {
     case once(LocalDateTime, duration: TimeSpan)
     /// A five-field cron expression; each match starts a broadcast of `duration`.
     case cron(CronExpression, duration: TimeSpan)
+    /// The broadcasts a programme guide lists that match a title pattern or a series, at the times
+    /// the guide gives (moved when it moves them).
+    case guide(GuideSelection)
 }
 
 /// A date and time on a wall clock, without a zone: "2026-12-24T18:00" (seconds optional).
@@ -87,6 +91,7 @@ public struct ScheduleRule: Codable, Sendable, Equatable {
         case .weekly(let slots): return slots.map(\.description).joined(separator: "; ")
         case .once(let at, let duration): return "\(at) (\(duration))"
         case .cron(let expression, let duration): return "cron \(expression.text) (\(duration))"
+        case .guide(let selection): return "guide: \(selection.description)"
         }
     }
 }
