@@ -63,6 +63,10 @@ enum CatalogueValidator {
             try require(iconvKnows(charset), path.appending("charset"),
                         "unknown charset \"\(charset)\" (expected a name iconv knows, like \"windows-1251\")")
         }
+        if let guideID = station.guideID {
+            try require(!guideID.trimmingCharacters(in: .whitespaces).isEmpty, path.appending("guideID"),
+                        "expected a guide's channel id, got an empty string")
+        }
         try require(!station.streams.isEmpty, path.appending("streams"), "a station needs at least one stream")
         for (index, stream) in station.streams.enumerated() {
             let streamPath = path.appending("streams").appending(index)

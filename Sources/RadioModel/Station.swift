@@ -14,20 +14,22 @@ public struct Station: Codable, Sendable, Equatable {
     public var tags: [String]
     /// Charset of ICY titles when they are not valid UTF-8 (e.g. "windows-1251"); Latin-1 if absent.
     public var charset: String?
+    /// The channel id an XMLTV programme guide lists the station under (`<channel id="…">`).
+    public var guideID: String?
     /// Streams in order of preference.
     public var streams: [StreamEndpoint]
     public var programmes: [Programme]
 
     public init(id: String, name: String, homepage: String? = nil, country: String, language: String,
-                timeZone: String, tags: [String] = [], charset: String? = nil,
+                timeZone: String, tags: [String] = [], charset: String? = nil, guideID: String? = nil,
                 streams: [StreamEndpoint], programmes: [Programme] = []) {
         self.id = id; self.name = name; self.homepage = homepage; self.country = country
-        self.language = language; self.timeZone = timeZone; self.tags = tags; self.charset = charset
+        self.language = language; self.timeZone = timeZone; self.tags = tags; self.charset = charset; self.guideID = guideID
         self.streams = streams; self.programmes = programmes
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, homepage, country, language, timeZone, tags, charset, streams, programmes
+        case id, name, homepage, country, language, timeZone, tags, charset, guideID, streams, programmes
     }
 
     public init(from decoder: Decoder) throws {
@@ -40,6 +42,7 @@ public struct Station: Codable, Sendable, Equatable {
         timeZone = try c.decode(String.self, forKey: .timeZone)
         tags = try c.decodeIfPresent([String].self, forKey: .tags) ?? []
         charset = try c.decodeIfPresent(String.self, forKey: .charset)
+        guideID = try c.decodeIfPresent(String.self, forKey: .guideID)
         streams = try c.decode([StreamEndpoint].self, forKey: .streams)
         programmes = try c.decodeIfPresent([Programme].self, forKey: .programmes) ?? []
     }

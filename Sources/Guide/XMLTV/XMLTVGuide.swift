@@ -12,10 +12,20 @@ public struct LocalizedText: Codable, Sendable, Equatable {
 extension Array where Element == LocalizedText {
     /// The variant in `language` (matched on its primary subtag, so "en" finds "en-GB"), else the first.
     public func preferring(_ language: String?) -> String? {
-        if let language = language?.lowercased().split(separator: "-").first {
-            if let match = first(where: { $0.lang?.lowercased().split(separator: "-").first == language }) { return match.text }
-        }
-        return first?.text
+        (first { $0.isIn(language) } ?? first)?.text
+    }
+
+    /// Every text in `language`, else every text (categories come several to a language).
+    public func all(preferring language: String?) -> [String] {
+        let inLanguage = filter { $0.isIn(language) }
+        return (inLanguage.isEmpty ? self : inLanguage).map(\.text)
+    }
+}
+
+extension LocalizedText {
+    func isIn(_ language: String?) -> Bool {
+        guard let language = language?.lowercased().split(separator: "-").first else { return false }
+        return lang?.lowercased().split(separator: "-").first == language
     }
 }
 

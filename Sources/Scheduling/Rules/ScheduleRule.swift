@@ -95,3 +95,19 @@ public struct ScheduleRule: Codable, Sendable, Equatable {
         }
     }
 }
+
+extension RuleTiming {
+    /// A guide rule for `station`: its broadcasts whose title matches `titlePattern`, or of `series`,
+    /// on the channel the guide lists the station under (mapped by hand, else the station's `guideID`).
+    public static func guide(_ guide: GuideStore, station: String, guideID: String?, language: String?,
+                             titlePattern: String?, series: String?) throws(ScheduleError) -> RuleTiming {
+        do throws(GuideError) {
+            guard let channel = try guide.channel(forStation: station, guideID: guideID) else {
+                throw GuideError("no imported guide lists \(station) (import one with onair guide import, then: onair guide map CHANNEL \(station))")
+            }
+            return .guide(try GuideSelection(channel: channel, titlePattern: titlePattern, series: series, language: language))
+        } catch {
+            throw ScheduleError(error.description)
+        }
+    }
+}
