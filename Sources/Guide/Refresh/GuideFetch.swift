@@ -14,11 +14,8 @@ public enum GuideFetch {
     public static let maxBytes = 128 << 20
 
     public static func importFile(_ path: String, into store: GuideStore) throws(GuideError) -> GuideImportSummary {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw GuideError("cannot read \(path): \((error as NSError).localizedDescription)")
+        guard FileManager.default.isReadableFile(atPath: path), let data = FileManager.default.contents(atPath: path) else {
+            throw GuideError("cannot read \(path): " + (FileManager.default.fileExists(atPath: path) ? "not a readable file" : "no such file"))
         }
         do {
             return try store.importGuide(try XMLTVReader.read(data))

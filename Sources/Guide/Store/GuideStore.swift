@@ -49,8 +49,9 @@ public final class GuideStore: Sendable {
         }
     }
 
-    /// Stores a guide. On each channel it covers, the broadcasts of earlier imports in the span the new
-    /// file covers are replaced by the new ones, so a programme the guide moved is found only at its new time.
+    /// Stores a guide. On each channel it lists, the broadcasts of earlier imports from the file's first
+    /// broadcast to the channel's last are replaced by the new ones, so a programme the guide moved is
+    /// found only at its new time.
     @discardableResult
     public func importGuide(_ guide: XMLTVGuide) throws(GuideError) -> GuideImportSummary {
         try access { db in
@@ -59,11 +60,14 @@ public final class GuideStore: Sendable {
                 try GuideChannel(id: channel.id, names: channel.names, station: mapped).save(db)
             }
             var replaced = 0
+            // The file speaks for its channels from its first broadcast on: a channel whose first listed
+            // broadcast moved later has nothing left at the old time.
+            let from = guide.programmes.map(\.start).min() ?? .distantPast
             for (channel, programmes) in Dictionary(grouping: guide.programmes, by: \.channel) {
                 if try GuideChannel.fetchOne(db, key: channel) == nil {
                     try GuideChannel(id: channel, names: [], station: nil).insert(db)
                 }
-                let from = programmes.map(\.start).min()!, to = programmes.map(\.stop).max()!
+                let to = programmes.map(\.stop).max()!
                 replaced += try GuideBroadcast.filter(Column("channel") == channel && Column("start") >= from && Column("start") < to)
                     .deleteAll(db)
                 for programme in programmes {
