@@ -56,9 +56,13 @@ let package = Package(
         .target(name: "Playback", dependencies: [
             "Media", "Outputs", "RadioModel", "StreamInput", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The listener's library: playlists, likes and hidden items, and what a named item plays as.
+        .target(name: "Library", dependencies: [
+            "Playback", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         // The CLI: composition root.
         .executableTarget(name: "onair", dependencies: [
-            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide",
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide", "Library",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -48,6 +48,6 @@ final class PlayRecordedProgrammeTests: XCTestCase {
 
         let missing = try onair.run(["play", "no-such-programme"])
         XCTAssertEqual(missing.status, 4, "\(missing)")
-        XCTAssertTrue(missing.stderrText.contains("no file, recording id or recorded programme 'no-such-programme'"), missing.stderrText)
+        XCTAssertTrue(missing.stderrText.contains("no file, recording id, recorded programme or playlist 'no-such-programme'"), missing.stderrText)
     }
 }

@@ -1,0 +1,116 @@
+import Foundation
+import Playback
+import RadioModel
+import Recording
+
+/// Turns what a user types (`12`, `fip`, `~/a.mp3`, `recording:12`, `tone-hour`, `playlist:3`) into
+/// library items and into what `onair play` queues, applying the parent → children rule: a programme
+/// is its recorded episodes, oldest first. Hidden items leave every queue built from a programme, a
+/// playlist or the likes.
+public struct ItemResolver {
+    private let index: RecordingsIndex
+    private let catalogue: Catalogue
+    private let library: LibraryStore
+
+    public init(index: RecordingsIndex, catalogue: Catalogue, library: LibraryStore) {
+        self.index = index; self.catalogue = catalogue; self.library = library
+    }
+
+    /// What `onair play` plays, and what it passes over (live stations, recordings gone from the index).
+    public struct Queue: Sendable {
+        public var items: [PlayQueue.Item]
+        public var skipped: [String]
+    }
+
+    /// The item `text` names: "KIND:REF" (recording, file, station, programme), else an existing file,
+    /// a recording id, a URL, a catalogue station, a programme — in that order. Nil if nothing is
+    /// called that.
+    public func item(named text: String) throws(LibraryError) -> LibraryItem? {
+        if let colon = text.firstIndex(of: ":"), !text.contains("://"), let kind = ItemKind(rawValue: String(text[..<colon])) {
+            return try item(kind: kind, ref: String(text[text.index(after: colon)...]))
+        }
+        for kind in [ItemKind.file, .recording, .station, .programme] {
+            if let found = try item(kind: kind, ref: text) { return found }
+        }
+        return nil
+    }
+
+    /// Parent → children: a programme is its recorded episodes, oldest first (hidden ones left out);
+    /// anything else is itself.
+    public func expanded(_ item: LibraryItem) throws(LibraryError) -> [LibraryItem] {
+        guard item.kind == .programme else { return [item] }
+        let hidden = try library.hiddenReferences()
+        return try recordings(ofProgramme: item.ref).map(Self.item).filter { !hidden.contains($0.reference) }
+    }
+
+    /// What to play for `text`: "playlist:ID" or "playlist:liked" in order, a programme's episodes,
+    /// or one file or recording. Nil if nothing is called that.
+    public func queue(for text: String) throws(LibraryError) -> Queue? {
+        let items: [LibraryItem]
+        if text.hasPrefix("playlist:") {
+            let id = text.dropFirst("playlist:".count)
+            if id.lowercased() == LibraryStore.likedName.lowercased() {
+                var liked: [LibraryItem] = []
+                for item in try library.liked() { liked += try expanded(item) }
+                items = liked
+            } else {
+                guard let number = Int64(id), let entries = try library.entries(of: number) else { return nil }
+                items = entries.map(\.item)
+            }
+        } else {
+            guard let named = try item(named: text) else { return nil }
+            items = try expanded(named)
+            if items.isEmpty { return nil }
+        }
+        var queue = Queue(items: [], skipped: [])
+        for item in items {
+            switch item.kind {
+            case .file: queue.items.append(PlayQueue.Item(path: item.ref, title: item.title))
+            case .recording:
+                guard let id = Int64(item.ref), let entry = try? index.recording(id: id) else {
+                    queue.skipped.append("\(item.title): recording \(item.ref) is no longer in the index")
+                    continue
+                }
+                queue.items.append(PlayQueue.Item(path: entry.file, title: Self.item(entry).title))
+            case .station: queue.skipped.append("\(item.title): a live station (listen with: onair listen \(item.ref))")
+            case .programme: queue.skipped.append("\(item.title): no recorded episodes")
+            }
+        }
+        return queue
+    }
+
+    private func item(kind: ItemKind, ref: String) throws(LibraryError) -> LibraryItem? {
+        switch kind {
+        case .file:
+            guard FileManager.default.fileExists(atPath: ref) else { return nil }
+            // Kept by absolute path, as play positions are, so it names the same file from any directory.
+            let file = URL(fileURLWithPath: ref).standardizedFileURL
+            return LibraryItem(kind: .file, ref: file.path, title: file.deletingPathExtension().lastPathComponent)
+        case .recording:
+            guard let id = Int64(ref) else { return nil }
+            return try indexed { () throws(RecordingError) in try index.recording(id: id) }.map(Self.item)
+        case .station:
+            if ref.contains("://") { return LibraryItem(kind: .station, ref: ref, title: ref) }
+            return catalogue.station(id: ref).map { LibraryItem(kind: .station, ref: $0.id, title: $0.name) }
+        case .programme:
+            if let recorded = try recordings(ofProgramme: ref).last {
+                return LibraryItem(kind: .programme, ref: ref, title: recorded.programmeName ?? ref)
+            }
+            let listed = catalogue.stations.lazy.flatMap(\.programmes).first { $0.id == ref }
+            return listed.map { LibraryItem(kind: .programme, ref: $0.id, title: $0.name) }
+        }
+    }
+
+    private func recordings(ofProgramme id: String) throws(LibraryError) -> [IndexedRecording] {
+        try indexed { () throws(RecordingError) in try index.all() }.filter { $0.programme == id }.sorted { $0.startUTC < $1.startUTC }
+    }
+
+    private func indexed<T>(_ body: () throws(RecordingError) -> T) throws(LibraryError) -> T {
+        do { return try body() } catch { throw LibraryError("\(error)") }
+    }
+
+    /// A recording as lists and the player show it: "Tone Hour · 2026-11-24T20:00:00+01:00".
+    static func item(_ entry: IndexedRecording) -> LibraryItem {
+        LibraryItem(kind: .recording, ref: String(entry.id ?? 0), title: "\(entry.programmeName ?? entry.stationName) · \(entry.startLocal)")
+    }
+}
