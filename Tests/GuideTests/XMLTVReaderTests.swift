@@ -80,3 +80,44 @@ final class XMLTVReaderTests: XCTestCase {
         }
     }
 }
+
+extension XMLTVReaderTests {
+    /// Found by the xmltv fuzz target: an element name cut inside a UTF-8 sequence ("<credits\xC2<")
+    /// made Foundation's parser trap.
+    func testAnElementNameThatIsNotUTF8IsOneErrorNotACrash() {
+        XCTAssertThrowsError(try XMLTVReader.read(Data("<tv><programme start=\"20261124200000\" channel=\"c\"><credits".utf8) + [0xC2]
+                                                  + Data("<actor>x</actor></credits></programme></tv>".utf8))) {
+            XCTAssertEqual("\($0)", "not a valid XMLTV document: it is not valid UTF-8 and declares no other encoding")
+        }
+    }
+
+    /// Found by the fuzz target too: a declaration naming an encoding libxml2 does not know ("UT") must
+    /// not let bytes that are not UTF-8 through.
+    func testAnUnknownEncodingIsHeldToUTF8() {
+        XCTAssertThrowsError(try XMLTVReader.read(Data(base64Encoded:
+            "PD94bWzgdnxyc2lvbj0iMS4wIiBlbmNvZGluZz0iVVQiCkYtPz48OFJhbmchRE9DVFlQRSB0diBtbHR2LmR0ZCI+Cjx0dj94")!)) {
+            XCTAssertEqual("\($0)", "not a valid XMLTV document: it is not valid UTF-8 and declares no other encoding")
+        }
+    }
+
+    /// Constructs Foundation's parser traps on, found by the fuzz target: a processing instruction
+    /// without data, declarations of an internal DTD subset (and so entity expansion bombs).
+    func testConstructsTheParserCannotReadAreOneError() {
+        let cases = [("<?<?T?>$", "a processing instruction without data"),
+                     ("<tv><?x  ?></tv>", "a processing instruction without data"),
+                     ("<!DOCTYPE tv [<!ENTITY a \"aaaa\"><!ENTITY b \"&a;&a;&a;\">]><tv>&b;</tv>", "a DTD declaration (<!ENTITY)"),
+                     ("<!DOCTYPE tv [<!NOTATION n PUBLIC \"x\">]><tv/>", "a DTD declaration (<!NOTATION)")]
+        for (document, reason) in cases {
+            XCTAssertThrowsError(try XMLTVReader.read(Data(document.utf8)), document) {
+                XCTAssertEqual("\($0)", "not an XMLTV document: it has \(reason)")
+            }
+        }
+        XCTAssertNoThrow(try XMLTVReader.read(Data("<?xml version=\"1.0\"?><!DOCTYPE tv SYSTEM \"xmltv.dtd\"><?xml-stylesheet href=\"a.xsl\"?><tv/>".utf8)))
+    }
+
+    func testALatin1GuideIsReadInItsDeclaredEncoding() throws {
+        let latin1 = Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><tv><programme start=\"20261124200000\" stop=\"20261124210000\" ".utf8)
+            + Data("channel=\"c\"><title>Caf".utf8) + [0xE9] + Data("</title></programme></tv>".utf8)
+        XCTAssertEqual(try XMLTVReader.read(latin1).programmes.first?.titles.first?.text, "Café")
+    }
+}
