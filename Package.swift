@@ -41,10 +41,12 @@ let package = Package(
         .target(name: "Recording", dependencies: [
             "Media", "RadioModel", "StreamInput", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // Foundation's XMLParser behind the checks that keep its Linux crashes out, for XML from outside.
+        .target(name: "XMLInput"),
         // Programme guides: the XMLTV reader, the guide's tables, fetching and refreshing guides, and which
         // broadcasts a rule's title pattern or series picks.
         .target(name: "Guide", dependencies: [
-            "RadioModel", "StreamInput", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+            "RadioModel", "StreamInput", "Store", "XMLInput", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // Scheduled recording: rules and their expansion in time zones, the schedule's tables, the daemon loop
         // and its control channel.

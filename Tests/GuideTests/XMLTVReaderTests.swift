@@ -72,7 +72,7 @@ final class XMLTVReaderTests: XCTestCase {
         for broken in ["<tv><programme start='20260101' channel='a'><title>x</title></programme>", "<tv><programme></tv>",
                        "<tv>\n<a x='1' x='2'/></tv>"] {
             XCTAssertThrowsError(try XMLTVReader.read(Data(broken.utf8))) { error in
-                XCTAssertTrue("\(error)".hasPrefix("not a valid XMLTV document (XML error at line "), "\(error)")
+                XCTAssertTrue("\(error)".hasPrefix("not a valid XMLTV document: XML error by line "), "\(error)")
             }
         }
         XCTAssertThrowsError(try XMLTVReader.read(Data("<rss/>".utf8))) { error in
@@ -109,7 +109,7 @@ extension XMLTVReaderTests {
                      ("<!DOCTYPE tv [<!NOTATION n PUBLIC \"x\">]><tv/>", "a DTD declaration (<!NOTATION)")]
         for (document, reason) in cases {
             XCTAssertThrowsError(try XMLTVReader.read(Data(document.utf8)), document) {
-                XCTAssertEqual("\($0)", "not an XMLTV document: it has \(reason)")
+                XCTAssertEqual("\($0)", "not a valid XMLTV document: it has \(reason)")
             }
         }
         XCTAssertNoThrow(try XMLTVReader.read(Data("<?xml version=\"1.0\"?><!DOCTYPE tv SYSTEM \"xmltv.dtd\"><?xml-stylesheet href=\"a.xsl\"?><tv/>".utf8)))

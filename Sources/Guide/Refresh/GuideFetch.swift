@@ -29,29 +29,27 @@ public enum GuideFetch {
     public static func refresh(_ url: String, into store: GuideStore, engine: TransferEngine = .shared,
                                now: Date = Date()) throws(GuideError) -> Outcome {
         var source = try store.source(url: url) ?? GuideSource(url: url)
-        var headers: [(name: String, value: String)] = []
-        if let etag = source.etag { headers.append((name: "If-None-Match", value: etag)) }
-        if let lastModified = source.lastModified { headers.append((name: "If-Modified-Since", value: lastModified)) }
-        let response: HTTPResponse
+        let outcome: ConditionalFetch.Outcome
         do {
-            response = try engine.fetch(TransferRequest(url: url, headers: headers), maxBytes: maxBytes)
-        } catch let error as TransferError where error.status == 304 {
-            source.checkedAt = now
-            try store.save(source)
-            return .notModified
+            outcome = try ConditionalFetch.fetch(url, validators: HTTPValidators(etag: source.etag, lastModified: source.lastModified),
+                                                 maxBytes: maxBytes, engine: engine)
         } catch {
             throw GuideError("\(error)")
         }
+        source.checkedAt = now
+        guard case .modified(let body, let validators) = outcome else {
+            try store.save(source)
+            return .notModified
+        }
         let guide: XMLTVGuide
         do {
-            guide = try XMLTVReader.read(response.body)
+            guide = try XMLTVReader.read(body)
         } catch {
             throw GuideError("\(URLRedaction.redact(url)): \(error)")
         }
         let summary = try store.importGuide(guide)
-        source.etag = response.head.headers["ETag"]
-        source.lastModified = response.head.headers["Last-Modified"]
-        source.checkedAt = now
+        source.etag = validators.etag
+        source.lastModified = validators.lastModified
         source.changedAt = now
         try store.save(source)
         return .imported(summary)

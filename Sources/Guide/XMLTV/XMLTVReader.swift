@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import XMLInput
 
 /// Reads an XMLTV document (the standard programme guide format, xmltv.dtd) with Foundation's
 /// XMLParser: channels with their display names, programmes with start and stop (time zone offsets
@@ -10,21 +11,11 @@ import FoundationXML
 /// not well-formed XML, or not XMLTV, is an error.
 public enum XMLTVReader {
     public static func read(_ data: Data) throws(GuideError) -> XMLTVGuide {
-        // Foundation's XMLParser on Linux traps on an element name that is not valid UTF-8, so a
-        // document read as UTF-8 is checked first. One in another encoding (declared, or UTF-16 by its
-        // byte order mark) reaches the parser as libxml2's UTF-8 translation, which is valid.
-        if readsAsUTF8(data), String(validating: data, as: UTF8.self) == nil {
-            throw GuideError("not a valid XMLTV document: it is not valid UTF-8 and declares no other encoding")
-        }
-        if let refused = constructFoundationCannotRead(data) { throw GuideError("not an XMLTV document: it has \(refused)") }
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
         let collector = Collector()
-        parser.delegate = collector
-        // On Linux parse() may report success after an error, so the error itself decides.
-        let parsed = parser.parse()
-        if let error = collector.firstError ?? (parsed ? nil : (line: parser.lineNumber, code: (parser.parserError as NSError?)?.code ?? 0)) {
-            throw GuideError("not a valid XMLTV document (XML error at line \(error.line), libxml2 code \(error.code))")
+        do {
+            try CheckedXMLParser.parse(data, into: collector)
+        } catch {
+            throw GuideError("not a valid XMLTV document: \(error)")
         }
         guard collector.sawRoot else { throw GuideError("not an XMLTV document: its root element is not <tv>") }
         var guide = collector.guide
@@ -49,39 +40,10 @@ public enum XMLTVReader {
         return guide
     }
 
-    /// What XMLTV never uses and Foundation's XMLParser on Linux traps on (it reads pointers libxml2
-    /// leaves null there): declarations in a DTD internal subset, which also carry entity expansion
-    /// bombs, and processing instructions without data (`<?x?>`). Found by the xmltv fuzz target.
-    private static func constructFoundationCannotRead(_ data: Data) -> String? {
-        for declaration in ["<!ENTITY", "<!NOTATION", "<!ATTLIST", "<!ELEMENT"] where data.range(of: Data(declaration.utf8)) != nil {
-            return "a DTD declaration (\(declaration))"
-        }
-        // Bytes that are not UTF-8 become U+FFFD, never "<", "?" or a space, so the pattern matches as on the bytes.
-        let text = String(decoding: data, as: UTF8.self)
-        if text.range(of: #"<\?[^\s?>]*\s*\?>"#, options: .regularExpression) != nil { return "a processing instruction without data" }
-        return nil
-    }
-
-    /// Single-byte encodings libxml2 translates itself, which guides declare (XMLTV's own examples use ISO-8859-1).
-    private static let translatedEncodings: Set<String> = ["iso-8859-1", "latin1", "iso-8859-15", "us-ascii", "ascii"]
-
-    /// Whether libxml2 reads `data` as UTF-8: no UTF-16 byte order mark, and no declaration of an
-    /// encoding it translates (`<?xml version="1.0" encoding="ISO-8859-1"?>`). Anything else, an
-    /// encoding unknown or a declaration malformed, is held to UTF-8.
-    private static func readsAsUTF8(_ data: Data) -> Bool {
-        if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) { return false }
-        let head = String(decoding: data.prefix(128), as: UTF8.self)
-        let declaration = #"^<\?xml\s+version\s*=\s*["']1\.[0-9]["']\s+encoding\s*=\s*["']([A-Za-z0-9._-]+)["']"#
-        guard let match = head.range(of: declaration, options: .regularExpression) else { return true }
-        let name = head[match].split(whereSeparator: { $0 == "\"" || $0 == "'" }).last.map { $0.lowercased() } ?? ""
-        return !translatedEncodings.contains(name)
-    }
-
     /// XMLParser's delegate: keeps the element being read and the text inside it.
     private final class Collector: NSObject, XMLParserDelegate {
         var guide = XMLTVGuide()
         var sawRoot = false
-        var firstError: (line: Int, code: Int)?
         /// Programmes (by index) whose file gave no stop.
         var withoutStop = Set<Int>()
         private var depth = 0
@@ -156,10 +118,6 @@ public enum XMLTVReader {
                 if !programmeHasStop { withoutStop.insert(guide.programmes.count) }
                 guide.programmes.append(finished)
             }
-        }
-
-        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-            if firstError == nil { firstError = (parser.lineNumber, (parseError as NSError).code) }
         }
 
         private func note(_ why: String) {
