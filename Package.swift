@@ -58,13 +58,17 @@ let package = Package(
         .target(name: "Playback", dependencies: [
             "Media", "Outputs", "RadioModel", "StreamInput", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // Podcasts: RSS/Atom feeds, followed with conditional requests; episodes downloaded to play.
+        .target(name: "Podcasts", dependencies: [
+            "RadioModel", "StreamInput", "Store", "XMLInput", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         // The listener's library: playlists, likes and hidden items, and what a named item plays as.
         .target(name: "Library", dependencies: [
-            "Playback", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+            "Playback", "Podcasts", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The CLI: composition root.
         .executableTarget(name: "onair", dependencies: [
-            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide", "Library",
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide", "Library", "Podcasts",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -77,6 +81,7 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "RadioModel"]),
+        .testTarget(name: "PodcastsTests", dependencies: ["Podcasts"]),
         .testTarget(name: "GuideTests", dependencies: ["Guide", "Store", "StreamInput", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),

@@ -1,19 +1,23 @@
 import Foundation
 import Playback
+import Podcasts
 import RadioModel
 import Recording
 
 /// Turns what a user types (`12`, `fip`, `~/a.mp3`, `recording:12`, `tone-hour`, `playlist:3`) into
 /// library items and into what `onair play` queues, applying the parent → children rule: a programme
-/// is its recorded episodes, oldest first. Hidden items leave every queue built from a programme, a
+/// is its recorded episodes, a podcast its episodes, oldest first. A podcast episode is downloaded
+/// when it is queued (not yet streamed with range requests). Hidden items leave every queue built from a programme, a
 /// playlist or the likes.
 public struct ItemResolver {
     private let index: RecordingsIndex
     private let catalogue: Catalogue
     private let library: LibraryStore
+    private let podcasts: PodcastStore
+    private let podcastFetch: PodcastFetch
 
-    public init(index: RecordingsIndex, catalogue: Catalogue, library: LibraryStore) {
-        self.index = index; self.catalogue = catalogue; self.library = library
+    public init(index: RecordingsIndex, catalogue: Catalogue, library: LibraryStore, podcasts: PodcastStore, podcastFetch: PodcastFetch) {
+        self.index = index; self.catalogue = catalogue; self.library = library; self.podcasts = podcasts; self.podcastFetch = podcastFetch
     }
 
     /// What `onair play` plays, and what it passes over (live stations, recordings gone from the index).
@@ -35,12 +39,19 @@ public struct ItemResolver {
         return nil
     }
 
-    /// Parent → children: a programme is its recorded episodes, oldest first (hidden ones left out);
-    /// anything else is itself.
+    /// Parent → children: a programme is its recorded episodes, a podcast its episodes, oldest first
+    /// (hidden ones left out); anything else is itself.
     public func expanded(_ item: LibraryItem) throws(LibraryError) -> [LibraryItem] {
-        guard item.kind == .programme else { return [item] }
+        let children: [LibraryItem]
+        switch item.kind {
+        case .programme: children = try recordings(ofProgramme: item.ref).map(Self.item)
+        case .podcast:
+            guard let id = Int64(item.ref) else { return [] }
+            children = try podcast { () throws(PodcastError) in try podcasts.episodes(of: id) }.map(Self.item)
+        default: return [item]
+        }
         let hidden = try library.hiddenReferences()
-        return try recordings(ofProgramme: item.ref).map(Self.item).filter { !hidden.contains($0.reference) }
+        return children.filter { !hidden.contains($0.reference) }
     }
 
     /// What to play for `text`: "playlist:ID" or "playlist:liked" in order, a programme's episodes,
@@ -72,6 +83,14 @@ public struct ItemResolver {
                     continue
                 }
                 queue.items.append(PlayQueue.Item(path: entry.file, title: Self.item(entry).title))
+            case .episode:
+                guard let id = Int64(item.ref), let episode = try podcast({ () throws(PodcastError) in try podcasts.episode(id: id) }) else {
+                    queue.skipped.append("\(item.title): episode \(item.ref) is no longer followed")
+                    continue
+                }
+                let file = try podcast { () throws(PodcastError) in try podcastFetch.download(episode) }
+                queue.items.append(PlayQueue.Item(path: file, title: item.title))
+            case .podcast: queue.skipped.append("\(item.title): no episodes")
             case .station: queue.skipped.append("\(item.title): a live station (listen with: onair listen \(item.ref))")
             case .programme: queue.skipped.append("\(item.title): no recorded episodes")
             }
@@ -92,6 +111,13 @@ public struct ItemResolver {
         case .station:
             if ref.contains("://") { return LibraryItem(kind: .station, ref: ref, title: ref) }
             return catalogue.station(id: ref).map { LibraryItem(kind: .station, ref: $0.id, title: $0.name) }
+        case .podcast:
+            guard let id = Int64(ref) else { return nil }
+            return try podcast { () throws(PodcastError) in try podcasts.podcast(id: id) }
+                .map { LibraryItem(kind: .podcast, ref: ref, title: $0.title) }
+        case .episode:
+            guard let id = Int64(ref) else { return nil }
+            return try podcast { () throws(PodcastError) in try podcasts.episode(id: id) }.map(Self.item)
         case .programme:
             if let recorded = try recordings(ofProgramme: ref).last {
                 return LibraryItem(kind: .programme, ref: ref, title: recorded.programmeName ?? ref)
@@ -105,8 +131,16 @@ public struct ItemResolver {
         try indexed { () throws(RecordingError) in try index.all() }.filter { $0.programme == id }.sorted { $0.startUTC < $1.startUTC }
     }
 
+    private func podcast<T>(_ body: () throws(PodcastError) -> T) throws(LibraryError) -> T {
+        do { return try body() } catch { throw LibraryError("\(error)") }
+    }
+
     private func indexed<T>(_ body: () throws(RecordingError) -> T) throws(LibraryError) -> T {
         do { return try body() } catch { throw LibraryError("\(error)") }
+    }
+
+    static func item(_ episode: PodcastEpisode) -> LibraryItem {
+        LibraryItem(kind: .episode, ref: String(episode.id ?? 0), title: episode.title)
     }
 
     /// A recording as lists and the player show it: "Tone Hour · 2026-11-24T20:00:00+01:00".

@@ -14,12 +14,16 @@ public enum ItemKind: String, Codable, Sendable, CaseIterable {
     case station
     /// A catalogue or recorded programme: a parent, added as its recorded episodes.
     case programme
+    /// A followed podcast, by its id: a parent, added as its episodes.
+    case podcast
+    /// A podcast's episode, by its id.
+    case episode
 }
 
 /// One item, with the title it is shown by.
 public struct LibraryItem: Codable, Sendable, Equatable {
     public var kind: ItemKind
-    /// The recording's id, the file's path, the station's id or URL, the programme's id.
+    /// The recording's id, the file's path, the station's id or URL, the programme's, podcast's or episode's id.
     public var ref: String
     public var title: String
 

@@ -23,8 +23,10 @@ public enum CheckedXMLParser {
     /// Single-byte encodings libxml2 translates itself, which feeds and guides declare.
     private static let translatedEncodings: Set<String> = ["iso-8859-1", "latin1", "iso-8859-15", "us-ascii", "ascii"]
 
-    /// Parses `data` into `delegate`; external entities are never resolved.
-    public static func parse(_ data: Data, into delegate: XMLParserDelegate) throws(XMLInputError) {
+    /// Parses `data` into `delegate`; external entities are never resolved. With `namespaces`, the
+    /// delegate gets local names and namespace URIs (without, Foundation on Linux writes a prefixed
+    /// name backwards: "duration:itunes").
+    public static func parse(_ data: Data, into delegate: XMLParserDelegate, namespaces: Bool = false) throws(XMLInputError) {
         if readsAsUTF8(data), String(validating: data, as: UTF8.self) == nil {
             throw XMLInputError("it is not valid UTF-8 and declares no other encoding")
         }
@@ -37,6 +39,7 @@ public enum CheckedXMLParser {
         }
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
+        parser.shouldProcessNamespaces = namespaces
         parser.delegate = delegate
         // On Linux parse() may report success after an error, so the error itself decides.
         let parsed = parser.parse()

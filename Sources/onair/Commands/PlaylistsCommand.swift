@@ -14,7 +14,9 @@ enum LibraryAccess {
     }
 
     static func resolver() throws -> ItemResolver {
-        ItemResolver(index: try RecordingsCommand.openIndex(), catalogue: try CatalogueAccess.load(), library: try store())
+        let podcasts = try PodcastsCommand.openStore()
+        return ItemResolver(index: try RecordingsCommand.openIndex(), catalogue: try CatalogueAccess.load(), library: try store(),
+                            podcasts: podcasts, podcastFetch: PodcastsCommand.fetcher(podcasts))
     }
 
     static func run<T>(_ body: () throws(LibraryError) -> T) throws -> T {
@@ -41,8 +43,8 @@ struct PlaylistsCommand: ParsableCommand {
         abstract: "Playlists of recordings, files and stations; `onair play playlist:ID` plays one in order.",
         discussion: """
         An item is a file, a recording id (see onair recordings), a station, a programme, or KIND:REF \
-        (recording:12, file:PATH, station:fip, programme:ID). A programme is added as its recorded \
-        episodes, oldest first. Hidden items (onair hide) are not added and leave every playlist; liked \
+        (recording:12, file:PATH, station:fip, programme:ID, podcast:ID, episode:ID). A programme is added \
+        as its recorded episodes, a podcast as its episodes, oldest first. Hidden items (onair hide) are not added and leave every playlist; liked \
         ones (onair like) form the playlist "Liked" (playlist:liked).
 
         Examples:
