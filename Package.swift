@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .executable(name: "onair", targets: ["onair"]),
         // What parses outside input, for the fuzz targets in Fuzz/ (a package of its own, built by scripts/fuzz).
-        .library(name: "OnairParsers", targets: ["RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "Guide"]),
+        .library(name: "OnairParsers", targets: ["RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "XMLInput", "Guide", "Podcasts"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

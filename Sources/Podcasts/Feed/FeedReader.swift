@@ -34,7 +34,7 @@ public struct FeedEpisode: Sendable, Equatable {
 }
 
 /// Reads RSS 2.0 feeds (with the iTunes and Podcasting 2.0 namespaces) and Atom feeds. Items without
-/// an http(s) enclosure are left out.
+/// an http(s) enclosure on a named host are left out.
 public enum FeedReader {
     static let itunes = "http://www.itunes.com/dtds/podcast-1.0.dtd"
     static let podcastIndex = "https://podcastindex.org/namespace/1.0"
@@ -142,8 +142,8 @@ public enum FeedReader {
         }
 
         private func episode(_ fields: [String: String]) -> FeedEpisode? {
-            guard let url = fields["url"]?.trimmingCharacters(in: .whitespaces),
-                  let scheme = URL(string: url)?.scheme?.lowercased(), ["http", "https"].contains(scheme) else { return nil }
+            guard let url = fields["url"]?.trimmingCharacters(in: .whitespaces), let parsed = URL(string: url),
+                  let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host?.isEmpty == false else { return nil }
             let published = fields["pubDate"].flatMap(FeedReader.rssDate) ?? fields["updated"].flatMap { Timestamp.parse($0) }
             return FeedEpisode(guid: fields["guid"] ?? url, title: fields["title"] ?? url, description: fields["description"],
                                published: published, url: url, mimeType: fields["type"], length: fields["length"].flatMap { Int64($0) },
