@@ -6,25 +6,10 @@ import TestSupport
 /// hidden items gone from lists and queues, and `play playlist:ID` playing the items in order.
 final class PlaylistTests: XCTestCase {
     func testPlaylistsLikesAndHiddenItemsAsAUserSeesThem() throws {
-        let icecast: IcecastHarness
-        do { icecast = try IcecastHarness() } catch { throw XCTSkip("icecast2 could not start: \(error)") }
-        defer { icecast.stop() }
         let onair = try OnairBinary()
-        let config = onair.home.url.appendingPathComponent("config")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try Data("""
-        {"version": 1, "stations": [{"id": "tones", "name": "Tones FM", "country": "GB", "language": "en",
-         "timeZone": "UTC", "streams": [{"url": "\(icecast.url(mount: "/tones.mp3").absoluteString)", "kind": "icy"}],
-         "programmes": [{"id": "tone-hour", "name": "Tone Hour", "slots": [
-            {"days": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"], "start": "00:00", "duration": "24h"}]}]}]}
-        """.utf8).write(to: config.appendingPathComponent("stations.json"))
-        // The programme's two episodes, 440 Hz then 880 Hz, and a file at 660 Hz.
-        for frequency in [440.0, 880.0] {
-            try icecast.startSource(mount: "/tones.mp3", codec: .mp3, frequency: frequency)
-            let record = try onair.run(["record", "tones", "--programme", "tone-hour", "--duration", "2"])
-            XCTAssertTrue(record.succeeded, "\(record)")
-            try icecast.stopSource(mount: "/tones.mp3")
-        }
+        // Two episodes of Tone Hour: the first at 440 Hz, the second at 880 Hz.
+        let icecast = try RecordedTones.record([440.0, 880.0], with: onair)
+        defer { icecast.stop() }
         let recordings = OnairBinary.events(try onair.run(["recordings", "list", "--json"]).stdoutText).compactMap { $0["id"] as? Int }
         XCTAssertEqual(recordings.count, 2)
         let sunset = onair.home.file("sunset.mp3")

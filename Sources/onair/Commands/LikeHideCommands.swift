@@ -11,11 +11,8 @@ struct LikeCommand: ParsableCommand {
     @Flag(help: "Unlike it.") var undo = false
 
     func run() throws {
-        try reportingFailures {
-            let found = try LibraryAccess.item(item, try LibraryAccess.resolver())
-            let store = try LibraryAccess.store()
-            let changed = try LibraryAccess.run { () throws(LibraryError) in try store.setLiked(found, !undo) }
-            print((undo ? "Unliked " : "Liked ") + found.title + (changed ? "" : " (it was already)"))
+        try LibraryAccess.mark(item, !undo, done: undo ? "Unliked" : "Liked") { store, item, liked throws(LibraryError) in
+            try store.setLiked(item, liked)
         }
     }
 }
@@ -30,11 +27,8 @@ struct HideCommand: ParsableCommand {
     @Flag(help: "Show it again.") var undo = false
 
     func run() throws {
-        try reportingFailures {
-            let found = try LibraryAccess.item(item, try LibraryAccess.resolver())
-            let store = try LibraryAccess.store()
-            let changed = try LibraryAccess.run { () throws(LibraryError) in try store.setHidden(found, !undo) }
-            print((undo ? "Unhid " : "Hid ") + found.title + (changed ? "" : " (it was already)"))
+        try LibraryAccess.mark(item, !undo, done: undo ? "Unhid" : "Hid") { store, item, hidden throws(LibraryError) in
+            try store.setHidden(item, hidden)
         }
     }
 }

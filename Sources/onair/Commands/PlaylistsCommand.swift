@@ -32,6 +32,17 @@ enum LibraryAccess {
         return item
     }
 
+    /// `like` and `hide`: sets a mark on the item ITEM names and says so ("Liked Jazz Hour (it was already)").
+    static func mark(_ text: String, _ value: Bool, done: String,
+                     _ set: (LibraryStore, LibraryItem, Bool) throws(LibraryError) -> Bool) throws {
+        try reportingFailures {
+            let found = try item(text, try resolver())
+            let store = try store()
+            let changed = try run { () throws(LibraryError) in try set(store, found, value) }
+            print("\(done) \(found.title)" + (changed ? "" : " (it was already)"))
+        }
+    }
+
     static func notFound(_ playlist: String) -> CommandFailure {
         CommandFailure(message: "no playlist \(playlist) (see: onair playlists)", exitCode: ExitStatus.notFound)
     }

@@ -43,6 +43,13 @@ struct PodcastsCommand: ParsableCommand {
         do { return try body() } catch { throw CommandFailure(message: "\(error)", exitCode: exitCode) }
     }
 
+    /// The podcast with this id, or every podcast; exit status 4 if there is no such podcast.
+    static func selected(_ id: Int64?, in store: PodcastStore) throws -> [Podcast] {
+        let podcasts = try run { () throws(PodcastError) in try store.podcasts() }.filter { id == nil || $0.id == id }
+        if let id, podcasts.isEmpty { throw CommandFailure(message: "no podcast \(id) (see: onair podcasts)", exitCode: ExitStatus.notFound) }
+        return podcasts
+    }
+
     static func report(_ outcome: PodcastFetch.Outcome) {
         switch outcome {
         case .updated(let podcast, let added): print("\(podcast.id!)  \(podcast.title): \(added) new episode\(added == 1 ? "" : "s")")
@@ -85,10 +92,7 @@ struct PodcastsCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let store = try openStore()
-                let podcasts = try PodcastsCommand.run { () throws(PodcastError) in try store.podcasts() }.filter { podcast == nil || $0.id == podcast }
-                if let podcast, podcasts.isEmpty {
-                    throw CommandFailure(message: "no podcast \(podcast) (see: onair podcasts)", exitCode: ExitStatus.notFound)
-                }
+                let podcasts = try selected(podcast, in: store)
                 var rows: [[String]] = []
                 for followed in podcasts {
                     for episode in try PodcastsCommand.run({ () throws(PodcastError) in try store.episodes(of: followed.id!) }) {
@@ -109,10 +113,7 @@ struct PodcastsCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let store = try openStore()
-                let podcasts = try PodcastsCommand.run { () throws(PodcastError) in try store.podcasts() }.filter { podcast == nil || $0.id == podcast }
-                if let podcast, podcasts.isEmpty {
-                    throw CommandFailure(message: "no podcast \(podcast) (see: onair podcasts)", exitCode: ExitStatus.notFound)
-                }
+                let podcasts = try selected(podcast, in: store)
                 for followed in podcasts {
                     report(try PodcastsCommand.run(exitCode: ExitStatus.streamFailed) { () throws(PodcastError) in
                         try fetcher(store).refresh(followed)
