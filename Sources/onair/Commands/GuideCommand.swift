@@ -136,7 +136,7 @@ struct GuideCommand: ParsableCommand {
                     json ? ScheduleJSON.print(["notModified": true]) : print("The guide has not changed since it was last imported.")
                 case .imported(let summary):
                     if json { return ScheduleJSON.print(summary) }
-                    print("Imported \(summary.broadcasts) broadcasts on \(summary.channels) channel\(summary.channels == 1 ? "" : "s")"
+                    print("Imported \(summary.broadcasts) broadcast\(summary.broadcasts == 1 ? "" : "s") on \(summary.channels) channel\(summary.channels == 1 ? "" : "s")"
                           + (summary.replaced > 0 ? " (replacing \(summary.replaced) from an earlier import)" : ""))
                     summary.skipped.prefix(10).forEach { Console.message("skipped \($0)") }
                     if summary.skipped.count > 10 { Console.message("… and \(summary.skipped.count - 10) more skipped") }
