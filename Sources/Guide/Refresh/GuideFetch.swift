@@ -57,7 +57,7 @@ public enum GuideFetch {
 }
 
 /// Refreshes every guide URL on a schedule, on a thread of its own (the fetches block).
-public final class GuideRefresher: @unchecked Sendable {
+public final class GuideRefresher: Sendable {
     private let store: GuideStore
     private let interval: TimeInterval
     private let engine: TransferEngine

@@ -29,12 +29,15 @@ public struct GuideSelection: Codable, Sendable, Equatable {
         return "series \(series ?? "") on \(channel)"
     }
 
-    func matches(_ broadcast: GuideBroadcast) -> Bool {
-        if let series { return broadcast.seriesIDs.contains(series) }
+    /// Whether a broadcast is one the selection asks for (the pattern compiled once, for a whole scan).
+    func matcher() -> (GuideBroadcast) -> Bool {
+        if let series { return { $0.seriesIDs.contains(series) } }
         guard let titlePattern, let expression = try? NSRegularExpression(pattern: titlePattern, options: [.caseInsensitive])
-        else { return false }
-        return broadcast.titles.contains { title in
-            expression.firstMatch(in: title.text, range: NSRange(title.text.startIndex..., in: title.text)) != nil
+        else { return { _ in false } }
+        return { broadcast in
+            broadcast.titles.contains { title in
+                expression.firstMatch(in: title.text, range: NSRange(title.text.startIndex..., in: title.text)) != nil
+            }
         }
     }
 }

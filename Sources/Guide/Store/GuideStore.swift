@@ -121,9 +121,10 @@ public final class GuideStore: Sendable {
         try access(write: false) { db in
             let cursor = try GuideBroadcast.filter(Column("channel") == selection.channel && Column("stop") > instant)
                 .order(Column("start")).fetchCursor(db)
+            let matches = selection.matcher()
             var found: [GuideBroadcast] = []
             while found.count < limit, let broadcast = try cursor.next() {
-                if selection.matches(broadcast) { found.append(broadcast) }
+                if matches(broadcast) { found.append(broadcast) }
             }
             return found
         }
