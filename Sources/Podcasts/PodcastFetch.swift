@@ -58,6 +58,23 @@ public struct PodcastFetch: Sendable {
         return .updated(saved.podcast, added: saved.added)
     }
 
+    /// Keeps the newest `count` episodes downloaded (nil: every episode): downloads those missing and
+    /// deletes the downloads of older ones. Returns the files downloaded and deleted.
+    public func keepDownloaded(_ podcast: Podcast, newest count: Int?) throws(PodcastError) -> (downloaded: [String], deleted: [String]) {
+        let newestFirst = try store.episodes(of: podcast.id!).reversed()
+        var downloaded: [String] = [], deleted: [String] = []
+        for (index, episode) in newestFirst.enumerated() {
+            if index < count ?? .max {
+                if episode.file.map({ FileManager.default.fileExists(atPath: $0) }) != true { downloaded.append(try download(episode)) }
+            } else if let file = episode.file {
+                try? FileManager.default.removeItem(atPath: file)
+                try store.setFile(nil, of: episode.id!)
+                deleted.append(file)
+            }
+        }
+        return (downloaded, deleted)
+    }
+
     /// The episode's audio on disk, downloaded first if it is not there yet.
     public func download(_ episode: PodcastEpisode) throws(PodcastError) -> String {
         if let file = episode.file, FileManager.default.fileExists(atPath: file) { return file }

@@ -84,4 +84,27 @@ final class PodcastTests: XCTestCase {
         let listed = OnairBinary.events(try onair.run(["playlists", "show", "1", "--json"]).stdoutText)
         XCTAssertEqual(listed.compactMap { ($0["item"] as? [String: Any])?["ref"] as? String }.map { "episode:\($0)" }, [episode])
     }
+
+    func testKeepDownloadsTheNewestEpisodesAndDeletesOlderDownloads() throws {
+        let onair = try OnairBinary()
+        let audio = try Data(contentsOf: try AudioFixtures.sine(frequency: 440, seconds: 1, codec: .mp3))
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let items = (1...3).map { day in
+            server.route("/ep\(day).mp3", FixtureHTTPServer.file(audio, contentType: "audio/mpeg"))
+            return "<item><title>Day \(day)</title><pubDate>\(20 + day) Nov 2026 06:00:00 GMT</pubDate>"
+                + "<enclosure url=\"\(server.url("/ep\(day).mp3").absoluteString)\" type=\"audio/mpeg\"/></item>"
+        }
+        server.route("/feed.xml", FixtureHTTPServer.file(Data("<rss><channel><title>Daily</title>\(items.joined())</channel></rss>".utf8),
+                                                         contentType: "application/rss+xml"))
+        XCTAssertTrue(try onair.run(["podcasts", "add", server.url("/feed.xml").absoluteString]).succeeded)
+        let kept = try onair.run(["podcasts", "refresh", "--keep", "2"])
+        XCTAssertTrue(kept.succeeded, "\(kept)")
+        XCTAssertEqual((1...3).map { server.requestCount("/ep\($0).mp3") }, [0, 1, 1], "the newest two")
+        let files = OnairBinary.events(try onair.run(["podcasts", "episodes", "--json"]).stdoutText).map { $0["file"] as? String }
+        XCTAssertEqual(files.map { $0 != nil }, [false, true, true])
+        XCTAssertTrue(try onair.run(["podcasts", "refresh", "--keep", "1"]).stdoutText.contains("deleted \(files[1]!)"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: files[1]!))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: files[2]!))
+    }
 }

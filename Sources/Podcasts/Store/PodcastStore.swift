@@ -105,7 +105,7 @@ public final class PodcastStore: Sendable {
         try access(write: false) { db in try PodcastEpisode.fetchOne(db, key: id) }
     }
 
-    public func setFile(_ file: String, of episode: Int64) throws(PodcastError) {
+    public func setFile(_ file: String?, of episode: Int64) throws(PodcastError) {
         try access { db in try db.execute(sql: "UPDATE podcast_episode SET file = ? WHERE id = ?", arguments: [file, episode]) }
     }
 

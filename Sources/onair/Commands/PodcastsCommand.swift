@@ -18,6 +18,7 @@ struct PodcastsCommand: ParsableCommand {
           onair podcasts add https://example.org/feed.xml
           onair podcasts episodes 1
           onair podcasts refresh
+          onair podcasts refresh 1 --keep 3
           onair play episode:12 --start 10m
 
         Exit codes: 0 success; 1 the feed could not be fetched or read; 3 the database cannot be opened; \
@@ -109,6 +110,14 @@ struct PodcastsCommand: ParsableCommand {
     struct Refresh: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Ask for the feeds again (a feed that has not changed is not read again).")
         @Argument(help: "The podcast's id; without it, every podcast.") var podcast: Int64?
+        @Flag(help: "Download every episode not downloaded yet.") var download = false
+        @Option(help: ArgumentHelp("Keep the newest N episodes downloaded: download them, delete older downloads.", valueName: "N"))
+        var keep: Int?
+
+        func validate() throws {
+            if let keep, keep < 0 { throw ValidationError("--keep must be 0 or more") }
+            if download, keep != nil { throw ValidationError("give --download or --keep, not both") }
+        }
 
         func run() throws {
             try reportingFailures {
@@ -118,6 +127,12 @@ struct PodcastsCommand: ParsableCommand {
                     report(try PodcastsCommand.run(exitCode: ExitStatus.streamFailed) { () throws(PodcastError) in
                         try fetcher(store).refresh(followed)
                     })
+                    guard download || keep != nil else { continue }
+                    let kept = try PodcastsCommand.run(exitCode: ExitStatus.streamFailed) { () throws(PodcastError) in
+                        try fetcher(store).keepDownloaded(followed, newest: keep)
+                    }
+                    kept.downloaded.forEach { print("downloaded \($0)") }
+                    kept.deleted.forEach { print("deleted \($0)") }
                 }
             }
         }
