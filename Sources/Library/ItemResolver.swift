@@ -11,12 +11,14 @@ import Recording
 /// playlist or the likes.
 public struct ItemResolver {
     private let index: RecordingsIndex
-    private let catalogue: Catalogue
+    /// Loaded only when a name is not a file, a recording or a recorded programme, so playing those
+    /// does not depend on the catalogue being readable.
+    private let catalogue: () throws(LibraryError) -> Catalogue
     private let library: LibraryStore
     private let podcasts: PodcastStore
     private let podcastFetch: PodcastFetch
 
-    public init(index: RecordingsIndex, catalogue: Catalogue, library: LibraryStore, podcasts: PodcastStore, podcastFetch: PodcastFetch) {
+    public init(index: RecordingsIndex, catalogue: @escaping () throws(LibraryError) -> Catalogue, library: LibraryStore, podcasts: PodcastStore, podcastFetch: PodcastFetch) {
         self.index = index; self.catalogue = catalogue; self.library = library; self.podcasts = podcasts; self.podcastFetch = podcastFetch
     }
 
@@ -26,17 +28,20 @@ public struct ItemResolver {
         public var skipped: [String]
     }
 
-    /// The item `text` names: "KIND:REF" (recording, file, station, programme), else an existing file,
-    /// a recording id, a URL, a catalogue station, a programme — in that order. Nil if nothing is
-    /// called that.
+    /// The item `text` names: "KIND:REF" (recording, file, station, programme, podcast, episode), else
+    /// an existing file, a recording id, a recorded programme, a URL or catalogue station, a catalogue
+    /// programme — in that order. Nil if nothing is called that.
     public func item(named text: String) throws(LibraryError) -> LibraryItem? {
         if let colon = text.firstIndex(of: ":"), !text.contains("://"), let kind = ItemKind(rawValue: String(text[..<colon])) {
             return try item(kind: kind, ref: String(text[text.index(after: colon)...]))
         }
-        for kind in [ItemKind.file, .recording, .station, .programme] {
-            if let found = try item(kind: kind, ref: text) { return found }
+        if let file = try item(kind: .file, ref: text) { return file }
+        if let recording = try item(kind: .recording, ref: text) { return recording }
+        if let recorded = try recordings(ofProgramme: text).last {
+            return LibraryItem(kind: .programme, ref: text, title: recorded.programmeName ?? text)
         }
-        return nil
+        if let station = try item(kind: .station, ref: text) { return station }
+        return try item(kind: .programme, ref: text)
     }
 
     /// Parent → children: a programme is its recorded episodes, a podcast its episodes, oldest first
@@ -110,7 +115,7 @@ public struct ItemResolver {
             return try indexed { () throws(RecordingError) in try index.recording(id: id) }.map(Self.item)
         case .station:
             if ref.contains("://") { return LibraryItem(kind: .station, ref: ref, title: ref) }
-            return catalogue.station(id: ref).map { LibraryItem(kind: .station, ref: $0.id, title: $0.name) }
+            return try catalogue().station(id: ref).map { LibraryItem(kind: .station, ref: $0.id, title: $0.name) }
         case .podcast:
             guard let id = Int64(ref) else { return nil }
             return try podcast { () throws(PodcastError) in try podcasts.podcast(id: id) }
@@ -122,7 +127,7 @@ public struct ItemResolver {
             if let recorded = try recordings(ofProgramme: ref).last {
                 return LibraryItem(kind: .programme, ref: ref, title: recorded.programmeName ?? ref)
             }
-            let listed = catalogue.stations.lazy.flatMap(\.programmes).first { $0.id == ref }
+            let listed = try catalogue().stations.lazy.flatMap(\.programmes).first { $0.id == ref }
             return listed.map { LibraryItem(kind: .programme, ref: $0.id, title: $0.name) }
         }
     }

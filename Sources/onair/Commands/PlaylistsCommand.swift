@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Library
+import RadioModel
 import Store
 
 /// The library's store and resolver, opened the way every command opens the database.
@@ -15,7 +16,10 @@ enum LibraryAccess {
 
     static func resolver() throws -> ItemResolver {
         let podcasts = try PodcastsCommand.openStore()
-        return ItemResolver(index: try RecordingsCommand.openIndex(), catalogue: try CatalogueAccess.load(), library: try store(),
+        let catalogue = { () throws(LibraryError) -> Catalogue in
+            do { return try CatalogueAccess.load() } catch { throw LibraryError("\(error)") }
+        }
+        return ItemResolver(index: try RecordingsCommand.openIndex(), catalogue: catalogue, library: try store(),
                             podcasts: podcasts, podcastFetch: PodcastsCommand.fetcher(podcasts))
     }
 
