@@ -35,4 +35,19 @@ final class GuideSelectionTests: XCTestCase {
             XCTAssertEqual("\($0)", "invalid title pattern '(unclosed': not a regular expression")
         }
     }
+
+    func testBroadcastsThatEndedTwoWeeksAgoAreDroppedAtTheNextImport() throws {
+        let directory = try TemporaryDirectory(prefix: "onair-guide")
+        let store = try GuideStore(database: try OnairDatabase(directory: directory.url))
+        func guide(_ start: String, _ stop: String) throws -> XMLTVGuide {
+            try XMLTVReader.read(Data("<tv><programme start=\"\(start)\" stop=\"\(stop)\" channel=\"c\"><title>T</title></programme></tv>".utf8))
+        }
+        let now = ISO8601DateFormatter().date(from: "2026-11-24T12:00:00Z")!
+        try store.importGuide(try guide("20261109100000", "20261109110000"), now: now)
+        try store.importGuide(try guide("20261111100000", "20261111110000"), now: now)
+        try store.importGuide(try guide("20261124100000", "20261124110000"), now: now)
+        let all = DateInterval(start: now.addingTimeInterval(-30 * 86_400), end: now)
+        XCTAssertEqual(try store.broadcasts(channel: "c", overlapping: all).map { ISO8601DateFormatter().string(from: $0.start) },
+                       ["2026-11-11T10:00:00Z", "2026-11-24T10:00:00Z"], "15 days old is dropped, 13 days old kept")
+    }
 }

@@ -39,6 +39,9 @@ public struct GuideImportSummary: Codable, Sendable, Equatable {
 /// from. Safe from any thread; GRDB serialises access.
 public final class GuideStore: Sendable {
     public let database: OnairDatabase
+    /// Broadcasts that ended longer ago than this are dropped at each import: the daemon looks back a
+    /// week for missed episodes, and a guide refreshed for years must not grow without end.
+    public static let keptPast: TimeInterval = 14 * 86_400
 
     public init(database: OnairDatabase) throws(GuideError) {
         self.database = database
@@ -53,8 +56,9 @@ public final class GuideStore: Sendable {
     /// broadcast to the channel's last are replaced by the new ones, so a programme the guide moved is
     /// found only at its new time.
     @discardableResult
-    public func importGuide(_ guide: XMLTVGuide) throws(GuideError) -> GuideImportSummary {
+    public func importGuide(_ guide: XMLTVGuide, now: Date = Date()) throws(GuideError) -> GuideImportSummary {
         try access { db in
+            try GuideBroadcast.filter(Column("stop") < now.addingTimeInterval(-Self.keptPast)).deleteAll(db)
             for channel in guide.channels {
                 let mapped = try GuideChannel.fetchOne(db, key: channel.id)?.station
                 try GuideChannel(id: channel.id, names: channel.names, station: mapped).save(db)
