@@ -64,7 +64,7 @@ let package = Package(
         ]),
         // The listener's library: playlists, likes and hidden items, and what a named item plays as.
         .target(name: "Library", dependencies: [
-            "Playback", "Podcasts", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+            "Media", "Playback", "Podcasts", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The CLI: composition root.
         .executableTarget(name: "onair", dependencies: [

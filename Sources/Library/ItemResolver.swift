@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import Playback
 import Podcasts
 import RadioModel
@@ -94,7 +95,13 @@ public struct ItemResolver {
                     continue
                 }
                 let file = try podcast { () throws(PodcastError) in try podcastFetch.download(episode) }
-                queue.items.append(PlayQueue.Item(path: file, title: item.title))
+                var chapters: [Chapter]?
+                do {
+                    chapters = try podcastFetch.chapters(of: episode).map { Self.chapters($0, duration: episode.duration) }
+                } catch {
+                    queue.skipped.append("the chapters of \(item.title): \(error)")
+                }
+                queue.items.append(PlayQueue.Item(path: file, title: item.title, chapters: chapters))
             case .podcast: queue.skipped.append("\(item.title): no episodes")
             case .station: queue.skipped.append("\(item.title): a live station (listen with: onair listen \(item.ref))")
             case .programme: queue.skipped.append("\(item.title): no recorded episodes")
@@ -142,6 +149,14 @@ public struct ItemResolver {
 
     private func indexed<T>(_ body: () throws(RecordingError) -> T) throws(LibraryError) -> T {
         do { return try body() } catch { throw LibraryError("\(error)") }
+    }
+
+    /// A podcast's chapters as the player's: each ends where the next begins, the last at the episode's end.
+    static func chapters(_ published: [FeedChapter], duration: Double?) -> [Chapter] {
+        published.enumerated().map { index, chapter in
+            let end = index + 1 < published.count ? published[index + 1].start : max(duration ?? chapter.start, chapter.start)
+            return Chapter(start: chapter.start, end: end, title: chapter.title)
+        }
     }
 
     static func item(_ episode: PodcastEpisode) -> LibraryItem {

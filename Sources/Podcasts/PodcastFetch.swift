@@ -97,4 +97,20 @@ public struct PodcastFetch: Sendable {
         try store.setFile(file.path, of: episode.id!)
         return file.path
     }
+
+    /// The episode's podcast:chapters, fetched once and kept; nil if it publishes none.
+    public func chapters(of episode: PodcastEpisode) throws(PodcastError) -> [FeedChapter]? {
+        if let known = episode.chapters { return known }
+        guard let url = episode.chaptersURL else { return nil }
+        let chapters: [FeedChapter]
+        do {
+            chapters = try ChapterFile.read(try engine.fetch(TransferRequest(url: url), maxBytes: 1 << 20).body)
+        } catch let error as PodcastError {
+            throw PodcastError("\(URLRedaction.redact(url)): \(error)")
+        } catch {
+            throw PodcastError("\(error)")
+        }
+        try store.setChapters(chapters, of: episode.id!)
+        return chapters
+    }
 }

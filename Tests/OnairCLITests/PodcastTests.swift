@@ -107,4 +107,35 @@ final class PodcastTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: files[1]!))
         XCTAssertTrue(FileManager.default.fileExists(atPath: files[2]!))
     }
+
+    /// podcast:chapters become the player's chapters: the view names them and `.` jumps to the next.
+    func testPublishedChaptersAreThePlayersChapters() throws {
+        guard ProcessRunner.which("tmux") != nil else { throw XCTSkip("tmux is missing: install it with scripts/setup") }
+        let onair = try OnairBinary()
+        let audio = try Data(contentsOf: try AudioFixtures.sine(frequency: 440, seconds: 30, codec: .mp3))
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        server.route("/ep.mp3", FixtureHTTPServer.file(audio, contentType: "audio/mpeg"))
+        server.route("/chapters.json", FixtureHTTPServer.file(Data("""
+        {"version": "1.2.0", "chapters": [{"startTime": 0, "title": "Intro"}, {"startTime": 5, "title": "Ad", "toc": false},
+                                          {"startTime": 20, "title": "Second half"}]}
+        """.utf8), contentType: "application/json+chapters"))
+        server.route("/feed.xml", FixtureHTTPServer.file(Data("""
+        <rss xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Chaptered</title>
+          <item><title>Long one</title><enclosure url="\(server.url("/ep.mp3").absoluteString)" type="audio/mpeg"/>
+            <podcast:chapters url="\(server.url("/chapters.json").absoluteString)" type="application/json+chapters"/></item>
+        </channel></rss>
+        """.utf8), contentType: "application/rss+xml"))
+        XCTAssertTrue(try onair.run(["podcasts", "add", server.url("/feed.xml").absoluteString]).succeeded)
+
+        let tmux = try TmuxSession(environment: onair.environment)
+        defer { tmux.stop() }
+        try tmux.type("\(OnairBinary.path) play episode:1 --sink wav:\(onair.home.file("view.wav").path); echo exit=$?\n")
+        XCTAssertTrue(tmux.waitFor("chapter: Intro"), tmux.shown)
+        try tmux.type(".")
+        XCTAssertTrue(tmux.waitFor("chapter: Second half"), "the chapter left out of the list is skipped: \(tmux.shown)")
+        try tmux.type("q")
+        XCTAssertTrue(tmux.waitFor("exit=0"), tmux.shown)
+        XCTAssertEqual(server.requestCount("/chapters.json"), 1)
+    }
 }

@@ -33,6 +33,8 @@ public struct PodcastEpisode: Codable, Sendable, Equatable, FetchableRecord, Mut
     public var chaptersURL: String?
     /// The downloaded file, once played or downloaded.
     public var file: String?
+    /// The chapters of the podcast:chapters file, read when the episode was downloaded.
+    public var chapters: [FeedChapter]?
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
@@ -76,7 +78,7 @@ public final class PodcastStore: Sendable {
                                          duration: episode.duration, chaptersURL: episode.chaptersURL)
                 if let known = try PodcastEpisode.filter(Column("podcast") == saved.id! && Column("guid") == episode.guid).fetchOne(db) {
                     row.id = known.id
-                    row.file = known.url == episode.url ? known.file : nil
+                    if known.url == episode.url { (row.file, row.chapters) = (known.file, known.chapters) }
                     try row.update(db)
                 } else {
                     try row.insert(db)
@@ -107,6 +109,14 @@ public final class PodcastStore: Sendable {
 
     public func setFile(_ file: String?, of episode: Int64) throws(PodcastError) {
         try access { db in try db.execute(sql: "UPDATE podcast_episode SET file = ? WHERE id = ?", arguments: [file, episode]) }
+    }
+
+    public func setChapters(_ chapters: [FeedChapter], of episode: Int64) throws(PodcastError) {
+        try access { db in
+            guard var row = try PodcastEpisode.fetchOne(db, key: episode) else { return }
+            row.chapters = chapters
+            try row.update(db)
+        }
     }
 
     private func access<T>(write: Bool = true, _ body: (Database) throws -> T) throws(PodcastError) -> T {
@@ -142,6 +152,7 @@ public final class PodcastStore: Sendable {
                 t.column("duration", .double)
                 t.column("chaptersURL", .text)
                 t.column("file", .text)
+                t.column("chapters", .jsonText)
                 t.uniqueKey(["podcast", "guid"])
             }
         }
