@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RadioModel
 import Store
 
 /// A guide channel as imported, and the station it is mapped to by `onair guide map`.
@@ -88,6 +89,15 @@ public final class GuideStore: Sendable {
 
     public func channels() throws(GuideError) -> [GuideChannel] {
         try access(write: false) { db in try GuideChannel.order(Column("id")).fetchAll(db) }
+    }
+
+    /// Every channel with the station it is: mapped by hand (a catalogue id or a URL), else the
+    /// catalogue station whose `guideID` names it. `station` is what to call it, `entry` the catalogue's.
+    public func channelStations(in catalogue: Catalogue) throws(GuideError) -> [(channel: GuideChannel, station: String?, entry: Station?)] {
+        try channels().map { channel in
+            let entry = channel.station.flatMap(catalogue.station(id:)) ?? catalogue.stations.first { $0.guideID == channel.id }
+            return (channel, channel.station ?? entry?.id, entry)
+        }
     }
 
     /// Maps a channel to a station; nil if the guide has no such channel.

@@ -85,10 +85,7 @@ struct GuideCommand: ParsableCommand {
                     listings = [(channel, entry, target.identifier)]
                 } else {
                     let catalogue = try CatalogueAccess.load()
-                    for channel in try guiding({ () throws(GuideError) in try store.channels() }) {
-                        let entry = channel.station.flatMap(catalogue.station(id:)) ?? catalogue.stations.first { $0.guideID == channel.id }
-                        listings.append((channel.id, entry, channel.station ?? entry?.id))
-                    }
+                    listings = try guiding { () throws(GuideError) in try store.channelStations(in: catalogue) }.map { ($0.id, $2, $1) }
                 }
                 let day = GuideListing.day(date, in: zone)!
                 var rows: [[String]] = []
@@ -98,7 +95,7 @@ struct GuideCommand: ParsableCommand {
                     if json { entries.forEach { ScheduleJSON.print($0) }; continue }
                     rows += entries.map { entry in
                         [(entry.onAir ? "▶ " : "  ") + Self.clock(entry.startLocal) + "–" + Self.clock(entry.stopLocal),
-                         listing.name ?? entry.channel, entry.title, entry.episode ?? "", entry.subTitle ?? ""]
+                         listing.station?.name ?? listing.name ?? entry.channel, entry.title, entry.episode ?? "", entry.subTitle ?? ""]
                     }
                 }
                 guard !json else { return }
@@ -176,10 +173,7 @@ struct GuideCommand: ParsableCommand {
             try reportingFailures {
                 let catalogue = try CatalogueAccess.load()
                 let store = try openStore()
-                let channels = try guiding { () throws(GuideError) in try store.channels() }
-                let rows = channels.map { channel in
-                    (channel, channel.station ?? catalogue.stations.first { $0.guideID == channel.id }?.id)
-                }
+                let rows = try guiding { () throws(GuideError) in try store.channelStations(in: catalogue) }.map { ($0.channel, $0.station) }
                 if json {
                     return rows.forEach { ScheduleJSON.print(["channel": $0.id, "name": $0.names.first?.text ?? "", "station": $1 ?? ""]) }
                 }
