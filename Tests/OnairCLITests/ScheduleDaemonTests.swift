@@ -241,6 +241,8 @@ final class ScheduleDaemonTests: XCTestCase {
         let upcoming = OnairBinary.events(try onair.run(["schedule", "next", "5", "--json"]).stdoutText)
         XCTAssertEqual(upcoming.compactMap { date($0["start"]) }, [at(0), at(8), at(16)], "News is not Jazz Hour")
         XCTAssertEqual(upcoming.first?["programme"] as? String, "Jazz Hour", "the station's language picks the title")
+        XCTAssertEqual(upcoming.map { $0["episodeNumber"] as? String }, ["S1E1", "S1E2", "S1E3"])
+        XCTAssertEqual(upcoming.first?["episodeTitle"] as? String, "Part 1")
         let listing = try onair.run(["guide", "jazz-fm", "--date", String(xmltvTime(base).prefix(8)).replacingOccurrences(
             of: #"(\d{4})(\d{2})(\d{2})"#, with: "$1-$2-$3", options: .regularExpression)])
         XCTAssertTrue(listing.stdoutText.contains("Jazz Hour") && listing.stdoutText.contains("S1E2") && listing.stdoutText.contains("Part 2"),

@@ -6,6 +6,9 @@ public struct UpcomingEpisode: Codable, Sendable, Equatable {
     public var rule: Int64
     public var station: String
     public var programme: String?
+    /// For a guide rule: the broadcast's sub-title and episode number, as the guide gives them.
+    public var episodeTitle: String?
+    public var episodeNumber: String?
     public var start: Date
     public var end: Date
     /// The recorded window, with pads.
@@ -25,6 +28,7 @@ public enum UpcomingEpisodes {
             guard let expansion = try? RuleExpansion(rule, guide: guide), let zone = TimeZone(identifier: rule.timeZone) else { continue }
             for occurrence in expansion.occurrences(endingAfter: instant, limit: count) {
                 all.append(UpcomingEpisode(rule: rule.id ?? 0, station: rule.station, programme: occurrence.broadcast?.title ?? rule.programme?.name,
+                                           episodeTitle: occurrence.broadcast?.subTitle, episodeNumber: occurrence.broadcast?.episode,
                                            start: occurrence.start, end: occurrence.end, windowStart: occurrence.window.start,
                                            windowEnd: occurrence.window.end, timeZone: rule.timeZone,
                                            startLocal: local(occurrence.start, zone), endLocal: local(occurrence.end, zone)))
