@@ -11,7 +11,7 @@ struct Onair: ParsableCommand {
         search, or a plain URL.
 
         Exit codes: 0 success; 1 a stream could not be played; 2 a sink failed; \
-        3 configuration error; 4 nothing by that name (recording, rule, favourite); 64 usage error.
+        3 configuration error; 4 nothing by that name (recording, rule, favourite, playlist, podcast, guide channel); 64 usage error.
         """,
         version: "0.1.0",
         subcommands: [StationsCommand.self, SearchCommand.self, ResolveCommand.self, ListenCommand.self, RelayCommand.self,
