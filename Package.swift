@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .executable(name: "onair", targets: ["onair"]),
         // What parses outside input, for the fuzz targets in Fuzz/ (a package of its own, built by scripts/fuzz).
-        .library(name: "OnairParsers", targets: ["RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling"]),
+        .library(name: "OnairParsers", targets: ["RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "XMLInput", "Guide", "Podcasts"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -41,19 +41,34 @@ let package = Package(
         .target(name: "Recording", dependencies: [
             "Media", "RadioModel", "StreamInput", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // Foundation's XMLParser behind the checks that keep its Linux crashes out, for XML from outside.
+        .target(name: "XMLInput"),
+        // Programme guides: the XMLTV reader, the guide's tables, fetching and refreshing guides, and which
+        // broadcasts a rule's title pattern or series picks.
+        .target(name: "Guide", dependencies: [
+            "RadioModel", "StreamInput", "Store", "XMLInput", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         // Scheduled recording: rules and their expansion in time zones, the schedule's tables, the daemon loop
         // and its control channel.
         .target(name: "Scheduling", dependencies: [
-            "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+            "Guide", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The player: volume, pause and time-shift, sleep timer, queue, the terminal view and keys,
         // favourites, history and resume positions.
         .target(name: "Playback", dependencies: [
             "Media", "Outputs", "RadioModel", "StreamInput", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // Podcasts: RSS/Atom feeds, followed with conditional requests; episodes downloaded to play.
+        .target(name: "Podcasts", dependencies: [
+            "RadioModel", "StreamInput", "Store", "XMLInput", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // The listener's library: playlists, likes and hidden items, and what a named item plays as.
+        .target(name: "Library", dependencies: [
+            "Media", "Playback", "Podcasts", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         // The CLI: composition root.
         .executableTarget(name: "onair", dependencies: [
-            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback",
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide", "Library", "Podcasts",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -66,6 +81,8 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "RadioModel"]),
+        .testTarget(name: "PodcastsTests", dependencies: ["Podcasts"]),
+        .testTarget(name: "GuideTests", dependencies: ["Guide", "Store", "StreamInput", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]

@@ -119,6 +119,7 @@ public final class OnDemandPlayer: @unchecked Sendable {
 
     private func play(_ item: PlayQueue.Item) throws -> ItemEnd {
         let file = try MediaFile(path: item.path, format: format)
+        let chapters = item.chapters ?? file.chapters
         let start = lock.withLock { () -> Double? in
             defer { firstStart = nil }
             return firstStart
@@ -145,7 +146,7 @@ public final class OnDemandPlayer: @unchecked Sendable {
                     try file.seek(to: file.position + seconds)
                     tempo = try tempo.map { try Tempo(format: format, speed: $0.speed) }  // nothing from before the seek
                 case .nextChapter, .previousChapter:
-                    if let target = Self.chapterStart(file.chapters, from: file.position, forward: action == .nextChapter) {
+                    if let target = Self.chapterStart(chapters, from: file.position, forward: action == .nextChapter) {
                         try file.seek(to: target)
                         tempo = try tempo.map { try Tempo(format: format, speed: $0.speed) }
                     }
@@ -173,7 +174,7 @@ public final class OnDemandPlayer: @unchecked Sendable {
             lock.withLock {
                 storedStatus.position = file.position
                 storedStatus.speed = speed
-                storedStatus.chapter = file.chapters.last { $0.start <= file.position + 0.01 }?.title
+                storedStatus.chapter = chapters.last { $0.start <= file.position + 0.01 }?.title
             }
             guard more else {
                 try tempo?.drain(body: deliver)

@@ -1,12 +1,17 @@
+import Media
+
 /// What `onair play` plays, in order: one recording, or a programme's episodes, shuffled or not,
 /// repeated or not. `>`/`<` skip.
 public struct PlayQueue: Sendable {
     public struct Item: Sendable, Equatable {
         public var path: String
         public var title: String
-        public init(path: String, title: String) {
+        /// Chapters published beside the file (a podcast's podcast:chapters); nil uses the file's own.
+        public var chapters: [Chapter]?
+        public init(path: String, title: String, chapters: [Chapter]? = nil) {
             self.path = path
             self.title = title
+            self.chapters = chapters
         }
     }
 

@@ -67,6 +67,10 @@ enum CatalogueValidator {
             try require(preRoll > 0 && preRoll <= 600, path.appending("preRoll"),
                         "expected the pre-roll's length in seconds, above 0 and at most 600, got \(preRoll)")
         }
+        if let guideID = station.guideID {
+            try require(!guideID.trimmingCharacters(in: .whitespaces).isEmpty, path.appending("guideID"),
+                        "expected a guide's channel id, got an empty string")
+        }
         try require(!station.streams.isEmpty, path.appending("streams"), "a station needs at least one stream")
         for (index, stream) in station.streams.enumerated() {
             let streamPath = path.appending("streams").appending(index)

@@ -14,6 +14,8 @@ public struct Station: Codable, Sendable, Equatable {
     public var tags: [String]
     /// Charset of ICY titles when they are not valid UTF-8 (e.g. "windows-1251"); Latin-1 if absent.
     public var charset: String?
+    /// The channel id an XMLTV programme guide lists the station under (`<channel id="…">`).
+    public var guideID: String?
     /// Streams in order of preference.
     public var streams: [StreamEndpoint]
     public var programmes: [Programme]
@@ -22,15 +24,15 @@ public struct Station: Codable, Sendable, Equatable {
     public var preRoll: Double?
 
     public init(id: String, name: String, homepage: String? = nil, country: String, language: String,
-                timeZone: String, tags: [String] = [], charset: String? = nil,
+                timeZone: String, tags: [String] = [], charset: String? = nil, guideID: String? = nil,
                 streams: [StreamEndpoint], programmes: [Programme] = [], preRoll: Double? = nil) {
         self.id = id; self.name = name; self.homepage = homepage; self.country = country
-        self.language = language; self.timeZone = timeZone; self.tags = tags; self.charset = charset
+        self.language = language; self.timeZone = timeZone; self.tags = tags; self.charset = charset; self.guideID = guideID
         self.streams = streams; self.programmes = programmes; self.preRoll = preRoll
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, homepage, country, language, timeZone, tags, charset, streams, programmes, preRoll
+        case id, name, homepage, country, language, timeZone, tags, charset, guideID, streams, programmes, preRoll
     }
 
     public init(from decoder: Decoder) throws {
@@ -43,6 +45,7 @@ public struct Station: Codable, Sendable, Equatable {
         timeZone = try c.decode(String.self, forKey: .timeZone)
         tags = try c.decodeIfPresent([String].self, forKey: .tags) ?? []
         charset = try c.decodeIfPresent(String.self, forKey: .charset)
+        guideID = try c.decodeIfPresent(String.self, forKey: .guideID)
         streams = try c.decode([StreamEndpoint].self, forKey: .streams)
         programmes = try c.decodeIfPresent([Programme].self, forKey: .programmes) ?? []
         preRoll = try c.decodeIfPresent(Double.self, forKey: .preRoll)

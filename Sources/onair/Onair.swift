@@ -11,12 +11,12 @@ struct Onair: ParsableCommand {
         search, or a plain URL.
 
         Exit codes: 0 success; 1 a stream could not be played; 2 a sink failed; \
-        3 configuration error; 4 nothing by that name (recording, rule, favourite); 64 usage error.
+        3 configuration error; 4 nothing by that name (recording, rule, favourite, playlist, podcast, guide channel); 64 usage error.
         """,
         version: "0.1.0",
         subcommands: [StationsCommand.self, SearchCommand.self, ResolveCommand.self, ListenCommand.self, RelayCommand.self,
                       RecordCommand.self, RecoverCommand.self, RecordingsCommand.self,
-                      ScheduleCommand.self, DaemonCommand.self, StatusCommand.self,
-                      PlayCommand.self, FavouritesCommand.self, HistoryCommand.self]
+                      ScheduleCommand.self, GuideCommand.self, DaemonCommand.self, StatusCommand.self,
+                      PlayCommand.self, PodcastsCommand.self, PlaylistsCommand.self, LikeCommand.self, HideCommand.self, FavouritesCommand.self, HistoryCommand.self]
     )
 }

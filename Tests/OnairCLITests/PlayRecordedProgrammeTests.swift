@@ -5,25 +5,10 @@ import TestSupport
 /// `onair play PROGRAMME_ID` and `onair play RECORDING_ID` on what `onair record` put in the index.
 final class PlayRecordedProgrammeTests: XCTestCase {
     func testAProgrammesEpisodesPlayInOrderAndARecordingPlaysByItsId() throws {
-        let icecast: IcecastHarness
-        do { icecast = try IcecastHarness() } catch { throw XCTSkip("icecast2 could not start: \(error)") }
-        defer { icecast.stop() }
         let onair = try OnairBinary()
-        let config = onair.home.url.appendingPathComponent("config")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try Data("""
-        {"version": 1, "stations": [{"id": "tones", "name": "Tones FM", "country": "GB", "language": "en",
-         "timeZone": "UTC", "streams": [{"url": "\(icecast.url(mount: "/tones.mp3").absoluteString)", "kind": "icy"}],
-         "programmes": [{"id": "tone-hour", "name": "Tone Hour", "slots": [
-            {"days": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"], "start": "00:00", "duration": "24h"}]}]}]}
-        """.utf8).write(to: config.appendingPathComponent("stations.json"))
-        // Two episodes: the first at 440 Hz, the second at 880 Hz.
-        for frequency in [440.0, 880.0] {
-            try icecast.startSource(mount: "/tones.mp3", codec: .mp3, frequency: frequency)
-            let record = try onair.run(["record", "tones", "--programme", "tone-hour", "--duration", "2"])
-            XCTAssertTrue(record.succeeded, "\(record)")
-            try icecast.stopSource(mount: "/tones.mp3")
-        }
+        // Two episodes of Tone Hour: the first at 440 Hz, the second at 880 Hz.
+        let icecast = try RecordedTones.record([440.0, 880.0], with: onair)
+        defer { icecast.stop() }
 
         let wav = onair.home.file("episodes.wav")
         let played = try onair.run(["play", "tone-hour", "--sink", "wav:\(wav.path)", "--json"])
@@ -48,6 +33,6 @@ final class PlayRecordedProgrammeTests: XCTestCase {
 
         let missing = try onair.run(["play", "no-such-programme"])
         XCTAssertEqual(missing.status, 4, "\(missing)")
-        XCTAssertTrue(missing.stderrText.contains("no file, recording id or recorded programme 'no-such-programme'"), missing.stderrText)
+        XCTAssertTrue(missing.stderrText.contains("no file, recording id, recorded programme or playlist 'no-such-programme'"), missing.stderrText)
     }
 }

@@ -188,6 +188,95 @@ final class ScheduleDaemonTests: XCTestCase {
         XCTAssertEqual(daemon.result().status, 0, daemon.stderrText)
     }
 
+    /// A guide time in XMLTV's form, on a +01:00 clock: "20261124203000 +0100".
+    private func xmltvTime(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 3600)
+        formatter.dateFormat = "yyyyMMddHHmmss"
+        return formatter.string(from: date) + " +0100"
+    }
+
+    /// An XMLTV guide of the channel "jazz.example": each broadcast's title, sub-title and start, 4 s long.
+    private func writeGuide(_ name: String, _ broadcasts: [(title: String, part: Int, start: Date)]) throws -> URL {
+        let programmes = broadcasts.map { broadcast in
+            """
+              <programme start="\(xmltvTime(broadcast.start))" stop="\(xmltvTime(broadcast.start.addingTimeInterval(4)))" channel="jazz.example">
+                <title lang="de">\(broadcast.title == "Jazz Hour" ? "Jazzstunde" : "Nachrichten")</title>
+                <title lang="en">\(broadcast.title)</title>
+                <sub-title lang="en">Part \(broadcast.part)</sub-title>
+                <desc lang="en">Records from 195\(broadcast.part).</desc>
+                <episode-num system="xmltv_ns">0.\(broadcast.part - 1).</episode-num>
+              </programme>
+            """
+        }
+        let file = onair.home.file(name)
+        try Data("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <tv><channel id="jazz.example"><display-name>Jazz FM</display-name></channel>
+        \(programmes.joined(separator: "\n"))
+        </tv>
+        """.utf8).write(to: file)
+        return file
+    }
+
+    func testAGuideRuleRecordsEveryBroadcastOfTheSeriesByTitleIncludingOneTheGuideMoved() throws {
+        let icecast = try startIcecast(mount: "/jazz.mp3")
+        defer { icecast.stop() }
+        let config = onair.home.url.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try Data("""
+        {"version": 1, "stations": [{"id": "jazz-fm", "name": "Jazz FM", "country": "DE", "language": "en", "timeZone": "Europe/Berlin",
+          "guideID": "jazz.example", "streams": [{"url": "\(icecast.url(mount: "/jazz.mp3").absoluteString)", "kind": "icy", "codec": "mp3"}]}]}
+        """.utf8).write(to: config.appendingPathComponent("stations.json"))
+
+        // A weekly series squeezed into seconds: three broadcasts of Jazz Hour, News between them.
+        let base = wholeSecond(in: 8)
+        let at = { (seconds: Double) in base.addingTimeInterval(seconds) }
+        let planned = try writeGuide("week.xml", [("Jazz Hour", 1, at(0)), ("News", 1, at(4)), ("Jazz Hour", 2, at(8)),
+                                                  ("Jazz Hour", 3, at(16))])
+        XCTAssertTrue(try onair.run(["guide", "import", planned.path]).succeeded)
+        let add = try onair.run(["schedule", "add", "jazz-fm", "--title", "^jazz hour$", "--json"])
+        XCTAssertTrue(add.succeeded, "\(add)")
+        let upcoming = OnairBinary.events(try onair.run(["schedule", "next", "5", "--json"]).stdoutText)
+        XCTAssertEqual(upcoming.compactMap { date($0["start"]) }, [at(0), at(8), at(16)], "News is not Jazz Hour")
+        XCTAssertEqual(upcoming.first?["programme"] as? String, "Jazz Hour", "the station's language picks the title")
+        XCTAssertEqual(upcoming.map { $0["episodeNumber"] as? String }, ["S1E1", "S1E2", "S1E3"])
+        XCTAssertEqual(upcoming.first?["episodeTitle"] as? String, "Part 1")
+        let listing = try onair.run(["guide", "jazz-fm", "--date", String(xmltvTime(base).prefix(8)).replacingOccurrences(
+            of: #"(\d{4})(\d{2})(\d{2})"#, with: "$1-$2-$3", options: .regularExpression)])
+        XCTAssertTrue(listing.stdoutText.contains("Jazz Hour") && listing.stdoutText.contains("S1E2") && listing.stdoutText.contains("Part 2"),
+                      listing.stdoutText)
+        _ = try startDaemon()
+
+        // While the first broadcast is on air, the guide moves the third from +16 s to +22 s.
+        Thread.sleep(forTimeInterval: max(0, at(1).timeIntervalSinceNow))
+        let moved = try writeGuide("moved.xml", [("Jazz Hour", 1, at(0)), ("News", 1, at(4)), ("Jazz Hour", 2, at(8)),
+                                                 ("News", 2, at(16)), ("Jazz Hour", 3, at(22))])
+        let reimport = try onair.run(["guide", "import", moved.path])
+        XCTAssertTrue(reimport.succeeded && reimport.stdoutText.contains("replacing 4"), "\(reimport)")
+
+        let episodes = try waitUntilFinished(count: 3, timeout: 60)
+        XCTAssertEqual(episodes.map { $0["status"] as? String }, ["done", "done", "done"], "\(episodes)")
+        XCTAssertEqual(episodes.compactMap { date($0["programmeStart"]) }, [at(0), at(8), at(22)], "the moved broadcast at its new time")
+        for (number, episode) in episodes.enumerated().map({ ($0 + 1, $1) }) {
+            let file = try XCTUnwrap(files(of: episode).first, "\(episode)")
+            let first = try XCTUnwrap(date(episode["firstSampleAt"]))
+            XCTAssertEqual(first.timeIntervalSince(try XCTUnwrap(date(episode["programmeStart"]))), 0, accuracy: 0.5)
+            XCTAssertEqual(try FFprobe.decodePCM(file).duration, 4, accuracy: 0.25)
+            let probe = try FFprobe.inspect(file)
+            let tags = probe.tags.merging(probe.audio?.tags ?? [:]) { first, _ in first }
+            XCTAssertEqual(tags["title"], "Jazz Hour: Part \(number)", "\(tags)")
+            XCTAssertEqual(tags["album"], "Jazz Hour", "\(tags)")
+            XCTAssertEqual(tags["description"], "Records from 195\(number).", "\(tags)")
+            XCTAssertEqual(tags["episode_id"], "S1E\(number)", "\(tags)")
+        }
+        let indexed = OnairBinary.events(try onair.run(["recordings", "list", "--json"]).stdoutText)
+        XCTAssertEqual(indexed.map { $0["episodeTitle"] as? String }, ["Part 1", "Part 2", "Part 3"])
+        XCTAssertEqual(indexed.map { $0["episodeNumber"] as? String }, ["S1E1", "S1E2", "S1E3"])
+        XCTAssertEqual(Set(indexed.map { $0["programme"] as? String }), ["jazz-hour"])
+    }
+
     func testOverlappingRulesOnOneStationShareOneConnection() throws {
         // Icecast's usual burst: 4 s of recent audio at once on connecting, which must not count as now.
         let icecast = try startIcecast(mount: "/both.mp3", burstSize: 65535)

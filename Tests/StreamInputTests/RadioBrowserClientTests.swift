@@ -227,12 +227,12 @@ final class RadioBrowserClientTests: XCTestCase {
         XCTAssertEqual(station.catalogueStation(avoiding: ["fip"]).id, "radio-swiss-jazz")
         XCTAssertEqual(station.catalogueStation(avoiding: ["radio-swiss-jazz"]).id, "radio-swiss-jazz-9e8cd0e7")
 
-        XCTAssertEqual(DirectoryStation.slug("Jazz à Paris — Café Crème"), "jazz-a-paris-cafe-creme")
-        XCTAssertEqual(DirectoryStation.slug("  Radio Weiß!!  "), "radio-weiss")
-        XCTAssertEqual(DirectoryStation.slug("Радио Рекорд"), "radio-rekord")
-        XCTAssertEqual(DirectoryStation.slug("☕☕"), "")
-        XCTAssertLessThanOrEqual(DirectoryStation.slug(String(repeating: "ab ", count: 40)).count, 48)
-        XCTAssertFalse(DirectoryStation.slug(String(repeating: "abcdefg ", count: 10)).hasSuffix("-"))
+        XCTAssertEqual(Slug.make("Jazz à Paris — Café Crème"), "jazz-a-paris-cafe-creme")
+        XCTAssertEqual(Slug.make("  Radio Weiß!!  "), "radio-weiss")
+        XCTAssertEqual(Slug.make("Радио Рекорд"), "radio-rekord")
+        XCTAssertEqual(Slug.make("☕☕"), "")
+        XCTAssertLessThanOrEqual(Slug.make(String(repeating: "ab ", count: 40)).count, 48)
+        XCTAssertFalse(Slug.make(String(repeating: "abcdefg ", count: 10)).hasSuffix("-"))
         let unnamed = DirectoryStation(uuid: "5c1e8f0a", name: "☕", streamURL: "http://example.com/a.mp3", kind: .icy)
         XCTAssertEqual(unnamed.catalogueStation(avoiding: []).id, "station")
     }

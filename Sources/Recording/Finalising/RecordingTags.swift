@@ -25,10 +25,14 @@ enum RecordingTags {
             }
             if track.completeness != .whole { tags["partial"] = track.completeness.rawValue }
         } else {
-            tags["title"] = start.programme.map { "\($0.name) \(clock.date)" }
-                ?? "\(contents.stationName) \(clock.date) \(clock.time.replacingOccurrences(of: "-", with: ":"))"
+            tags["title"] = start.programme.map { programme in
+                programme.episodeTitle.map { "\(programme.name): \($0)" } ?? "\(programme.name) \(clock.date)"
+            } ?? "\(contents.stationName) \(clock.date) \(clock.time.replacingOccurrences(of: "-", with: ":"))"
             tags["artist"] = contents.stationName
         }
+        // A guide's details of the broadcast: FFmpeg's generic names (ID3v2 TXXX frames, MP4 desc/tven atoms).
+        if let description = start.programme?.description { tags["description"] = description }
+        if let number = start.programme?.episodeNumber { tags["episode_id"] = number }
         var comment = "Recorded by onair from \(contents.source)"
         if !gaps.isEmpty {
             let summary = gapSummary(gaps)

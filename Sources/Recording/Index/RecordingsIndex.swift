@@ -11,6 +11,10 @@ public struct IndexedRecording: Codable, Equatable, Sendable, FetchableRecord, M
     public var stationName: String
     public var programme: String?
     public var programmeName: String?
+    /// The broadcast's own title, description and episode number, from a programme guide.
+    public var episodeTitle: String?
+    public var episodeDescription: String?
+    public var episodeNumber: String?
     public var startUTC: Date
     public var endUTC: Date
     public var startLocal: String
@@ -34,6 +38,9 @@ public struct IndexedRecording: Codable, Equatable, Sendable, FetchableRecord, M
         stationName = recording.station.name
         programme = recording.programme?.id
         programmeName = recording.programme?.name
+        episodeTitle = recording.programme?.episodeTitle
+        episodeDescription = recording.programme?.description
+        episodeNumber = recording.programme?.episodeNumber
         startUTC = recording.start
         endUTC = recording.end
         startLocal = recording.startLocal
@@ -140,6 +147,13 @@ public final class RecordingsIndex: Sendable {
                 t.column("gaps", .jsonText).notNull()
                 t.column("source", .text).notNull()
                 t.column("partial", .text)
+            }
+        }
+        migrator.registerMigration("recording-v2-guide") { db in
+            try db.alter(table: IndexedRecording.databaseTableName) { t in
+                t.add(column: "episodeTitle", .text)
+                t.add(column: "episodeDescription", .text)
+                t.add(column: "episodeNumber", .text)
             }
         }
     }

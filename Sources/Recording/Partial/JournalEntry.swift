@@ -68,8 +68,15 @@ public struct StationLabel: Codable, Equatable, Sendable {
 public struct ProgrammeLabel: Codable, Equatable, Sendable {
     public var id: String
     public var name: String
+    /// This broadcast's own title, description and episode number ("S2E5"), where a programme guide gave them.
+    public var episodeTitle: String?
+    public var description: String?
+    public var episodeNumber: String?
 
-    public init(id: String, name: String) { self.id = id; self.name = name }
+    public init(id: String, name: String, episodeTitle: String? = nil, description: String? = nil, episodeNumber: String? = nil) {
+        self.id = id; self.name = name
+        self.episodeTitle = episodeTitle; self.description = description; self.episodeNumber = episodeNumber
+    }
 }
 
 /// One file per title: whether this one is whole, or cut off by the start or end of the recording.

@@ -1,4 +1,5 @@
 import Foundation
+import Recording
 
 /// What the daemon needs from whoever can record streams: the CLI, which wires stations, their one
 /// shared connection each, pipelines and recorders. Keeps streams and C out of the scheduling logic.
@@ -22,6 +23,9 @@ public struct EpisodeJob: Sendable {
     /// Where recording begins: the window's start, or after a restart the end of what the parts
     /// already recorded hold, so a back-fill does not record it twice.
     public var recordFrom: Date
+
+    /// How the recording names its programme (a guide's broadcast, or the rule's catalogue programme).
+    public var programme: ProgrammeLabel? { episode.programme(of: rule) }
 
     /// The part of the window still to record.
     public var window: DateInterval { DateInterval(start: min(recordFrom, episode.windowEnd), end: episode.windowEnd) }

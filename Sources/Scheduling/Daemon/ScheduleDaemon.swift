@@ -1,4 +1,5 @@
 import Foundation
+import Guide
 import Recording
 
 /// Something the daemon did, for its log (`onair daemon --json` prints one per line).
@@ -59,6 +60,8 @@ public final class ScheduleDaemon: @unchecked Sendable {
     }
 
     private let store: ScheduleStore
+    /// Where guide rules find their broadcasts.
+    private let guide: GuideStore?
     private let index: RecordingsIndex
     private let finaliser: Finaliser
     private let recordings: URL
@@ -79,10 +82,10 @@ public final class ScheduleDaemon: @unchecked Sendable {
     private var nextDue: [Int64: Date] = [:]
     private var lastChangeCounter: Int?
 
-    public init(store: ScheduleStore, index: RecordingsIndex, finaliser: Finaliser, recordings: URL, recorder: EpisodeRecorder,
-                options: Options = Options(), now: @escaping @Sendable () -> Date = { Date() },
+    public init(store: ScheduleStore, guide: GuideStore? = nil, index: RecordingsIndex, finaliser: Finaliser, recordings: URL,
+                recorder: EpisodeRecorder, options: Options = Options(), now: @escaping @Sendable () -> Date = { Date() },
                 log: @escaping @Sendable (DaemonEvent) -> Void) {
-        self.store = store; self.index = index; self.finaliser = finaliser; self.recordings = recordings
+        self.store = store; self.guide = guide; self.index = index; self.finaliser = finaliser; self.recordings = recordings
         self.recorder = recorder; self.options = options; self.now = now; self.log = log
     }
 
@@ -126,7 +129,7 @@ public final class ScheduleDaemon: @unchecked Sendable {
     public func status() -> DaemonStatus {
         let rules = (try? store.rules()) ?? []
         return DaemonStatus(pid: getpid(), startedAt: startedAt, rules: rules.count, active: recorder.activeRecordings(),
-                            next: UpcomingEpisodes.next(5, of: rules, after: now()),
+                            next: UpcomingEpisodes.next(5, of: rules, after: now(), guide: guide),
                             recentFailures: (try? store.recentFailures(limit: 5)) ?? [])
     }
 
@@ -145,7 +148,7 @@ public final class ScheduleDaemon: @unchecked Sendable {
             try reloadRules(at: instant)
         }
         for (id, due) in nextDue where due <= instant {
-            guard let rule = rules[id], let expansion = try? RuleExpansion(rule) else {
+            guard let rule = rules[id], let expansion = try? RuleExpansion(rule, guide: guide) else {
                 nextDue[id] = nil
                 continue
             }
@@ -159,12 +162,23 @@ public final class ScheduleDaemon: @unchecked Sendable {
                     .window.start.addingTimeInterval(-options.preroll)
         }
         for episode in try store.episodes(status: .scheduled) where !lock.withLock({ running.contains(episode.id!) }) {
-            if episode.windowEnd <= instant {
+            if let rule = rules[episode.ruleID], try isNoLongerListed(episode, of: rule) {
+                // The guide moved or dropped this broadcast before it began: its new time is an episode of its own.
+                try store.delete(episode)
+                log(DaemonEvent("episode-moved", episode: episode, message: "the guide no longer lists this broadcast at this time"))
+            } else if episode.windowEnd <= instant {
                 try mark(episode, .missed, reason: episode.reason ?? "not started before its end")
             } else if episode.windowStart.addingTimeInterval(-options.preroll) <= instant, let rule = rules[episode.ruleID], !rule.paused {
                 try start(episode, rule: rule, at: instant)
             }
         }
+    }
+
+    /// Whether a guide rule's episode, not yet begun, is no longer in the guide at its time.
+    private func isNoLongerListed(_ episode: Episode, of rule: ScheduleRule) throws -> Bool {
+        guard case .guide = rule.timing, episode.broadcast != nil else { return false }
+        let listed = try RuleExpansion(rule, guide: guide).occurrences(endingAfter: episode.windowEnd.addingTimeInterval(-0.001), limit: 1).first
+        return listed?.start != episode.programmeStart || listed?.end != episode.programmeEnd
     }
 
     private func reloadRules(at instant: Date) throws {
@@ -276,7 +290,7 @@ public final class ScheduleDaemon: @unchecked Sendable {
         }
         for rule in try store.rules() where !rule.paused {
             let since = max(rule.createdAt, instant.addingTimeInterval(-options.missedLookBack))
-            for occurrence in try RuleExpansion(rule).occurrences(endingAfter: since, limit: 50)
+            for occurrence in try RuleExpansion(rule, guide: guide).occurrences(endingAfter: since, limit: 50)
                 where occurrence.window.end <= instant && occurrence.window.start >= since {
                 let episode = try store.episode(of: rule, occurrence, creatingAs: .missed, reason: "the daemon was not running")
                 if episode.status == .scheduled { try mark(episode, .missed, reason: "the daemon was not running") }

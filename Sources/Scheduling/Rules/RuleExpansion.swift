@@ -1,4 +1,5 @@
 import Foundation
+import Guide
 import RadioModel
 
 /// One broadcast a rule asks for: the programme's own times, and the window recorded (with pads).
@@ -7,6 +8,8 @@ public struct Occurrence: Sendable, Equatable {
     public var end: Date
     public var padBefore: Double
     public var padAfter: Double
+    /// What a programme guide says of this broadcast (for rules that follow a guide).
+    public var broadcast: BroadcastDetails?
 
     /// What is recorded: the broadcast with its pads.
     public var window: DateInterval {
@@ -23,6 +26,8 @@ public struct Occurrence: Sendable, Equatable {
 /// once, at its first occurrence.
 public struct RuleExpansion: Sendable {
     public let rule: ScheduleRule
+    /// Where a guide rule's broadcasts are listed; without it a guide rule has none.
+    private let guide: GuideStore?
     private let calendar: Calendar
     private let zone: TimeZone
     /// How far ahead a rule that never matches (cron "0 0 30 2 *") is searched before giving up.
@@ -30,7 +35,7 @@ public struct RuleExpansion: Sendable {
     /// The longest episode, and the longest pad, a rule may ask for: a week.
     public static let longestSpan = TimeSpan(seconds: 7 * 86_400)
 
-    public init(_ rule: ScheduleRule) throws(ScheduleError) {
+    public init(_ rule: ScheduleRule, guide: GuideStore? = nil) throws(ScheduleError) {
         guard let zone = TimeZone(identifier: rule.timeZone) else {
             throw ScheduleError("unknown time zone '\(rule.timeZone)': use an IANA name like Europe/London or UTC")
         }
@@ -38,12 +43,14 @@ public struct RuleExpansion: Sendable {
         switch rule.timing {
         case .weekly(let slots): lengths = slots.map(\.duration.seconds)
         case .once(_, let duration), .cron(_, let duration): lengths = [duration.seconds]
+        case .guide: lengths = []
         }
         for (what, seconds) in lengths.map({ ("an episode", $0) }) + [("--pad-before", rule.padBefore.seconds), ("--pad-after", rule.padAfter.seconds)]
             where !(seconds <= Self.longestSpan.seconds) {
             throw ScheduleError("\(what) longer than \(Self.longestSpan) is not supported (got \(TimeSpan(seconds: seconds)))")
         }
         self.rule = rule
+        self.guide = guide
         self.zone = zone
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
@@ -70,6 +77,13 @@ public struct RuleExpansion: Sendable {
             return scan(from: instant, lookBack: duration.seconds + before + after, limit: limit) { day, weekday in
                 guard expression.matches(month: day.month, day: day.day, weekday: weekday) else { return [] }
                 return expression.timesOfDay.map { (ClockTime(hour: $0.hour, minute: $0.minute), duration.seconds) }
+            }
+        case .guide(let selection):
+            // An unreadable guide lists nothing this time; the daemon asks again on its next look.
+            let listed = (try? guide?.broadcasts(selection, endingAfter: instant.addingTimeInterval(-after), limit: limit)) ?? []
+            return listed.map {
+                Occurrence(start: $0.start, end: $0.stop, padBefore: before, padAfter: after,
+                           broadcast: $0.details(language: selection.language))
             }
         }
     }

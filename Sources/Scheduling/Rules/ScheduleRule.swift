@@ -1,4 +1,5 @@
 import Foundation
+import Guide
 import RadioModel
 import Recording
 
@@ -10,6 +11,9 @@ public enum RuleTiming: Codable, Sendable, Equatable {
     case once(LocalDateTime, duration: TimeSpan)
     /// A five-field cron expression; each match starts a broadcast of `duration`.
     case cron(CronExpression, duration: TimeSpan)
+    /// The broadcasts a programme guide lists that match a title pattern or a series, at the times
+    /// the guide gives (moved when it moves them).
+    case guide(GuideSelection)
 }
 
 /// A date and time on a wall clock, without a zone: "2026-12-24T18:00" (seconds optional).
@@ -87,6 +91,23 @@ public struct ScheduleRule: Codable, Sendable, Equatable {
         case .weekly(let slots): return slots.map(\.description).joined(separator: "; ")
         case .once(let at, let duration): return "\(at) (\(duration))"
         case .cron(let expression, let duration): return "cron \(expression.text) (\(duration))"
+        case .guide(let selection): return "guide: \(selection.description)"
+        }
+    }
+}
+
+extension RuleTiming {
+    /// A guide rule for `station`: its broadcasts whose title matches `titlePattern`, or of `series`,
+    /// on the channel the guide lists the station under (mapped by hand, else the station's `guideID`).
+    public static func guide(_ guide: GuideStore, station: String, guideID: String?, language: String?,
+                             titlePattern: String?, series: String?) throws(ScheduleError) -> RuleTiming {
+        do throws(GuideError) {
+            guard let channel = try guide.channel(forStation: station, guideID: guideID) else {
+                throw GuideError("no imported guide lists \(station) (import one with onair guide import, then: onair guide map CHANNEL \(station))")
+            }
+            return .guide(try GuideSelection(channel: channel, titlePattern: titlePattern, series: series, language: language))
+        } catch {
+            throw ScheduleError(error.description)
         }
     }
 }

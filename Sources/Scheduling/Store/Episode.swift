@@ -1,5 +1,8 @@
 import Foundation
 import GRDB
+import Guide
+import Recording
+import RadioModel
 
 /// Where an episode stands.
 public enum EpisodeStatus: String, Codable, Sendable, CaseIterable {
@@ -29,6 +32,8 @@ public struct Episode: Codable, Sendable, Equatable, FetchableRecord, MutablePer
     /// The stream's wall-clock time of the first sample recorded (HLS program-date-time, or arrival).
     public var firstSampleAt: Date?
     public var updatedAt: Date
+    /// What the programme guide says of this broadcast, for a rule that follows a guide.
+    public var broadcast: BroadcastDetails?
 
     public init(ruleID: Int64, station: String, occurrence: Occurrence, status: EpisodeStatus = .scheduled, reason: String? = nil) {
         self.ruleID = ruleID
@@ -42,9 +47,19 @@ public struct Episode: Codable, Sendable, Equatable, FetchableRecord, MutablePer
         late = false
         files = []
         updatedAt = Date()
+        broadcast = occurrence.broadcast
     }
 
     public var window: DateInterval { DateInterval(start: windowStart, end: windowEnd) }
+
+    /// How the recording names its programme: the guide's broadcast (title, sub-title, description,
+    /// episode number), else the rule's catalogue programme.
+    public func programme(of rule: ScheduleRule) -> ProgrammeLabel? {
+        guard let broadcast else { return rule.programme }
+        let slug = Slug.make(broadcast.title)
+        return ProgrammeLabel(id: slug.isEmpty ? "guide-\(broadcast.channel)" : slug, name: broadcast.title,
+                              episodeTitle: broadcast.subTitle, description: broadcast.description, episodeNumber: broadcast.episode)
+    }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

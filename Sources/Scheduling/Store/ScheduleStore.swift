@@ -156,5 +156,8 @@ public final class ScheduleStore: Sendable {
                 t.uniqueKey(["ruleID", "programmeStart"])
             }
         }
+        migrator.registerMigration("schedule-v2-guide") { db in
+            try db.alter(table: Episode.databaseTableName) { t in t.add(column: "broadcast", .jsonText) }
+        }
     }
 }

@@ -274,7 +274,7 @@ extension DirectoryStation {
     /// directory leaves empty get "unknown" values: country "ZZ" (CLDR's unknown region), language
     /// "und" (ISO 639's undetermined); the time zone is UTC unless the country has only one.
     public func catalogueStation(avoiding takenIDs: Set<String>) -> Station {
-        let slug = Self.slug(name)
+        let slug = Slug.make(name)
         let base = slug.isEmpty ? "station" : slug
         let uuidPrefix = String(uuid.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.prefix(8))
         let id = takenIDs.contains(base) ? "\(base)-\(uuidPrefix)" : base
@@ -283,24 +283,6 @@ extension DirectoryStation {
         return Station(id: id, name: name, homepage: homepage, country: country, language: language,
                        timeZone: Self.singleTimeZoneCountries[country] ?? "UTC", tags: tags,
                        streams: [StreamEndpoint(url: streamURL, kind: kind, codec: codec, bitrate: bitrate)])
-    }
-
-    /// Lowercase ASCII letters and digits joined by single dashes; other scripts transliterated
-    /// ("Радио Рекорд" → "radio-rekord"). At most 48 characters, so ids fit in file names and terminals.
-    static func slug(_ name: String) -> String {
-        let ascii = name.applyingTransform(StringTransform("Any-Latin; Latin-ASCII"), reverse: false) ?? name
-        var slug = ""
-        var dashPending = false
-        for scalar in ascii.lowercased().unicodeScalars {
-            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
-                if dashPending && !slug.isEmpty { slug += "-" }
-                slug.unicodeScalars.append(scalar)
-                dashPending = false
-            } else {
-                dashPending = true
-            }
-        }
-        return String(slug.prefix(48)).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
     }
 
     /// Countries that keep one time zone throughout (ignoring small outlying islands), so a station's

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Guide
 import Media
+import RadioModel
 import Recording
 import Scheduling
 import StreamInput
@@ -23,7 +25,8 @@ struct DaemonCommand: ParsableCommand {
         On start it finishes partial files left by a crash, records the rest of any episode whose window \
         is still open (marked late) and notes the episodes missed while it was not running. `onair status` \
         asks it what it is doing, over a Unix socket in the data directory. Ctrl-C or SIGTERM finishes \
-        every file properly. scripts/onair-daemon.service runs it as a systemd user service.
+        every file properly. Guides imported from a URL (onair guide import URL) are asked for again every \
+        --guide-refresh, with a conditional request. scripts/onair-daemon.service runs it as a systemd user service.
 
         Examples:
           onair daemon
@@ -39,8 +42,17 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "Seconds before a window opens that its station is connected.")
     var preroll: Double = 3
 
+    @Option(help: ArgumentHelp("How often guides imported from a URL are asked for again.", valueName: "duration"))
+    var guideRefresh: String = "6h"
+
     @Flag(help: "Show FFmpeg's own warnings.")
     var verbose = false
+
+    func validate() throws {
+        guard let span = TimeSpan(guideRefresh), span.seconds >= 1 else {
+            throw ValidationError("invalid --guide-refresh '\(guideRefresh)': use a span like 30m or 6h")
+        }
+    }
 
     func run() throws {
         try reportingFailures(runDaemon)
@@ -51,11 +63,12 @@ struct DaemonCommand: ParsableCommand {
         let paths = CatalogueAccess.paths
         func configuration(_ error: Error) -> CommandFailure { CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration) }
         let lock = try DaemonLock(directory: paths.data)
-        let store: ScheduleStore, index: RecordingsIndex
+        let store: ScheduleStore, index: RecordingsIndex, guide: GuideStore
         do {
             let database = try OnairDatabase(directory: paths.data)
             store = try ScheduleStore(database: database)
             index = try RecordingsIndex(database: database)
+            guide = try GuideStore(database: database)
         } catch {
             throw configuration(error)
         }
@@ -81,7 +94,7 @@ struct DaemonCommand: ParsableCommand {
         }
         var options = ScheduleDaemon.Options()
         options.preroll = preroll
-        let daemon = ScheduleDaemon(store: store, index: index, finaliser: finaliser, recordings: paths.recordings, recorder: recordings,
+        let daemon = ScheduleDaemon(store: store, guide: guide, index: index, finaliser: finaliser, recordings: paths.recordings, recorder: recordings,
                                     options: options, log: log)
         let server: ControlServer
         do {
@@ -102,8 +115,19 @@ struct DaemonCommand: ParsableCommand {
         let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "onair.sighup"))
         hangUp.setEventHandler { daemon.wake() }
         hangUp.resume()
+        let refresher = GuideRefresher(store: guide, every: TimeSpan(guideRefresh)!.seconds) { url, outcome in
+            switch outcome {
+            case .success(.notModified): log(DaemonEvent(event: "guide-unchanged", message: URLRedaction.redact(url)))
+            case .success(.imported(let summary)):
+                log(DaemonEvent(event: "guide-refreshed", message: "\(URLRedaction.redact(url)): \(summary.broadcasts) broadcasts"))
+                daemon.wake()
+            case .failure(let error): log(DaemonEvent(event: "guide-failed", message: "\(error)"))
+            }
+        }
         log(DaemonEvent(event: "daemon-started", message: "pid \(getpid()), socket \(server.path)"))
+        refresher.start()
         defer {
+            refresher.stop()
             server.stop()
             hangUp.cancel()
             withExtendedLifetime((trap, lock)) {}

@@ -4,15 +4,16 @@ import Media
 import Outputs
 import Playback
 import RadioModel
-import Recording
+import Library
 
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Play a recording, or a programme's episodes, through the same decoder as live stations.",
         discussion: """
-        What to play is a file, a recording's id (see `onair recordings`), or a programme id: its \
-        recorded episodes in order. Each recording resumes where it was left (unless --start), and is \
+        What to play is a file, a recording's id (see `onair recordings`), a programme id (its \
+        recorded episodes in order, hidden ones left out), a podcast episode (episode:ID, downloaded \
+        first; see `onair podcasts`), or a playlist: playlist:ID, playlist:liked (see `onair playlists`). Each recording resumes where it was left (unless --start), and is \
         marked as heard once played to its end.
 
         On a terminal it plays on the speakers and shows a view with keys: space pause, ←/→ seek 15 s, \
@@ -23,6 +24,7 @@ struct PlayCommand: ParsableCommand {
           onair play ~/Music/onair/fip/2026-11-21.mp3
           onair play 12 --speed 1.5
           onair play bbc-radio-4-today --shuffle --repeat all
+          onair play playlist:2
           onair play 12 --start 10m --sink wav:out.wav
 
         Exit codes: 0 played or stopped; 1 a recording could not be played; 2 a sink failed; \
@@ -30,7 +32,7 @@ struct PlayCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "A file, a recording id, or a programme id.")
+    @Argument(help: "A file, a recording id, a programme id, or playlist:ID.")
     var item: String
 
     @Option(help: ArgumentHelp("Start here (seconds, or 90s, 45m, 1h30m) instead of where it was left.", valueName: "time"))
@@ -117,31 +119,17 @@ struct PlayCommand: ParsableCommand {
         }
     }
 
-    /// A file; a recording by id; or a programme's recorded episodes, oldest first.
+    /// A file; a recording by id; a programme's recorded episodes, oldest first; a playlist. What cannot
+    /// be played on demand (a live station) is passed over with a note.
     private func items() throws -> [PlayQueue.Item] {
-        if FileManager.default.fileExists(atPath: item) {
-            // Positions are kept by absolute path, so a file resumes whatever the directory it is played from.
-            let file = URL(fileURLWithPath: item).standardizedFileURL
-            return [PlayQueue.Item(path: file.path, title: file.deletingPathExtension().lastPathComponent)]
-        }
-        let index = try RecordingsCommand.openIndex()
-        if let id = Int64(item) {
-            let entry = try RecordingsCommand.entry(id, in: index)
-            return [Self.item(entry)]
-        }
-        let episodes: [IndexedRecording]
-        do { episodes = try index.all().filter { $0.programme == item }.sorted { $0.startUTC < $1.startUTC } } catch {
-            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
-        }
-        guard !episodes.isEmpty else {
-            throw CommandFailure(message: "no file, recording id or recorded programme '\(item)' (see: onair recordings)",
+        let resolver = try LibraryAccess.resolver()
+        guard let queue = try LibraryAccess.run({ () throws(LibraryError) in try resolver.queue(for: item) }) else {
+            throw CommandFailure(message: "no file, recording id, recorded programme or playlist '\(item)' (see: onair recordings, onair playlists)",
                                  exitCode: ExitStatus.notFound)
         }
-        return episodes.map(Self.item)
-    }
-
-    private static func item(_ entry: IndexedRecording) -> PlayQueue.Item {
-        PlayQueue.Item(path: entry.file, title: "\(entry.programmeName ?? entry.stationName) · \(entry.startLocal)")
+        queue.skipped.forEach { Console.message("skipping \($0)") }
+        guard !queue.items.isEmpty else { throw CommandFailure(message: "nothing to play in '\(item)'", exitCode: ExitStatus.notFound) }
+        return queue.items
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Guide
 import RadioModel
 import Recording
 import Scheduling
@@ -11,7 +12,8 @@ struct ScheduleCommand: ParsableCommand {
         abstract: "Record programmes on a schedule: add, list, pause and remove rules; see the next episodes.",
         discussion: """
         A rule names a station and when its programme is on: a catalogue programme's broadcast times \
-        (--programme), weekly days and a time (--at "fri 22:00", "mon-fri 06:30", "sat,sun 10:00"), a \
+        (--programme), the broadcasts a programme guide lists whose title matches (--title REGEX, case \
+        ignored) or of one series (--series ID; see onair guide), weekly days and a time (--at "fri 22:00", "mon-fri 06:30", "sat,sun 10:00"), a \
         one-off (--on 2026-12-24T18:00) or a cron expression (--cron "0 21 * * 1-5"). Times are in the \
         rule's time zone (--tz, else the station's, else this machine's) and stay on its wall clock across \
         DST changes; a time the clocks skip moves to the moment of the change, a repeated one is recorded once.
@@ -21,6 +23,7 @@ struct ScheduleCommand: ParsableCommand {
 
         Examples:
           onair schedule add bbc-radio-3 --programme jazz-record-requests --keep 4
+          onair schedule add bbc-radio-3 --title '^Jazz Record Requests$' --pad-after 2m
           onair schedule add fip --at "fri 22:00" --for 2h --tz Europe/Paris --pad-after 5m
           onair schedule add fip --cron "0 21 * * 1-5" --for 1h --format opus
           onair schedule add http://127.0.0.1:8000/demo.mp3 --on 2026-12-24T18:00 --for 30m
@@ -43,6 +46,9 @@ struct ScheduleCommand: ParsableCommand {
             throw CommandFailure(message: "schedule: \(error)", exitCode: ExitStatus.configuration)
         }
     }
+
+    /// Where guide rules find their broadcasts.
+    static func openGuide() throws -> GuideStore { try GuideCommand.openStore() }
 
     /// Runs a store operation, reporting its failure as a configuration error.
     static func storing<T>(_ body: () throws(ScheduleError) -> T) throws -> T {
@@ -67,6 +73,14 @@ struct ScheduleCommand: ParsableCommand {
 
         @Option(help: ArgumentHelp("A programme of the station from the catalogue: its weekly broadcast times.", valueName: "id"))
         var programme: String?
+
+        @Option(help: ArgumentHelp("Every broadcast the programme guide lists for the station whose title matches (case ignored), "
+                                   + "at the guide's times.", valueName: "regex"))
+        var title: String?
+
+        @Option(help: ArgumentHelp("Every broadcast of one series in the programme guide (a dd_progid series or a \"series\" episode-num).",
+                                   valueName: "id"))
+        var series: String?
 
         @Option(help: ArgumentHelp("Weekly: days and a time, e.g. \"fri 22:00\", \"mon-fri 06:30\", \"sat,sun 10:00\", \"daily 07:00\".",
                                    valueName: "days time"))
@@ -108,10 +122,13 @@ struct ScheduleCommand: ParsableCommand {
         var json = false
 
         func validate() throws {
-            let ways = [programme, at, on, cron].compactMap { $0 }
-            guard ways.count == 1 else { throw ValidationError("give one of --programme, --at, --on or --cron") }
-            if programme == nil, duration == nil { throw ValidationError("--at, --on and --cron need --for (how long each episode lasts)") }
-            if programme != nil, duration != nil { throw ValidationError("--for does not apply to --programme: its broadcasts have their length") }
+            let ways = [programme, title, series, at, on, cron].compactMap { $0 }
+            guard ways.count == 1 else { throw ValidationError("give one of --programme, --title, --series, --at, --on or --cron") }
+            let listed = programme ?? title ?? series
+            if listed == nil, duration == nil { throw ValidationError("--at, --on and --cron need --for (how long each episode lasts)") }
+            if listed != nil, duration != nil {
+                throw ValidationError("--for does not apply to --programme, --title or --series: their broadcasts have their length")
+            }
             if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
         }
 
@@ -136,8 +153,14 @@ struct ScheduleCommand: ParsableCommand {
             if let output { do { _ = try FileNameTemplate(output) } catch { throw invalid("\(error)") } }
             var label: ProgrammeLabel?
             let timing: RuleTiming
+            let guide = try openGuide()
             do {
-                if let programme {
+                if title != nil || series != nil {
+                    var entry: Station?
+                    if case .station(let found) = target { entry = found }
+                    timing = try .guide(guide, station: target.identifier, guideID: entry?.guideID, language: entry?.language,
+                                        titlePattern: title, series: series)
+                } else if let programme {
                     guard case .station(let entry) = target else { throw invalid("--programme needs a station from the catalogue, not a URL") }
                     guard let found = entry.programmes.first(where: { $0.id == programme }) else {
                         let known = entry.programmes.map(\.id).joined(separator: ", ")
@@ -166,7 +189,7 @@ struct ScheduleCommand: ParsableCommand {
             let rule = ScheduleRule(station: station, programme: label, timing: timing, timeZone: zone,
                                     padBefore: try span(padBefore, "--pad-before"), padAfter: try span(padAfter, "--pad-after"),
                                     format: format.rawValue, output: output, splitTracks: splitTracks, keep: keep)
-            let expansion = try storing { () throws(ScheduleError) in try RuleExpansion(rule) }
+            let expansion = try storing { () throws(ScheduleError) in try RuleExpansion(rule, guide: guide) }
             guard let next = expansion.occurrences(endingAfter: Date(), limit: 1).first else {
                 throw invalid("the rule has no future episode (\(rule.whenText) in \(zone) is over)")
             }
@@ -194,10 +217,10 @@ struct ScheduleCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let store = try openStore()
+                let store = try openStore(), guide = try openGuide()
                 let rules = try storing { () throws(ScheduleError) in try store.rules() }
                 let views = rules.map { rule in
-                    RuleView(rule, next: (try? RuleExpansion(rule))?.occurrences(endingAfter: Date(), limit: 1).first)
+                    RuleView(rule, next: (try? RuleExpansion(rule, guide: guide))?.occurrences(endingAfter: Date(), limit: 1).first)
                 }
                 if json { return views.forEach { ScheduleJSON.print($0) } }
                 guard !views.isEmpty else {
@@ -223,9 +246,9 @@ struct ScheduleCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let store = try openStore()
+                let store = try openStore(), guide = try openGuide()
                 let rules = try storing { () throws(ScheduleError) in try store.rules() }
-                let upcoming = UpcomingEpisodes.next(max(0, count), of: rules, after: Date())
+                let upcoming = UpcomingEpisodes.next(max(0, count), of: rules, after: Date(), guide: guide)
                 if json { return upcoming.forEach { ScheduleJSON.print($0) } }
                 guard !upcoming.isEmpty else { return Console.message("No episodes ahead") }
                 let rows = [["RULE", "STATION", "PROGRAMME", "LOCAL", "UTC", "LENGTH"]] + upcoming.map { episode in

@@ -37,7 +37,7 @@ final class ScheduledRecordings: EpisodeRecorder, @unchecked Sendable {
             let newFeed = try StationFeed(target: target, startAt: job.late ? job.window.start : nil) { [onStreamEvent, key = rule.station] in
                 onStreamEvent(key, $0)
             }
-            var plan = RecordingPlan(station: target.label, programme: rule.programme, source: target.redactedSource,
+            var plan = RecordingPlan(station: target.label, programme: job.programme, source: target.redactedSource,
                                      timeZone: TimeZone(identifier: rule.timeZone) ?? target.timeZone,
                                      template: try rule.output.map { try FileNameTemplate($0) } ?? (rule.splitTracks ? .tracks : .standard),
                                      base: paths.recordings, format: RecordingFormat(rawValue: rule.format) ?? .copy)
@@ -148,7 +148,7 @@ private final class RunningEpisode: @unchecked Sendable {
         guard let window else { return nil }
         let status = window.status
         let episode = job.episode
-        return ActiveRecording(episode: episode.id!, rule: episode.ruleID, station: episode.station, programme: job.rule.programme?.name,
+        return ActiveRecording(episode: episode.id!, rule: episode.ruleID, station: episode.station, programme: job.programme?.name,
                                windowStart: episode.windowStart, windowEnd: episode.windowEnd, late: job.late,
                                state: status.state.rawValue, firstSampleAt: window.firstSampleAt, elapsed: status.mediaTime,
                                bytes: status.bytes, title: status.title, gaps: status.gaps, partial: status.partial?.path)

@@ -1,0 +1,34 @@
+/// A problem with playlists, likes or hidden items, told in one plain line.
+public struct LibraryError: Error, CustomStringConvertible, Equatable, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// What a playlist holds, a like marks or a hide removes: anything onair can play or name.
+public enum ItemKind: String, Codable, Sendable, CaseIterable {
+    /// A recording in the index, by its id.
+    case recording
+    /// A file, by its absolute path.
+    case file
+    /// A live station: a catalogue id or a stream URL.
+    case station
+    /// A catalogue or recorded programme: a parent, added as its recorded episodes.
+    case programme
+    /// A followed podcast, by its id: a parent, added as its episodes.
+    case podcast
+    /// A podcast's episode, by its id.
+    case episode
+}
+
+/// One item, with the title it is shown by.
+public struct LibraryItem: Codable, Sendable, Equatable {
+    public var kind: ItemKind
+    /// The recording's id, the file's path, the station's id or URL, the programme's, podcast's or episode's id.
+    public var ref: String
+    public var title: String
+
+    public init(kind: ItemKind, ref: String, title: String) { self.kind = kind; self.ref = ref; self.title = title }
+
+    /// "recording:12", "file:/music/a.mp3", "station:fip": how the item is named on the command line.
+    public var reference: String { "\(kind.rawValue):\(ref)" }
+}

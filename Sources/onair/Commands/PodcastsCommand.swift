@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import Playback
+import Podcasts
+import Store
+
+struct PodcastsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "podcasts",
+        abstract: "Follow podcasts (RSS 2.0 with iTunes and Podcasting 2.0 tags, or Atom) and play their episodes.",
+        discussion: """
+        A feed is asked for again with If-None-Match and If-Modified-Since, so an unchanged one costs \
+        neither a download nor a parse. `onair play episode:ID` downloads the episode (into the data \
+        directory) and plays it through the same decoder as recordings: --start lands on the sample, and \
+        it resumes where it stopped. `onair playlists add ID podcast:ID` adds a podcast's episodes.
+
+        Examples:
+          onair podcasts add https://example.org/feed.xml
+          onair podcasts episodes 1
+          onair podcasts refresh
+          onair podcasts refresh 1 --keep 3
+          onair play episode:12 --start 10m
+
+        Exit codes: 0 success; 1 the feed could not be fetched or read; 3 the database cannot be opened; \
+        4 no such podcast.
+        """,
+        subcommands: [List.self, Add.self, Episodes.self, Refresh.self],
+        defaultSubcommand: List.self
+    )
+
+    static func openStore() throws -> PodcastStore {
+        do {
+            return try PodcastStore(database: try OnairDatabase(directory: CatalogueAccess.paths.data))
+        } catch {
+            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
+        }
+    }
+
+    static func fetcher(_ store: PodcastStore) -> PodcastFetch {
+        PodcastFetch(store: store, downloads: CatalogueAccess.paths.data.appendingPathComponent("podcasts"))
+    }
+
+    static func run<T>(exitCode: Int32 = ExitStatus.configuration, _ body: () throws(PodcastError) -> T) throws -> T {
+        do { return try body() } catch { throw CommandFailure(message: "\(error)", exitCode: exitCode) }
+    }
+
+    /// The podcast with this id, or every podcast; exit status 4 if there is no such podcast.
+    static func selected(_ id: Int64?, in store: PodcastStore) throws -> [Podcast] {
+        let podcasts = try run { () throws(PodcastError) in try store.podcasts() }.filter { id == nil || $0.id == id }
+        if let id, podcasts.isEmpty { throw CommandFailure(message: "no podcast \(id) (see: onair podcasts)", exitCode: ExitStatus.notFound) }
+        return podcasts
+    }
+
+    static func report(_ outcome: PodcastFetch.Outcome) {
+        switch outcome {
+        case .updated(let podcast, let added): print("\(podcast.id!)  \(podcast.title): \(added) new episode\(added == 1 ? "" : "s")")
+        case .notModified(let podcast): print("\(podcast.id!)  \(podcast.title): not changed")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The podcasts followed.")
+        @Flag(help: "One JSON object per podcast.") var json = false
+
+        func run() throws {
+            try reportingFailures {
+                let store = try openStore()
+                let podcasts = try PodcastsCommand.run { () throws(PodcastError) in try store.podcasts() }
+                if json { return podcasts.forEach { ScheduleJSON.print($0) } }
+                print(podcasts.isEmpty ? "No podcasts yet (onair podcasts add URL)"
+                      : TextTable.render(podcasts.map { [String($0.id!), $0.title, $0.url] }, maxWidths: [nil, 40, nil]))
+            }
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Follow a podcast by its feed's URL.")
+        @Argument(help: "The feed's http(s) URL.") var url: String
+
+        func run() throws {
+            try reportingFailures {
+                let store = try openStore()
+                report(try PodcastsCommand.run(exitCode: ExitStatus.streamFailed) { () throws(PodcastError) in try fetcher(store).add(url) })
+            }
+        }
+    }
+
+    struct Episodes: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A podcast's episodes (or every podcast's), oldest first.")
+        @Argument(help: "The podcast's id.") var podcast: Int64?
+        @Flag(help: "One JSON object per episode.") var json = false
+
+        func run() throws {
+            try reportingFailures {
+                let store = try openStore()
+                let podcasts = try selected(podcast, in: store)
+                var rows: [[String]] = []
+                for followed in podcasts {
+                    for episode in try PodcastsCommand.run({ () throws(PodcastError) in try store.episodes(of: followed.id!) }) {
+                        if json { ScheduleJSON.print(episode); continue }
+                        rows.append(["episode:\(episode.id!)", followed.title, episode.published.map { ScheduleTimes.utc($0) } ?? "",
+                                     episode.duration.map { PlayerClock.text($0) } ?? "", episode.title])
+                    }
+                }
+                if !json { print(rows.isEmpty ? "No episodes" : TextTable.render(rows, maxWidths: [nil, 24, nil, nil, 60])) }
+            }
+        }
+    }
+
+    struct Refresh: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Ask for the feeds again (a feed that has not changed is not read again).")
+        @Argument(help: "The podcast's id; without it, every podcast.") var podcast: Int64?
+        @Flag(help: "Download every episode not downloaded yet.") var download = false
+        @Option(help: ArgumentHelp("Keep the newest N episodes downloaded: download them, delete older downloads.", valueName: "N"))
+        var keep: Int?
+
+        func validate() throws {
+            if let keep, keep < 0 { throw ValidationError("--keep must be 0 or more") }
+            if download, keep != nil { throw ValidationError("give --download or --keep, not both") }
+        }
+
+        func run() throws {
+            try reportingFailures {
+                let store = try openStore()
+                let podcasts = try selected(podcast, in: store)
+                for followed in podcasts {
+                    report(try PodcastsCommand.run(exitCode: ExitStatus.streamFailed) { () throws(PodcastError) in
+                        try fetcher(store).refresh(followed)
+                    })
+                    guard download || keep != nil else { continue }
+                    let kept = try PodcastsCommand.run(exitCode: ExitStatus.streamFailed) { () throws(PodcastError) in
+                        try fetcher(store).keepDownloaded(followed, newest: keep)
+                    }
+                    kept.downloaded.forEach { print("downloaded \($0)") }
+                    kept.deleted.forEach { print("deleted \($0)") }
+                }
+            }
+        }
+    }
+}
