@@ -15,6 +15,8 @@ final class DASHManifest: @unchecked Sendable {
     /// server (a new availabilityStartTime) is noticed.
     static let maxReloadInterval = 30.0
     static let clockCheckInterval = 600.0
+    /// Seconds after its availability time a refused segment is still waited for (at least two segments).
+    static let publicationGrace = 4.0
 
     struct Update {
         var listing: DASHTimeline.Listing
@@ -49,6 +51,14 @@ final class DASHManifest: @unchecked Sendable {
 
     /// A segment could not be had: the MPD may have changed (a restart, a new period) before its update period.
     func segmentFailed() { reloadWanted = true }
+
+    /// Whether a segment the server refused may still be on its way: an encoder running a little
+    /// behind the clock writes it late.
+    func mayStillBePublished(_ segment: MediaSegment) -> Bool {
+        guard let start = segment.programDateTime else { return false }
+        let grace = max(Self.publicationGrace, 2 * segment.duration)
+        return Date().addingTimeInterval(clockOffset) < start.addingTimeInterval(segment.duration + grace)
+    }
 
     func cancel() {
         if let transfer { engine.cancel(transfer) }

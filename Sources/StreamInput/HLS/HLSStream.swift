@@ -312,6 +312,9 @@ public final class HLSStream: IngestSource, @unchecked Sendable {
         if failure.isTransient && stillListed {
             // An outage: keep trying for as long as the playlist offers the segment.
             guard !registerFailure("\(name): \(failure.message)", permanent: false) else { return }
+        } else if !failure.isTransient && stillListed && dash?.mayStillBePublished(segment) == true {
+            // DASH lists segments by the clock: one refused near its availability time is most likely
+            // not written yet (an encoder a little behind, clocks apart), so it is asked for again quietly.
         } else if !failure.isTransient && stillListed && segmentAttempt < Self.segmentAttempts {
             onEvent(.warning("\(name): \(failure.message); trying again"))
         } else {
