@@ -11,7 +11,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
@@ -25,15 +24,15 @@ let package = Package(
         // Network side: transfer engine, ICY, HLS, playlist resolution, directory search.
         // (CFFmpeg only for libavutil's AES, which decrypts HLS segments.)
         .target(name: "StreamInput", dependencies: [
-            "CCurl", "CFFmpeg", "RadioModel", .product(name: "Logging", package: "swift-log"),
+            "CCurl", "CFFmpeg", "RadioModel",
         ]),
         // FFmpeg side: AVIO bridge, demux, decode, resample, PCM fan-out.
         .target(name: "Media", dependencies: [
-            "CFFmpeg", "RadioModel", "StreamInput", .product(name: "Logging", package: "swift-log"),
+            "CFFmpeg", "RadioModel", "StreamInput",
         ]),
         // PCM sinks (audio devices through libavdevice).
         .target(name: "Outputs", dependencies: [
-            "CFFmpeg", "Media", "RadioModel", "StreamInput", .product(name: "Logging", package: "swift-log"),
+            "CFFmpeg", "Media", "RadioModel", "StreamInput",
         ]),
         // The embedded SQLite database every stateful module keeps its tables in.
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
@@ -51,11 +50,16 @@ let package = Package(
         .target(name: "Playback", dependencies: [
             "Media", "Outputs", "RadioModel", "StreamInput", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The engine: stations run as jobs (listen, record, relay, scheduled episodes), one upstream
+        // connection per station shared by all its jobs; the daemon's runtime jobs and its control protocol.
+        .target(name: "Engine", dependencies: [
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         // The CLI: composition root.
         .executableTarget(name: "onair", dependencies: [
-            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback",
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Engine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
         ]),
 
         // Fixture servers and helpers shared by the test targets.
@@ -67,6 +71,9 @@ let package = Package(
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "RadioModel"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),
+        .testTarget(name: "EngineTests", dependencies: [
+            "Engine", "Scheduling", "Recording", "Outputs", "Media", "RadioModel", "StreamInput", "Store", "TestSupport",
+        ]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]
 )

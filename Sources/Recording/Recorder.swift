@@ -31,11 +31,10 @@ public struct RecordingStatus: Sendable, Equatable {
 }
 
 /// Anything that records a stream: one file (`Recorder`) or one per title (`TrackSplitter`).
-public protocol RecordingConsumer: StreamConsumer {
+/// The stream's events that concern a recording (the server's name and URL, and gaps) come through
+/// the fan-out it is attached to: gaps on the decode thread, in order with the audio.
+public protocol RecordingConsumer: EventConsumer {
     var status: RecordingStatus { get }
-    /// The stream's events that concern a recording: the server's name and URL, and gaps. Call it from
-    /// the pipeline's event handler: gaps come on the decode thread, in order with the audio.
-    func handle(_ event: StreamEvent)
 }
 
 /// Records one station into one file (per codec run): attached to a `LivePipeline`'s fan-out, it writes

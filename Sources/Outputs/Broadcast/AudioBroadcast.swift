@@ -59,6 +59,7 @@ final class AudioBroadcast: @unchecked Sendable {
     private var failure: Error?
     private var observers: [Int: @Sendable () -> Void] = [:]
     private var nextObserver = 0
+    private var listenerCount = 0
 
     init(retainedBytes: Int = 256 * 1024) {
         self.retainedBytes = retainedBytes
@@ -172,6 +173,12 @@ final class AudioBroadcast: @unchecked Sendable {
     var isLive: Bool { lock.withLock { header != nil && !ended } }
 
     var hasEnded: Bool { lock.withLock { ended } }
+
+    /// The readers streaming it now, as the server that has them last counted.
+    var listeners: Int {
+        get { lock.withLock { listenerCount } }
+        set { lock.withLock { listenerCount = newValue } }
+    }
 
     /// Audio bytes committed so far.
     var bytesProduced: Int64 { lock.withLock { totalBytes } }

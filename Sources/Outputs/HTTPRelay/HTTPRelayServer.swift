@@ -79,6 +79,9 @@ final class HTTPRelayServer: @unchecked Sendable {
             pumpListeners(now: now)
             expireDeadlines(now: now)
             clients.removeAll { $0.state == .closed }
+            for mount in lock.withLock({ Array(mounts.values) }) {
+                mount.broadcast.listeners = listeners(of: mount).count(where: { $0.state == .streaming })
+            }
             if retireEndedMounts() { break }
         }
         clients.forEach { $0.close() }

@@ -1,10 +1,11 @@
 import ArgumentParser
+import Engine
 import Foundation
 import Media
 import Recording
 import Scheduling
-import StreamInput
 import Store
+import StreamInput
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,8 +15,9 @@ struct DaemonCommand: ParsableCommand {
         commandName: "daemon",
         abstract: "Record the scheduled episodes, as they come due, until stopped.",
         discussion: """
-        Runs every due episode of `onair schedule`'s rules, concurrently; overlapping episodes of one \
-        station share its one connection. Each episode is cut at its window's wall-clock boundaries — \
+        Runs every due episode of `onair schedule`'s rules, concurrently, and the jobs `onair jobs start` \
+        hands it (relays and recordings, kept across restarts with --persist); all the episodes and jobs of \
+        one station share its one connection. Each episode is cut at its window's wall-clock boundaries — \
         with HLS, by the stream's own program-date-time, to the audio frame; a late start of an HLS \
         programme is back-filled from the playlist's window. Rules changed with `onair schedule` (or a \
         SIGHUP) are picked up at once; a wall-clock jump (NTP, suspend) starts a due episode at once.
@@ -51,18 +53,19 @@ struct DaemonCommand: ParsableCommand {
         let paths = CatalogueAccess.paths
         func configuration(_ error: Error) -> CommandFailure { CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration) }
         let lock = try DaemonLock(directory: paths.data)
-        let store: ScheduleStore, index: RecordingsIndex
+        let store: ScheduleStore, index: RecordingsIndex, jobStore: JobStore
         do {
             let database = try OnairDatabase(directory: paths.data)
             store = try ScheduleStore(database: database)
             index = try RecordingsIndex(database: database)
+            jobStore = try JobStore(database: database)
         } catch {
             throw configuration(error)
         }
         let finaliser = Finaliser(index: index)
         let json = self.json
         let log: @Sendable (DaemonEvent) -> Void = { event in
-            if json { return ScheduleJSON.print(event) }
+            if json { return Console.json(event) }
             var line = "\(event.event)"
             if let episode = event.episode { line += " episode \(episode)" }
             if let station = event.station { line += " (\(station))" }
@@ -70,7 +73,7 @@ struct DaemonCommand: ParsableCommand {
             if let files = event.files, !files.isEmpty { line += " → " + files.joined(separator: ", ") }
             Console.message(line)
         }
-        let recordings = ScheduledRecordings(finaliser: finaliser, paths: paths) { station, event in
+        let stations = Stations { station, event in
             switch event {
             case .failed(let message): log(DaemonEvent(event: "stream-failed", station: station, message: message))
             case .reconnecting(let attempt, let delay):
@@ -79,23 +82,22 @@ struct DaemonCommand: ParsableCommand {
             default: break
             }
         }
+        let lookup: @Sendable (String) throws -> StreamTarget = { try StreamTarget.named($0) }
+        let recordings = EpisodeRecordings(stations: stations, finaliser: finaliser, paths: paths, lookup: lookup)
+        let jobs = RuntimeJobs(stations: stations, store: jobStore, finaliser: finaliser, paths: paths, lookup: lookup)
         var options = ScheduleDaemon.Options()
         options.preroll = preroll
         let daemon = ScheduleDaemon(store: store, index: index, finaliser: finaliser, recordings: paths.recordings, recorder: recordings,
                                     options: options, log: log)
+        let control = DaemonControl(daemon: daemon, jobs: jobs)
         let server: ControlServer
         do {
-            server = try ControlServer(path: paths.data.appendingPathComponent(ControlChannel.socketName).path) { command in
-                switch command {
-                case "status": return ScheduleJSON.data(daemon.status())
-                case "reload":
-                    daemon.wake()
-                    return Data(#"{"ok":true}"#.utf8)
-                default: return Data(#"{"error":"unknown command"}"#.utf8)
-                }
-            }
+            server = try ControlServer(path: ControlClient(dataDirectory: paths.data).socket, handle: control.answer)
         } catch {
             throw configuration(error)
+        }
+        for (id, failure) in (try? jobs.restorePersisted()) ?? [] {
+            log(DaemonEvent(event: "job-failed", message: "job \(id): \(failure)"))
         }
         let trap = SignalTrap { daemon.stop() }
         signal(SIGHUP, SIG_IGN)
@@ -111,8 +113,10 @@ struct DaemonCommand: ParsableCommand {
         do {
             try daemon.run()
         } catch {
+            jobs.stopAll()
             throw configuration(error)
         }
+        jobs.stopAll()
         finaliser.waitUntilIdle()
         log(DaemonEvent(event: "daemon-stopped"))
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import Foundation
 import Media
 import RadioModel
@@ -136,7 +137,7 @@ struct RecordCommand: ParsableCommand {
     private func record() throws {
         FFmpegLogging.configure(verbose: verbose)
         let paths = CatalogueAccess.paths
-        let targets = try stations.map { try StreamTarget.parse($0) }
+        let targets = try stations.map { try StreamTarget.named($0) }
         let chosenProgramme = try programme.map { try Self.programme(id: $0, of: targets[0]) }
         var deadline = until.flatMap { RecordingDeadline.parse($0, timeZone: untilZone) }
         if duration == nil, deadline == nil, let chosenProgramme {
@@ -176,13 +177,11 @@ struct RecordCommand: ParsableCommand {
             stationOptions.titleCharset = target.titleCharset
             let plan = RecordingPlan(station: target.label, programme: chosenProgramme?.label, source: target.redactedSource,
                                      timeZone: target.timeZone, template: template, base: base, format: format)
-            do {
-                recordings.append(try StationRecording(target: target, plan: plan, duration: duration.flatMap { TimeSpan($0)?.seconds },
-                                                       split: split, options: stationOptions, finaliser: finaliser,
-                                                       reporter: reporter))
-            } catch let error as RecordingError {
-                throw CommandFailure(message: error.description, exitCode: ExitStatus.configuration)
-            }
+            let station = plan.station.id
+            recordings.append(try StationRecording(
+                target: target, plan: plan, duration: duration.flatMap { TimeSpan($0)?.seconds }, split: split, options: stationOptions,
+                finaliser: finaliser, observers: [EventTap(label: "report") { reporter.report(station: station, $0) }],
+                onRecordingEvent: { reporter.report(station: station, $0) }))
         }
 
         let started = recordings
@@ -227,29 +226,3 @@ private struct ChosenProgramme {
 }
 
 extension RecordingFormat: ExpressibleByArgument {}
-
-extension StreamTarget {
-    /// How a recording names the station: catalogue id and name, or a URL's host.
-    var label: StationLabel {
-        switch self {
-        case .station(let station): return StationLabel(id: station.id, name: station.name)
-        case .url(let url):
-            let host = URL(string: url)?.host ?? "stream"
-            return StationLabel(id: host, name: host)
-        }
-    }
-
-    /// The station's time zone; a URL's is this machine's.
-    var timeZone: TimeZone {
-        if case .station(let station) = self, let zone = TimeZone(identifier: station.timeZone) { return zone }
-        return .current
-    }
-
-    /// The URL a recording notes as its source, credentials redacted.
-    var redactedSource: String {
-        switch self {
-        case .station(let station): return URLRedaction.redact(station.streams.first?.url ?? station.id)
-        case .url(let url): return URLRedaction.redact(url)
-        }
-    }
-}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import Foundation
 import RadioModel
 import Recording
@@ -55,8 +56,7 @@ struct ScheduleCommand: ParsableCommand {
 
     /// Tells a running daemon to re-read the rules (it would notice within a second anyway).
     static func pokeDaemon() {
-        _ = try? ControlChannel.send("reload", to: CatalogueAccess.paths.data.appendingPathComponent(ControlChannel.socketName).path,
-                                     timeout: 2)
+        _ = try? ControlClient(dataDirectory: CatalogueAccess.paths.data).send(ControlRequest(.reload), expecting: ControlAcknowledgement.self)
     }
 
     struct Add: ParsableCommand {
@@ -120,7 +120,7 @@ struct ScheduleCommand: ParsableCommand {
         }
 
         private func add() throws {
-            let target = try StreamTarget.parse(station)
+            let target = try StreamTarget.named(station)
             func invalid(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: ExitStatus.configuration) }
             let zone = tz ?? {
                 if case .station(let station) = target { return station.timeZone }
@@ -173,7 +173,7 @@ struct ScheduleCommand: ParsableCommand {
             let saved = try Self.storingRule(rule)
             ScheduleCommand.pokeDaemon()
             if json {
-                ScheduleJSON.print(RuleView(saved, next: next))
+                Console.json(RuleView(saved, next: next))
             } else {
                 let zoneValue = TimeZone(identifier: zone)!
                 Console.message("added rule \(saved.id!): \(station) \(saved.whenText) \(zone); next \(ScheduleTimes.local(next.start, zoneValue))")
@@ -199,7 +199,7 @@ struct ScheduleCommand: ParsableCommand {
                 let views = rules.map { rule in
                     RuleView(rule, next: (try? RuleExpansion(rule))?.occurrences(endingAfter: Date(), limit: 1).first)
                 }
-                if json { return views.forEach { ScheduleJSON.print($0) } }
+                if json { return views.forEach { Console.json($0) } }
                 guard !views.isEmpty else {
                     return Console.message("No rules yet (add one with: onair schedule add STATION --at \"fri 22:00\" --for 2h)")
                 }
@@ -226,7 +226,7 @@ struct ScheduleCommand: ParsableCommand {
                 let store = try openStore()
                 let rules = try storing { () throws(ScheduleError) in try store.rules() }
                 let upcoming = UpcomingEpisodes.next(max(0, count), of: rules, after: Date())
-                if json { return upcoming.forEach { ScheduleJSON.print($0) } }
+                if json { return upcoming.forEach { Console.json($0) } }
                 guard !upcoming.isEmpty else { return Console.message("No episodes ahead") }
                 let rows = [["RULE", "STATION", "PROGRAMME", "LOCAL", "UTC", "LENGTH"]] + upcoming.map { episode in
                     [String(episode.rule), episode.station, episode.programme ?? "",
@@ -251,7 +251,7 @@ struct ScheduleCommand: ParsableCommand {
             try reportingFailures {
                 let store = try openStore()
                 let episodes = try storing { () throws(ScheduleError) in try store.episodes(ruleID: rule, limit: 50) }
-                if json { return episodes.forEach { ScheduleJSON.print($0) } }
+                if json { return episodes.forEach { Console.json($0) } }
                 guard !episodes.isEmpty else { return Console.message("No episodes yet") }
                 let rows = [["ID", "RULE", "STATION", "START (UTC)", "STATUS", "NOTE", "FILES"]] + episodes.map { episode in
                     [String(episode.id!), String(episode.ruleID), episode.station, ScheduleTimes.utc(episode.windowStart),
@@ -342,37 +342,5 @@ enum ScheduleTimes {
     /// "2026-11-27 21:00:00 UTC"
     static func utc(_ date: Date) -> String {
         String(local(date, TimeZone(identifier: "UTC")!).dropLast(3)) + "UTC"
-    }
-}
-
-/// JSON lines for the schedule, the daemon and status: dates with milliseconds, since episodes are
-/// cut to the frame.
-enum ScheduleJSON {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(Timestamp.format(date))
-        }
-        return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = Timestamp.parse(text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a date: \(text)"))
-            }
-            return date
-        }
-        return decoder
-    }()
-
-    static func data<T: Encodable>(_ value: T) -> Data { (try? encoder.encode(value)) ?? Data("{}".utf8) }
-
-    static func print<T: Encodable>(_ value: T) {
-        FileHandle.standardOutput.write(data(value) + Data("\n".utf8))
     }
 }

@@ -1,28 +1,72 @@
-import ArgumentParser
 import Foundation
 import RadioModel
+import Recording
 import StreamInput
 
-/// What the user named on the command line: a catalogue station or a URL.
-enum StreamTarget {
+/// What the user named: a catalogue station or a URL.
+public enum StreamTarget: Sendable {
     case station(Station)
     case url(String)
 
-    /// A URL is anything with a scheme; everything else is a station id from the catalogue.
-    static func parse(_ text: String) throws -> StreamTarget {
+    /// A URL is anything with a scheme; everything else is a station id from the catalogue (loaded only then).
+    public static func parse(_ text: String, catalogue: () throws -> Catalogue) throws -> StreamTarget {
         if text.contains("://") { return .url(text) }
-        let catalogue = try CatalogueAccess.load()
-        guard let station = catalogue.station(id: text) else {
-            throw CommandFailure(message: "no station with id '\(text)' (try: onair stations \(text), or give a URL)",
-                                 exitCode: ExitStatus.configuration)
+        guard let station = try catalogue().station(id: text) else {
+            throw EngineError("no station with id '\(text)' (try: onair stations \(text), or give a URL)", kind: .configuration)
         }
         return .station(station)
     }
 
+    /// The catalogue id, or the URL: what names the station's one shared connection.
+    public var identifier: String {
+        switch self {
+        case .station(let station): return station.id
+        case .url(let url): return url
+        }
+    }
+
+    /// How the station shows in a sound server's mixer and to a relay's listeners.
+    public var displayName: String {
+        switch self {
+        case .station(let station): return station.name
+        case .url(let url): return url
+        }
+    }
+
+    /// How a recording names the station: catalogue id and name, or a URL's host.
+    public var label: StationLabel {
+        switch self {
+        case .station(let station): return StationLabel(id: station.id, name: station.name)
+        case .url(let url):
+            let host = URL(string: url)?.host ?? "stream"
+            return StationLabel(id: host, name: host)
+        }
+    }
+
+    /// The station's time zone; a URL's is this machine's.
+    public var timeZone: TimeZone {
+        if case .station(let station) = self, let zone = TimeZone(identifier: station.timeZone) { return zone }
+        return .current
+    }
+
+    /// The URL a recording notes as its source, credentials redacted.
+    public var redactedSource: String {
+        switch self {
+        case .station(let station): return URLRedaction.redact(station.streams.first?.url ?? station.id)
+        case .url(let url): return URLRedaction.redact(url)
+        }
+    }
+
     /// The charset titles of this target use when they are not UTF-8.
-    var titleCharset: String? {
+    public var titleCharset: String? {
         if case .station(let station) = self { return station.charset }
         return nil
+    }
+
+    /// The catalogue programme on air now, by the station's schedule.
+    public func programmeOnAir(at date: Date = Date()) -> String? {
+        guard case .station(let station) = self else { return nil }
+        return station.programmes.first { $0.broadcast(containing: date, timeZone: timeZone) != nil }?.name
     }
 
     /// The live source for this target. A station that prefers HLS (or one asked to start in the
@@ -54,7 +98,7 @@ enum StreamTarget {
     }
 
     /// Follows playlists and redirects to the stream to connect to.
-    func resolve(quality: StreamQuality) throws -> ResolvedStream {
+    public func resolve(quality: StreamQuality) throws -> ResolvedStream {
         let resolver = StreamResolver(quality: quality)
         do {
             switch self {
@@ -62,9 +106,7 @@ enum StreamTarget {
             case .url(let url): return try resolver.resolve(url)
             }
         } catch {
-            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.streamFailed)
+            throw EngineError("\(error)", kind: .stream)
         }
     }
 }
-
-extension StreamQuality: ExpressibleByArgument {}
