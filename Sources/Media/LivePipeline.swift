@@ -11,7 +11,7 @@ import StreamInput
 ///
 /// The decode loop runs on a thread of its own: `av_read_frame` blocks on the ingest queue, and
 /// blocking work never runs on Swift's cooperative pool. FFmpeg handles never leave that thread.
-public final class LivePipeline: @unchecked Sendable {
+public final class LivePipeline: @unchecked Sendable {  // `stopping` and the media clock inside `lock`; FFmpeg objects on the decode thread only
     public let format: PCMFormat
     public let fanOut: StreamFanOut
     private let source: IngestSource
@@ -91,14 +91,11 @@ public final class LivePipeline: @unchecked Sendable {
     // MARK: Decode thread
 
     private func decodeLoop() {
-        var packet = av_packet_alloc()
-        var frame = av_frame_alloc()
-        defer {
-            av_packet_free(&packet)
-            av_frame_free(&frame)
-            fanOut.finishAll()
-        }
-        guard let packet, let frame else {
+        defer { fanOut.finishAll() }
+        let packet: OwnedPacket, frame: OwnedFrame
+        do {
+            (packet, frame) = (try OwnedPacket(), try OwnedFrame())
+        } catch {
             publish(.failed("cannot allocate decoder buffers"))
             return
         }
@@ -109,7 +106,7 @@ public final class LivePipeline: @unchecked Sendable {
                 publish(.gap(gap))
             }
             do {
-                try decode(run, packet: packet, frame: frame, resampler: resampler)
+                try decode(run, packet: packet.pointer, frame: frame.pointer, resampler: resampler)
             } catch {
                 if !isStopping {
                     publish(.warning("\(run.connection.url): \(error)"))

@@ -55,7 +55,7 @@ public final class EventTap: EventConsumer {
 /// Hands every buffer of one station to any number of consumers, which attach and detach while the
 /// stream runs. A consumer may take PCM, packets, or both (a track splitter copies packets and
 /// listens to the PCM for silences).
-public final class StreamFanOut: @unchecked Sendable {
+public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and the run's format inside `lock`
     public struct Token: Hashable, Sendable { let raw: Int }
 
     private let lock = NSLock()

@@ -13,7 +13,7 @@ import StreamInput
 /// window holds `retainedBytes`, however many readers there are, so memory does not grow with them.
 /// A reader whose unread bytes would exceed that has lost its place (`.fellBehind`) and must leave:
 /// that is how a slow listener is dropped without slowing anyone else.
-final class AudioBroadcast: @unchecked Sendable {
+final class AudioBroadcast: @unchecked Sendable {  // the window, header and readers' count inside `lock`
     enum Item: Sendable {
         case audio([UInt8])
         /// From here on, this is on air.

@@ -31,7 +31,7 @@ enum BroadcastFeed {
 }
 
 /// The station's packets, copied into their natural container (no decoding).
-final class CopyFeed: PacketConsumer, TitleConsumer, ListenedSink, @unchecked Sendable {
+final class CopyFeed: PacketConsumer, TitleConsumer, ListenedSink, @unchecked Sendable {  // immutable; its writer and broadcast guard themselves
     private let writer: StreamCopyWriter
     private let broadcast: AudioBroadcast
 
@@ -64,7 +64,7 @@ final class CopyFeed: PacketConsumer, TitleConsumer, ListenedSink, @unchecked Se
 }
 
 /// The station's PCM, encoded once for every reader.
-final class EncodingFeed: PCMConsumer, TitleConsumer, ListenedSink, @unchecked Sendable {
+final class EncodingFeed: PCMConsumer, TitleConsumer, ListenedSink, @unchecked Sendable {  // immutable; its writer and broadcast guard themselves
     private let encoder: PCMEncoder
     private let broadcast: AudioBroadcast
 

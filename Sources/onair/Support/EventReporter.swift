@@ -3,7 +3,7 @@ import Outputs
 import StreamInput
 
 /// Shows a stream's events: plain lines on stderr for people, or JSON lines for programs.
-final class EventReporter: @unchecked Sendable {
+final class EventReporter: Sendable {
     private let json: Bool
     private let jsonToStandardError: Bool
 
