@@ -141,7 +141,7 @@ private final class RunningJob: Sendable {
             return JobStatus.Sink(sink: sink.consumer.label, listeners: (sink.consumer as? ListenedSink)?.listeners ?? 0)
         }
         let ended = membership.connection.pipeline.waitUntilFinished(timeout: 0)
-        return JobStatus(id: id, kind: spec.kind, station: spec.station, persist: spec.persist,
+        return JobStatus(id: id, kind: spec.kind, station: URLRedaction.redact(spec.station), persist: spec.persist,
                          state: ended ? "failed" : tallied.state, startedAt: startedAt, uptime: Date().timeIntervalSince(startedAt),
                          sinks: sinkStates, bytes: recording?.bytes ?? tallied.bytes, title: recording?.title ?? tallied.title,
                          gaps: tallied.gaps, gapSeconds: tallied.gapSeconds, reconnects: tallied.reconnects,

@@ -69,6 +69,16 @@ public enum StreamTarget: Sendable {
         return station.programmes.first { $0.broadcast(containing: date, timeZone: timeZone) != nil }?.name
     }
 
+    /// A programme of the catalogue station, and when its broadcast on air at `date` ends (nil when it is not on air).
+    public func programme(id: String, at date: Date = Date()) throws -> (label: ProgrammeLabel, currentBroadcastEnd: Date?) {
+        guard case .station(let station) = self else {
+            throw EngineError("--programme needs a station from the catalogue, not a URL", kind: .configuration)
+        }
+        let programme: Programme
+        do { programme = try station.programme(id: id) } catch { throw EngineError(error.description, kind: .configuration) }
+        return (ProgrammeLabel(id: programme.id, name: programme.name), programme.broadcast(containing: date, timeZone: timeZone)?.end)
+    }
+
     /// The live source for this target. A station that prefers HLS (or one asked to start in the
     /// past, which only HLS can) and a URL ending in .m3u8 are resolved first and followed by an
     /// `HLSStream`. Everything else connects straight away through a `LiveSource` — the quickest

@@ -2,10 +2,7 @@ import ArgumentParser
 import Engine
 import Foundation
 import Media
-import Recording
 import Scheduling
-import Store
-import StreamInput
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,18 +48,7 @@ struct DaemonCommand: ParsableCommand {
     private func runDaemon() throws {
         FFmpegLogging.configure(verbose: verbose)
         let paths = CatalogueAccess.paths
-        func configuration(_ error: Error) -> CommandFailure { CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration) }
         let lock = try DaemonLock(directory: paths.data)
-        let store: ScheduleStore, index: RecordingsIndex, jobStore: JobStore
-        do {
-            let database = try OnairDatabase(directory: paths.data)
-            store = try ScheduleStore(database: database)
-            index = try RecordingsIndex(database: database)
-            jobStore = try JobStore(database: database)
-        } catch {
-            throw configuration(error)
-        }
-        let finaliser = Finaliser(index: index)
         let json = self.json
         let log: @Sendable (DaemonEvent) -> Void = { event in
             if json { return Console.json(event) }
@@ -73,51 +59,20 @@ struct DaemonCommand: ParsableCommand {
             if let files = event.files, !files.isEmpty { line += " → " + files.joined(separator: ", ") }
             Console.message(line)
         }
-        let stations = Stations { station, event in
-            switch event {
-            case .failed(let message): log(DaemonEvent(event: "stream-failed", station: station, message: message))
-            case .reconnecting(let attempt, let delay):
-                log(DaemonEvent(event: "stream-reconnecting", station: station, message: "attempt \(attempt) in \(delay) s"))
-            case .gap(let gap): log(DaemonEvent(event: "stream-gap", station: station, message: String(format: "%.1f s", gap.seconds)))
-            default: break
-            }
-        }
-        let lookup: @Sendable (String) throws -> StreamTarget = { try StreamTarget.named($0) }
-        let recordings = EpisodeRecordings(stations: stations, finaliser: finaliser, paths: paths, lookup: lookup)
-        let jobs = RuntimeJobs(stations: stations, store: jobStore, finaliser: finaliser, paths: paths, lookup: lookup)
-        var options = ScheduleDaemon.Options()
+        var options = DaemonService.Options()
         options.preroll = preroll
-        let daemon = ScheduleDaemon(store: store, index: index, finaliser: finaliser, recordings: paths.recordings, recorder: recordings,
-                                    options: options, log: log)
-        let control = DaemonControl(daemon: daemon, jobs: jobs)
-        let server: ControlServer
-        do {
-            server = try ControlServer(path: ControlClient(dataDirectory: paths.data).socket, handle: control.answer)
-        } catch {
-            throw configuration(error)
-        }
-        for (id, failure) in (try? jobs.restorePersisted()) ?? [] {
-            log(DaemonEvent(event: "job-failed", message: "job \(id): \(failure)"))
-        }
+        let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.named($0) }, log: log)
         let trap = SignalTrap { daemon.stop() }
         signal(SIGHUP, SIG_IGN)
         let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "onair.sighup"))
         hangUp.setEventHandler { daemon.wake() }
         hangUp.resume()
-        log(DaemonEvent(event: "daemon-started", message: "pid \(getpid()), socket \(server.path)"))
+        log(DaemonEvent(event: "daemon-started", message: "pid \(getpid()), socket \(daemon.socket)"))
         defer {
-            server.stop()
             hangUp.cancel()
             withExtendedLifetime((trap, lock)) {}
         }
-        do {
-            try daemon.run()
-        } catch {
-            jobs.stopAll()
-            throw configuration(error)
-        }
-        jobs.stopAll()
-        finaliser.waitUntilIdle()
+        try daemon.run()
         log(DaemonEvent(event: "daemon-stopped"))
     }
 }

@@ -110,7 +110,7 @@ struct RecordCommand: ParsableCommand {
         if let tz, TimeZone(identifier: tz) == nil {
             throw ValidationError("unknown --tz '\(tz)': use an IANA name like Europe/Paris or UTC")
         }
-        if let until, RecordingDeadline.parse(until, timeZone: untilZone) == nil {
+        if let until, Timestamp.parseUpcoming(until, timeZone: untilZone) == nil {
             throw ValidationError("invalid --until '\(until)': use HH:MM[:SS] or an ISO 8601 date like 2026-11-22T21:00")
         }
         if let output {
@@ -138,8 +138,8 @@ struct RecordCommand: ParsableCommand {
         FFmpegLogging.configure(verbose: verbose)
         let paths = CatalogueAccess.paths
         let targets = try stations.map { try StreamTarget.named($0) }
-        let chosenProgramme = try programme.map { try Self.programme(id: $0, of: targets[0]) }
-        var deadline = until.flatMap { RecordingDeadline.parse($0, timeZone: untilZone) }
+        let chosenProgramme = try programme.map { try targets[0].programme(id: $0) }
+        var deadline = until.flatMap { Timestamp.parseUpcoming($0, timeZone: untilZone) }
         if duration == nil, deadline == nil, let chosenProgramme {
             guard let end = chosenProgramme.currentBroadcastEnd else {
                 throw CommandFailure(message: "programme '\(chosenProgramme.label.id)' is not on air now; "
@@ -204,25 +204,6 @@ struct RecordCommand: ParsableCommand {
             throw CommandFailure(message: "\(failed.station): \(failed.streamFailure!)", exitCode: ExitStatus.streamFailed)
         }
     }
-
-    /// A programme of the station, and when its current broadcast ends.
-    private static func programme(id: String, of target: StreamTarget) throws -> ChosenProgramme {
-        guard case .station(let station) = target else {
-            throw CommandFailure(message: "--programme needs a station from the catalogue, not a URL", exitCode: ExitStatus.configuration)
-        }
-        guard let programme = station.programmes.first(where: { $0.id == id }) else {
-            let known = station.programmes.map(\.id).joined(separator: ", ")
-            throw CommandFailure(message: "\(station.id) has no programme '\(id)'" + (known.isEmpty ? "" : " (it has: \(known))"),
-                                 exitCode: ExitStatus.configuration)
-        }
-        return ChosenProgramme(label: ProgrammeLabel(id: programme.id, name: programme.name),
-                               currentBroadcastEnd: programme.broadcast(containing: Date(), timeZone: target.timeZone)?.end)
-    }
-}
-
-private struct ChosenProgramme {
-    let label: ProgrammeLabel
-    let currentBroadcastEnd: Date?
 }
 
 extension RecordingFormat: ExpressibleByArgument {}

@@ -121,63 +121,19 @@ struct ScheduleCommand: ParsableCommand {
 
         private func add() throws {
             let target = try StreamTarget.named(station)
-            func invalid(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: ExitStatus.configuration) }
-            let zone = tz ?? {
-                if case .station(let station) = target { return station.timeZone }
-                return TimeZone.current.identifier
-            }()
-            guard TimeZone(identifier: zone) != nil else {
-                throw invalid("unknown time zone '\(zone)': use an IANA name like Europe/London or UTC")
-            }
-            func span(_ text: String, _ name: String) throws -> TimeSpan {
-                guard let value = TimeSpan(text) else { throw invalid("invalid \(name) '\(text)': use seconds or a span like 90s, 45m, 2h") }
-                return value
-            }
-            if let output { do { _ = try FileNameTemplate(output) } catch { throw invalid("\(error)") } }
-            var label: ProgrammeLabel?
-            let timing: RuleTiming
-            do {
-                if let programme {
-                    guard case .station(let entry) = target else { throw invalid("--programme needs a station from the catalogue, not a URL") }
-                    guard let found = entry.programmes.first(where: { $0.id == programme }) else {
-                        let known = entry.programmes.map(\.id).joined(separator: ", ")
-                        throw invalid("\(entry.id) has no programme '\(programme)'" + (known.isEmpty ? "" : " (it has: \(known))"))
-                    }
-                    label = ProgrammeLabel(id: found.id, name: found.name)
-                    timing = .weekly(found.slots)
-                } else {
-                    let length = try span(duration!, "--for")
-                    guard length.seconds > 0 else { throw invalid("--for must be longer than 0 s") }
-                    if let at {
-                        let (days, time) = try WeeklyTimeText.parse(at)
-                        timing = .weekly([BroadcastSlot(days: days, start: time, duration: length)])
-                    } else if let on {
-                        guard let local = LocalDateTime(on) else {
-                            throw invalid("invalid --on '\(on)': use a local date and time like 2026-12-24T18:00")
-                        }
-                        timing = .once(local, duration: length)
-                    } else {
-                        timing = .cron(try CronExpression(cron!), duration: length)
-                    }
-                }
-            } catch let error as ScheduleError {
-                throw invalid(error.description)
-            }
-            let rule = ScheduleRule(station: station, programme: label, timing: timing, timeZone: zone,
-                                    padBefore: try span(padBefore, "--pad-before"), padAfter: try span(padAfter, "--pad-after"),
-                                    format: format.rawValue, output: output, splitTracks: splitTracks, keep: keep)
-            let expansion = try storing { () throws(ScheduleError) in try RuleExpansion(rule) }
-            guard let next = expansion.occurrences(endingAfter: Date(), limit: 1).first else {
-                throw invalid("the rule has no future episode (\(rule.whenText) in \(zone) is over)")
+            var request = RuleRequest(station: station)
+            (request.programme, request.at, request.on, request.cron, request.duration) = (programme, at, on, cron, duration)
+            (request.timeZone, request.padBefore, request.padAfter) = (tz, padBefore, padAfter)
+            (request.format, request.output, request.splitTracks, request.keep) = (format, output, splitTracks, keep)
+            let (rule, next) = try storing { () throws(ScheduleError) in
+                if case .station(let entry) = target { return try request.rule(catalogueStation: entry) }
+                return try request.rule(catalogueStation: nil)
             }
             let saved = try Self.storingRule(rule)
             ScheduleCommand.pokeDaemon()
-            if json {
-                Console.json(RuleView(saved, next: next))
-            } else {
-                let zoneValue = TimeZone(identifier: zone)!
-                Console.message("added rule \(saved.id!): \(station) \(saved.whenText) \(zone); next \(ScheduleTimes.local(next.start, zoneValue))")
-            }
+            if json { return Console.json(RuleView(saved, next: next)) }
+            Console.message("added rule \(saved.id!): \(station) \(saved.whenText) \(saved.timeZone); "
+                            + "next \(ScheduleTimes.local(next.start, TimeZone(identifier: saved.timeZone)!))")
         }
 
         private static func storingRule(_ rule: ScheduleRule) throws -> ScheduleRule {
@@ -196,9 +152,7 @@ struct ScheduleCommand: ParsableCommand {
             try reportingFailures {
                 let store = try openStore()
                 let rules = try storing { () throws(ScheduleError) in try store.rules() }
-                let views = rules.map { rule in
-                    RuleView(rule, next: (try? RuleExpansion(rule))?.occurrences(endingAfter: Date(), limit: 1).first)
-                }
+                let views = rules.map { RuleView($0, after: Date()) }
                 if json { return views.forEach { Console.json($0) } }
                 guard !views.isEmpty else {
                     return Console.message("No rules yet (add one with: onair schedule add STATION --at \"fri 22:00\" --for 2h)")
@@ -299,48 +253,5 @@ struct ScheduleCommand: ParsableCommand {
             pokeDaemon()
             Console.message("\(paused ? "paused" : "resumed") rule \(id)")
         }
-    }
-}
-
-/// A rule as `schedule list` shows it.
-private struct RuleView: Encodable {
-    var id: Int64
-    var station: String
-    var programme: String?
-    var when: String
-    var timeZone: String
-    var padBefore: String
-    var padAfter: String
-    var format: String
-    var output: String?
-    var splitTracks: Bool
-    var keep: Int?
-    var paused: Bool
-    var next: Date?
-    var nextLocal: String?
-
-    init(_ rule: ScheduleRule, next: Occurrence?) {
-        id = rule.id ?? 0; station = rule.station; programme = rule.programme?.id; when = rule.whenText; timeZone = rule.timeZone
-        padBefore = rule.padBefore.description; padAfter = rule.padAfter.description; format = rule.format; output = rule.output
-        splitTracks = rule.splitTracks; keep = rule.keep; paused = rule.paused
-        self.next = next?.start
-        nextLocal = next.map { ScheduleTimes.local($0.start, TimeZone(identifier: rule.timeZone) ?? .current) }
-    }
-}
-
-/// Dates as people and programs read them in the schedule's output.
-enum ScheduleTimes {
-    /// "2026-11-27 22:00 CET"
-    static func local(_ date: Date, _ zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"
-        return formatter.string(from: date)
-    }
-
-    /// "2026-11-27 21:00:00 UTC"
-    static func utc(_ date: Date) -> String {
-        String(local(date, TimeZone(identifier: "UTC")!).dropLast(3)) + "UTC"
     }
 }
