@@ -50,4 +50,12 @@ public final class OwnedOutputContext {
     }
 
     deinit { avformat_free_context(pointer) }
+
+    /// Writes the header with these muxer or device options; returns FFmpeg's status.
+    public func writeHeader(options: [String: String]) -> Int32 {
+        var dictionary: OpaquePointer?
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        defer { av_dict_free(&dictionary) }
+        return avformat_write_header(pointer, &dictionary)
+    }
 }

@@ -95,7 +95,6 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
         else {
             throw PeerUnavailable("cannot set up the \(name) output")
         }
-        let created = owned.pointer
         let parameters = stream.pointee.codecpar!
         parameters.pointee.codec_type = AVMEDIA_TYPE_AUDIO
         parameters.pointee.codec_id = Self.codec(for: format)
@@ -103,10 +102,7 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
         onair_default_channel_layout(&parameters.pointee.ch_layout, Int32(format.channels))
         stream.pointee.time_base = AVRational(num: 1, den: Int32(format.sampleRate))
 
-        var dictionary: OpaquePointer?
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
-        let status = avformat_write_header(created, &dictionary)
-        av_dict_free(&dictionary)
+        let status = owned.writeHeader(options: options)
         guard status >= 0 else {
             throw PeerUnavailable(MediaError("\(name)", code: status).message)
         }
