@@ -248,6 +248,28 @@ final class ScheduleDaemonTests: XCTestCase {
         XCTAssertEqual(daemon.result().status, 0, daemon.stderrText)
     }
 
+    func testAJobWhoseStationDiesReconnectsAndListsItsGap() throws {
+        let icecast = try startIcecast(mount: "/dies.mp3")
+        defer { icecast.stop() }
+        _ = try startDaemon()
+        let started = try onair.run(["jobs", "start", "relay", icecast.url(mount: "/dies.mp3").absoluteString,
+                                     "--to", "http://127.0.0.1:\(try FreePort.pick())/dies.mp3", "--json"], timeout: 10)
+        XCTAssertTrue(started.succeeded, "\(started)")
+        XCTAssertTrue(eventually(timeout: 10) { (try? self.jobs())?.first?["state"] as? String == "playing" })
+        try icecast.stopSource(mount: "/dies.mp3")
+        Thread.sleep(forTimeInterval: 1)
+        try icecast.startSource(mount: "/dies.mp3", codec: .mp3, frequency: 440)
+        XCTAssertTrue(eventually(timeout: 30) {
+            let job = (try? self.jobs())?.first
+            return (job?["gaps"] as? Int ?? 0) >= 1 && job?["state"] as? String == "playing"
+        }, "\(String(describing: try? jobs()))")
+        let job = try XCTUnwrap(try jobs().first)
+        XCTAssertGreaterThanOrEqual(job["reconnects"] as? Int ?? 0, 1)
+        XCTAssertGreaterThan(job["gapSeconds"] as? Double ?? 0, 0.5, "the downtime is counted: \(job)")
+        let listed = try onair.run(["jobs", "list"])
+        XCTAssertTrue(listed.stdoutText.contains("gap"), listed.stdoutText)
+    }
+
     func testAPersistedJobComesBackWhenTheDaemonRestarts() throws {
         let icecast = try startIcecast(mount: "/kept.mp3")
         defer { icecast.stop() }
