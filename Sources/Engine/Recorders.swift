@@ -15,7 +15,7 @@ public enum Recorders {
             if let split {
                 return try TrackSplitter.make(plan: plan, input: pcmFormat, options: split, finaliser: finaliser, onEvent: onEvent)
             }
-        } catch let error as RecordingError {
+        } catch {
             throw EngineError(error.description, kind: .configuration)
         }
         if plan.format == .copy { return CopyRecorder(plan: plan, finaliser: finaliser, onEvent: onEvent) }
