@@ -55,10 +55,12 @@ public struct ControlClient: Sendable {
     }
 
     /// The reply as the daemon wrote it (for `--json`), checked to be `Reply` and not a failure.
-    public func send<Reply: Decodable>(_ request: ControlRequest, expecting: Reply.Type) throws -> (reply: Reply, json: Data) {
+    /// `timeout`: how long the daemon may take (stopping a recording waits for its file to be finalised).
+    public func send<Reply: Decodable>(_ request: ControlRequest, expecting: Reply.Type,
+                                       timeout: TimeInterval = 5) throws -> (reply: Reply, json: Data) {
         let answer: Data
         do {
-            answer = try ControlChannel.send(OnairJSON.data(request), to: socket)
+            answer = try ControlChannel.send(OnairJSON.data(request), to: socket, timeout: timeout)
         } catch {
             throw EngineError("\(error)", kind: .stream)
         }

@@ -111,7 +111,7 @@ struct JobsCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let (job, answer) = try JobsCommand.client.send(ControlRequest(.stopJob, id: id), expecting: JobStatus.self)
+                let (job, answer) = try JobsCommand.client.send(ControlRequest(.stopJob, id: id), expecting: JobStatus.self, timeout: 120)
                 if json { return FileHandle.standardOutput.write(answer + Data("\n".utf8)) }
                 print("stopped job \(job.id): " + JobsCommand.line(job))
             }
