@@ -19,7 +19,8 @@ let package = Package(
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev", "libavdevice-dev", "libavfilter-dev"])]),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
 
-        // Pure Swift model: stations, streams, programmes, the catalogue.
+        // Pure Swift model: stations, streams, programmes, the catalogue; and what every module shares:
+        // timestamps, onair's JSON, the `Locked` box.
         .target(name: "RadioModel"),
         // Network side: transfer engine, ICY, HLS, playlist resolution, directory search.
         // (CFFmpeg only for libavutil's AES, which decrypts HLS segments.)
