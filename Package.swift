@@ -11,7 +11,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
@@ -20,20 +19,21 @@ let package = Package(
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev", "libavdevice-dev", "libavfilter-dev"])]),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
 
-        // Pure Swift model: stations, streams, programmes, the catalogue.
+        // Pure Swift model: stations, streams, programmes, the catalogue; and what every module shares:
+        // timestamps, onair's JSON, the `Locked` box.
         .target(name: "RadioModel"),
         // Network side: transfer engine, ICY, HLS, playlist resolution, directory search.
         // (CFFmpeg only for libavutil's AES, which decrypts HLS segments.)
         .target(name: "StreamInput", dependencies: [
-            "CCurl", "CFFmpeg", "RadioModel", .product(name: "Logging", package: "swift-log"),
+            "CCurl", "CFFmpeg", "RadioModel",
         ]),
         // FFmpeg side: AVIO bridge, demux, decode, resample, PCM fan-out.
         .target(name: "Media", dependencies: [
-            "CFFmpeg", "RadioModel", "StreamInput", .product(name: "Logging", package: "swift-log"),
+            "CFFmpeg", "RadioModel", "StreamInput",
         ]),
         // PCM sinks (audio devices through libavdevice).
         .target(name: "Outputs", dependencies: [
-            "CFFmpeg", "Media", "RadioModel", "StreamInput", .product(name: "Logging", package: "swift-log"),
+            "CFFmpeg", "Media", "RadioModel", "StreamInput",
         ]),
         // The embedded SQLite database every stateful module keeps its tables in.
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
@@ -66,11 +66,16 @@ let package = Package(
         .target(name: "Library", dependencies: [
             "Media", "Playback", "Podcasts", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The engine: stations run as jobs (listen, record, relay, scheduled episodes), one upstream
+        // connection per station shared by all its jobs; the daemon's runtime jobs and its control protocol.
+        .target(name: "Engine", dependencies: [
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         // The CLI: composition root.
         .executableTarget(name: "onair", dependencies: [
-            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide", "Library", "Podcasts",
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Engine", "Guide", "Library", "Podcasts",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
         ]),
 
         // Fixture servers and helpers shared by the test targets.
@@ -84,6 +89,9 @@ let package = Package(
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts"]),
         .testTarget(name: "GuideTests", dependencies: ["Guide", "Store", "StreamInput", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),
+        .testTarget(name: "EngineTests", dependencies: [
+            "Engine", "Scheduling", "Recording", "Outputs", "Media", "RadioModel", "StreamInput", "Store", "TestSupport",
+        ]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]
 )

@@ -5,13 +5,17 @@ import StreamInput
 
 /// One live station decoded once and fanned out as PCM to every attached consumer.
 ///
+/// Every event the pipeline makes (decoding, titles, gaps, clock marks, a consumer's failure) goes
+/// to `onEvent` first — the owner's own bookkeeping, such as a wall clock — and then to every
+/// `EventConsumer` attached; the source's own events join them through `publish`.
+///
 /// The decode loop runs on a thread of its own: `av_read_frame` blocks on the ingest queue, and
 /// blocking work never runs on Swift's cooperative pool. FFmpeg handles never leave that thread.
-public final class LivePipeline: @unchecked Sendable {
+public final class LivePipeline: @unchecked Sendable {  // `stopping` and the media clock inside `lock`; FFmpeg objects on the decode thread only
     public let format: PCMFormat
     public let fanOut: StreamFanOut
     private let source: IngestSource
-    private let onEvent: @Sendable (StreamEvent) -> Void
+    private let observer: @Sendable (StreamEvent) -> Void
     private let stopAfterFrames: Int64?
     /// Undecodable packets in a row after which a connection is judged useless and replaced.
     private let maxBadPacketsInARow = 64
@@ -44,14 +48,20 @@ public final class LivePipeline: @unchecked Sendable {
     /// With `endsWhenConsumersFail`, a consumer failure that leaves none attached ends it too (a
     /// one-off listen); without, it keeps the station flowing for consumers that attach later.
     public init(source: IngestSource, format: PCMFormat, stopAfter seconds: Double? = nil,
-                endsWhenConsumersFail: Bool = false, onEvent: @escaping @Sendable (StreamEvent) -> Void) {
+                endsWhenConsumersFail: Bool = false, onEvent: @escaping @Sendable (StreamEvent) -> Void = { _ in }) {
         self.source = source
         self.format = format
-        self.onEvent = onEvent
+        self.observer = onEvent
         stopAfterFrames = seconds.map { Int64(($0 * Double(format.sampleRate)).rounded()) }
-        let failures = ConsumerFailureHandler(onEvent: onEvent, stopSource: endsWhenConsumersFail ? source : nil)
+        let failures = ConsumerFailureHandler(stopSource: endsWhenConsumersFail ? source : nil)
         fanOut = StreamFanOut(onFailure: failures.handle)
-        failures.fanOut = fanOut
+        failures.pipeline = self
+    }
+
+    /// Tells the owner and every event consumer: the pipeline's own events, and the source's.
+    public func publish(_ event: StreamEvent) {
+        observer(event)
+        fanOut.publish(event)
     }
 
     /// Seconds of audio delivered so far.
@@ -88,28 +98,25 @@ public final class LivePipeline: @unchecked Sendable {
     // MARK: Decode thread
 
     private func decodeLoop() {
-        var packet = av_packet_alloc()
-        var frame = av_frame_alloc()
-        defer {
-            av_packet_free(&packet)
-            av_frame_free(&frame)
-            fanOut.finishAll()
-        }
-        guard let packet, let frame else {
-            onEvent(.failed("cannot allocate decoder buffers"))
+        defer { fanOut.finishAll() }
+        let packet: OwnedPacket, frame: OwnedFrame
+        do {
+            (packet, frame) = (try OwnedPacket(), try OwnedFrame())
+        } catch {
+            publish(.failed("cannot allocate decoder buffers"))
             return
         }
         let resampler = Resampler(format: format)
         while !limitReached, let run = source.nextRun() {
             if var gap = run.precedingGap {
                 gap.mediaTime = mediaTime
-                onEvent(.gap(gap))
+                publish(.gap(gap))
             }
             do {
-                try decode(run, packet: packet, frame: frame, resampler: resampler)
+                try decode(run, packet: packet.pointer, frame: frame.pointer, resampler: resampler)
             } catch {
                 if !isStopping {
-                    onEvent(.warning("\(run.connection.url): \(error)"))
+                    publish(.warning("\(run.connection.url): \(error)"))
                     run.reject(reason: "\(error)")
                 }
             }
@@ -136,7 +143,7 @@ public final class LivePipeline: @unchecked Sendable {
             if !announced {
                 announced = true
                 let bitrate = decoder.bitRate > 0 ? Int(decoder.bitRate) : (parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil)
-                onEvent(.decoding(codec: decoder.codecName, sampleRate: Int(decoded.pointee.sample_rate),
+                publish(.decoding(codec: decoder.codecName, sampleRate: Int(decoded.pointee.sample_rate),
                                   channels: Int(decoded.pointee.ch_layout.nb_channels), bitrate: bitrate))
             }
             try resampler.convert(decoded) { self.deliver($0) }
@@ -202,7 +209,7 @@ public final class LivePipeline: @unchecked Sendable {
                 if let gap = rejected {
                     rejected = nil
                     reportedLossSinceAnchor += gap.seconds
-                    onEvent(.gap(Gap(start: gap.since, seconds: gap.seconds, mediaTime: mediaTime)))
+                    publish(.gap(Gap(start: gap.since, seconds: gap.seconds, mediaTime: mediaTime)))
                 }
                 if framing != false { fanOut.deliver(copy) }
                 if !wantsPCM { advanceClock(by: copyDuration > 0 ? copyDuration : copy.duration) }
@@ -223,7 +230,7 @@ public final class LivePipeline: @unchecked Sendable {
         for var title in titles {
             title.mediaTime = mediaTime
             title.programDateTime = title.programDateTime ?? programDateTime(atMediaTime: mediaTime)
-            onEvent(.metadata(title))
+            publish(.metadata(title))
             fanOut.deliver(title)
         }
     }
@@ -259,14 +266,14 @@ public final class LivePipeline: @unchecked Sendable {
             if let expected, clockRun == run {
                 let missing = mark.date.timeIntervalSince(expected) - reportedLossSinceAnchor - unreportedLoss
                 if missing >= smallestClockGap {
-                    onEvent(.gap(Gap(start: Date(), seconds: missing, mediaTime: mediaTime,
+                    publish(.gap(Gap(start: Date(), seconds: missing, mediaTime: mediaTime,
                                      missingSequences: nil, programDateTime: expected)))
                 }
             }
             clock = mark
             clockRun = run
             reportedLossSinceAnchor = -unreportedLoss // counted when the undecodable packets are reported
-            onEvent(.programDateTime(mark))
+            publish(.programDateTime(mark))
         }
     }
 
@@ -308,18 +315,16 @@ public final class LivePipeline: @unchecked Sendable {
 }
 
 /// Reports a failed consumer and, for a one-off pipeline, ends the stream once nobody is left.
-private final class ConsumerFailureHandler: @unchecked Sendable {
-    private let onEvent: @Sendable (StreamEvent) -> Void
+private final class ConsumerFailureHandler: @unchecked Sendable {  // immutable but for `pipeline`, set once before the stream starts
     private let stopSource: IngestSource?
-    weak var fanOut: StreamFanOut?
+    weak var pipeline: LivePipeline?
 
-    init(onEvent: @escaping @Sendable (StreamEvent) -> Void, stopSource: IngestSource?) {
-        self.onEvent = onEvent
+    init(stopSource: IngestSource?) {
         self.stopSource = stopSource
     }
 
     func handle(_ consumer: StreamConsumer, _ error: Error) {
-        onEvent(.consumerFailed(label: consumer.label, reason: "\(error)"))
-        if let stopSource, fanOut?.count == 0 { stopSource.stop() }
+        pipeline?.publish(.consumerFailed(label: consumer.label, reason: "\(error)"))
+        if let stopSource, pipeline?.fanOut.count == 0 { stopSource.stop() }
     }
 }

@@ -29,10 +29,33 @@ public protocol TitleConsumer: StreamConsumer {
     func titleChanged(_ change: TitleChange) throws
 }
 
+/// Wants the stream's events — connected, titles, gaps, reconnects, decoding, a consumer's failure —
+/// in order of occurrence, from the network or the decode thread. Events come through the fan-out,
+/// so whatever is attached to a station hears them without anyone wiring a callback.
+public protocol EventConsumer: StreamConsumer {
+    /// Must not block for long: it runs on the station's network or decode thread.
+    func handle(_ event: StreamEvent)
+}
+
+/// An `EventConsumer` made of a closure: a view, a log, a job's tally.
+public final class EventTap: EventConsumer {
+    public let label: String
+    private let body: @Sendable (StreamEvent) -> Void
+
+    public init(label: String, _ body: @escaping @Sendable (StreamEvent) -> Void) {
+        self.label = label
+        self.body = body
+    }
+
+    public func handle(_ event: StreamEvent) { body(event) }
+
+    public func finish() {}
+}
+
 /// Hands every buffer of one station to any number of consumers, which attach and detach while the
 /// stream runs. A consumer may take PCM, packets, or both (a track splitter copies packets and
 /// listens to the PCM for silences).
-public final class StreamFanOut: @unchecked Sendable {
+public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and the run's format inside `lock`
     public struct Token: Hashable, Sendable { let raw: Int }
 
     private let lock = NSLock()
@@ -98,6 +121,11 @@ public final class StreamFanOut: @unchecked Sendable {
         }
     }
 
+    /// Tells every event consumer, in the order they attached.
+    public func publish(_ event: StreamEvent) {
+        for (_, consumer) in snapshot() { (consumer as? EventConsumer)?.handle(event) }
+    }
+
     func deliver(_ title: TitleChange) {
         for (token, consumer) in snapshot() {
             guard let consumer = consumer as? TitleConsumer else { continue }
@@ -115,7 +143,7 @@ public final class StreamFanOut: @unchecked Sendable {
     }
 
     private func snapshot() -> [(Token, StreamConsumer)] {
-        lock.withLock { consumers.map { ($0.key, $0.value) } }
+        lock.withLock { consumers.map { ($0.key, $0.value) } }.sorted { $0.0.raw < $1.0.raw }
     }
 
     private func run(_ token: Token, _ consumer: StreamConsumer, _ body: () throws -> Void) {

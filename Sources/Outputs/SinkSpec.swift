@@ -1,7 +1,8 @@
 import Foundation
 import StreamInput
 
-/// Where PCM or audio goes, written as one string (see DESIGN.md's sink syntax).
+/// Where PCM or audio goes, written as one string: `fifo:PATH`, `tcp:HOST:PORT`, `speaker`, `pulse[:SERVER[/SINK]]`,
+/// `alsa[:DEVICE]`, `wav:PATH`, `stdout`, `http://ADDR:PORT/PATH` (see docs/http-relay.md), `icecast://USER:PASS@HOST:PORT/MOUNT`.
 public enum SinkSpec: Sendable, Equatable, CustomStringConvertible {
     case speaker
     case pulse(server: String?, sink: String?)

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// Raw interleaved PCM on standard output, for piping into another program.
-public final class StdoutSink: PCMConsumer, @unchecked Sendable {
+public final class StdoutSink: PCMConsumer, Sendable {
     public let label = "stdout"
 
     public init() {}

@@ -9,7 +9,7 @@ import StreamInput
 ///
 /// Like the PCM FIFO it never blocks the stream: while no reader is there the latest title waits,
 /// and a reader that opens the FIFO (again) gets the current title at once, then every change.
-public final class TitleFIFO: TitleConsumer, @unchecked Sendable {
+public final class TitleFIFO: TitleConsumer, @unchecked Sendable {  // `latest`, `delivered`, `finished` inside `condition`; the FIFO on the writer thread only
     public let label: String
     private let fifo: FIFOPeer  // the writer thread's
     private let condition = NSCondition()

@@ -7,7 +7,7 @@ import Glibc
 
 /// PCM into a WAV file. The header's sizes are rewritten every few seconds and at the end, so a
 /// file whose writer was killed still opens, missing at most the last few seconds' header update.
-public final class WAVFileSink: PCMConsumer, @unchecked Sendable {
+public final class WAVFileSink: PCMConsumer, @unchecked Sendable {  // the file and its counts inside `lock`
     public let label: String
     private let format: PCMFormat
     private let lock = NSLock()

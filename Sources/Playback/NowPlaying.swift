@@ -3,7 +3,7 @@ import StreamInput
 
 /// What the live view shows about the stream, kept up to date from its events (decode thread) and
 /// read by the view (the key loop's thread).
-public final class NowPlaying: @unchecked Sendable {
+public final class NowPlaying: @unchecked Sendable {  // `stored` inside `lock`
     public struct Snapshot: Sendable {
         public var station: String
         public var programme: String?

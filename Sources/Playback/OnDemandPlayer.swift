@@ -6,7 +6,7 @@ import RadioModel
 /// paced to the clock like a live station, with seek, chapters, pause and the queue. Decoding runs on
 /// a thread of its own; keys reach it as requests taken between packets. Positions are saved as it
 /// plays, so the next run resumes there.
-public final class OnDemandPlayer: @unchecked Sendable {
+public final class OnDemandPlayer: @unchecked Sendable {  // queue, requests and status inside `lock`; `clock` on the play thread only
     /// What happened, for the command to report.
     public enum Event: Sendable {
         case started(PlayQueue.Item, at: Double, duration: Double?)

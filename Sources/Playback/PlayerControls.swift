@@ -3,7 +3,7 @@ import Outputs
 
 /// The listener's settings shared by the key loop, the view and the audio thread: volume, mute,
 /// pause, the sleep timer. Lock-guarded; every thread sees one state.
-public final class PlayerControls: @unchecked Sendable {
+public final class PlayerControls: @unchecked Sendable {  // the stored settings inside `lock`
     public static let volumeStep = 0.1
     public static let volumeRange = 0.0...1.5
 

@@ -5,7 +5,7 @@ import RadioModel
 /// The player's PCM stage between the decoder and the sinks: scales the samples (volume, mute, the
 /// sleep timer's fade) and, for a live station, holds what arrives while paused — time-shift —
 /// up to a bound, playing on from where it paused.
-public final class PlayerStage: PCMConsumer, @unchecked Sendable {
+public final class PlayerStage: PCMConsumer, @unchecked Sendable {  // the delay ring, `scratch` and `lastGain` inside `lock`
     public let label = "player"
     private let format: PCMFormat
     private let controls: PlayerControls

@@ -6,7 +6,7 @@ import StreamInput
 /// the player (`r`) begins with what was heard just before the key was pressed. While a recorder is
 /// attached it gets those first, then every packet and title as they come; all on the decode thread,
 /// so nothing is missed or doubled between the kept packets and the live ones.
-public final class RecentPackets: PacketConsumer, TitleConsumer, @unchecked Sendable {
+public final class RecentPackets: PacketConsumer, TitleConsumer, @unchecked Sendable {  // kept packets and the recorder inside `lock`
     public typealias Recorder = PacketConsumer & TitleConsumer
 
     public let label = "recent-audio"

@@ -121,3 +121,19 @@ extension RawRepresentable where Self: CaseIterable, RawValue == String {
             debugDescription: "expected \(expected), got \"\(text)\""))
     }
 }
+
+/// A programme id the station does not have.
+public struct UnknownProgramme: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+extension Station {
+    /// The programme with this id; the error names the ones it has.
+    public func programme(id: String) throws(UnknownProgramme) -> Programme {
+        guard let found = programmes.first(where: { $0.id == id }) else {
+            let known = programmes.map(\.id).joined(separator: ", ")
+            throw UnknownProgramme(description: "\(self.id) has no programme '\(id)'" + (known.isEmpty ? "" : " (it has: \(known))"))
+        }
+        return found
+    }
+}

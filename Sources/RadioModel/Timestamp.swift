@@ -93,17 +93,34 @@ extension Timestamp {
     /// a zone), or a time of day "HH:MM[:SS]" meaning its latest occurrence at or before `now`.
     public static func parseRecent(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) -> Date? {
         if let date = parse(text, timeZone: timeZone) { return date }
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
-              let hour = Int(parts[0]), let minute = Int(parts[1]), hour < 24, minute < 60 else { return nil }
-        let second = parts.count == 3 ? Int(parts[2]) : 0
-        guard let second, second < 60 else { return nil }
+        guard let (hour, minute, second) = timeOfDay(text) else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         var components = calendar.dateComponents([.year, .month, .day], from: now)
         (components.hour, components.minute, components.second) = (hour, minute, second)
         guard let today = calendar.date(from: components) else { return nil }
         return today <= now ? today : calendar.date(byAdding: .day, value: -1, to: today)
+    }
+
+    /// A date, or a time of day `HH:MM[:SS]`'s next occurrence after `now` (today's if it is still
+    /// ahead, else tomorrow's, DST-safe through the calendar): when `--until` ends a recording.
+    public static func parseUpcoming(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) -> Date? {
+        if let date = parse(text, timeZone: timeZone) { return date }
+        guard let (hour, minute, second) = timeOfDay(text) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar.nextDate(after: now, matching: DateComponents(hour: hour, minute: minute, second: second),
+                                 matchingPolicy: .nextTime)
+    }
+
+    /// `HH:MM[:SS]`, two digits each.
+    private static func timeOfDay(_ text: String) -> (hour: Int, minute: Int, second: Int)? {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let hour = Int(parts[0]), let minute = Int(parts[1]), hour < 24, minute < 60 else { return nil }
+        let second = parts.count == 3 ? Int(parts[2]) ?? 60 : 0
+        guard second < 60 else { return nil }
+        return (hour, minute, second)
     }
 }
 

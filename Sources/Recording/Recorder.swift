@@ -31,11 +31,10 @@ public struct RecordingStatus: Sendable, Equatable {
 }
 
 /// Anything that records a stream: one file (`Recorder`) or one per title (`TrackSplitter`).
-public protocol RecordingConsumer: StreamConsumer {
+/// The stream's events that concern a recording (the server's name and URL, and gaps) come through
+/// the fan-out it is attached to: gaps on the decode thread, in order with the audio.
+public protocol RecordingConsumer: EventConsumer {
     var status: RecordingStatus { get }
-    /// The stream's events that concern a recording: the server's name and URL, and gaps. Call it from
-    /// the pipeline's event handler: gaps come on the decode thread, in order with the audio.
-    func handle(_ event: StreamEvent)
 }
 
 /// Records one station into one file (per codec run): attached to a `LivePipeline`'s fan-out, it writes
@@ -44,7 +43,7 @@ public protocol RecordingConsumer: StreamConsumer {
 /// This base class takes titles, gaps and the connection; `CopyRecorder` adds packets, `EncodingRecorder`
 /// PCM. They are separate classes because the fan-out decodes only when some consumer takes PCM, and a
 /// stream copy must not make it decode.
-public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {
+public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {  // track, title, gaps and state inside `lock`
     public let label: String
     let plan: RecordingPlan
     private let finaliser: Finaliser
@@ -159,7 +158,7 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {
 }
 
 /// Records the packets as they came: no decoding, no re-encoding.
-public final class CopyRecorder: Recorder, PacketConsumer, @unchecked Sendable {
+public final class CopyRecorder: Recorder, PacketConsumer, @unchecked Sendable {  // `format` inside the base class's `lock`
     public init(plan: RecordingPlan, finaliser: Finaliser, onEvent: @escaping @Sendable (RecordingEvent) -> Void) {
         super.init(label: "record:\(plan.station.id)", plan: plan, finaliser: finaliser, onEvent: onEvent)
     }
@@ -193,7 +192,7 @@ public final class CopyRecorder: Recorder, PacketConsumer, @unchecked Sendable {
 }
 
 /// Records the decoded audio re-encoded (`--format mp3|m4a|opus|flac`).
-public final class EncodingRecorder: Recorder, PCMConsumer, @unchecked Sendable {
+public final class EncodingRecorder: Recorder, PCMConsumer, @unchecked Sendable {  // adds only immutable state; writes inside the base class's `lock`
     private let input: PCMFormat
     private let encoding: AudioEncoding
 

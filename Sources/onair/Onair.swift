@@ -16,7 +16,7 @@ struct Onair: ParsableCommand {
         version: "0.1.0",
         subcommands: [StationsCommand.self, SearchCommand.self, ResolveCommand.self, ListenCommand.self, RelayCommand.self,
                       RecordCommand.self, RecoverCommand.self, RecordingsCommand.self,
-                      ScheduleCommand.self, GuideCommand.self, DaemonCommand.self, StatusCommand.self,
+                      ScheduleCommand.self, GuideCommand.self, DaemonCommand.self, StatusCommand.self, JobsCommand.self,
                       PlayCommand.self, PodcastsCommand.self, PlaylistsCommand.self, LikeCommand.self, HideCommand.self, FavouritesCommand.self, HistoryCommand.self]
     )
 }

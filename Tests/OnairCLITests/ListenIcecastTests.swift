@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import TestSupport
 
-/// `onair listen` against a real Icecast fed by ffmpeg, as DESIGN.md describes.
+/// `onair listen` against a real Icecast fed by ffmpeg.
 final class ListenIcecastTests: XCTestCase {
     /// One Icecast for the whole class: XCTest runs its tests one after another.
     nonisolated(unsafe) private static var icecast: IcecastHarness?

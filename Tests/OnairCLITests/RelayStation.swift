@@ -54,13 +54,3 @@ extension RunningProcess {
         OnairBinary.events(String(decoding: stdout, as: UTF8.self)).compactMap { $0["state"] as? String }
     }
 }
-
-/// Polls `condition` every 50 ms until it holds (true) or `timeout` passes (false).
-func eventually(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while !condition() {
-        guard Date() < deadline else { return false }
-        Thread.sleep(forTimeInterval: 0.05)
-    }
-    return true
-}

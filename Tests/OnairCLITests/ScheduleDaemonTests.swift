@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import TestSupport
+import XCTest
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -277,6 +277,116 @@ final class ScheduleDaemonTests: XCTestCase {
         XCTAssertEqual(Set(indexed.map { $0["programme"] as? String }), ["jazz-hour"])
     }
 
+    // MARK: Runtime jobs
+
+    private func jobs() throws -> [[String: Any]] {
+        let result = try onair.run(["jobs", "list", "--json"], timeout: 10)
+        XCTAssertTrue(result.succeeded, "\(result)")
+        return OnairBinary.events(result.stdoutText).first?["jobs"] as? [[String: Any]] ?? []
+    }
+
+    func testARelayJobSharesTheStationWithAnEpisodeAndItsMountEndsWhenStopped() throws {
+        let icecast = try startIcecast(mount: "/jobs.mp3")
+        defer { icecast.stop() }
+        let relay = try FixtureHTTPServer()
+        defer { relay.stop() }
+        relay.route("/jobs.mp3", FixtureHTTPServer.relay(upstreamPort: icecast.port, capture: RelayCapture()))
+        let station = relay.url("/jobs.mp3").absoluteString
+        let daemon = try startDaemon()
+        let mount = URL(string: "http://127.0.0.1:\(try FreePort.pick())/x.mp3")!
+
+        let began = Date()
+        let started = try onair.run(["jobs", "start", "relay", station, "--to", mount.absoluteString, "--json"], timeout: 10)
+        XCTAssertTrue(started.succeeded, "\(started)")
+        XCTAssertLessThan(Date().timeIntervalSince(began), 3, "the client does not wait for the job")
+        let id = try XCTUnwrap(OnairBinary.events(started.stdoutText).first?["id"] as? Int, started.stdoutText)
+        let start = wholeSecond(in: 2)
+        try addOnce(station, at: start, seconds: 4)
+
+        // A listener pulls the mount for 3 s while the episode records; the job list shows the listener.
+        let listened = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var capture: RawHTTPResponse?
+        Thread.detachNewThread {
+            capture = try? RawHTTP.get(mount, duration: 3)
+            listened.signal()
+        }
+        XCTAssertTrue(eventually(timeout: 5) {
+            ((try? self.jobs())?.first?["sinks"] as? [[String: Any]])?.first?["listeners"] as? Int == 1
+        }, "\(String(describing: try? jobs()))")
+        Thread.sleep(forTimeInterval: max(0, start.timeIntervalSinceNow) + 1)
+        XCTAssertEqual(try icecast.mounts().first { $0.mount == "/jobs.mp3" }?.listeners, 1, "one listener for the job and the episode")
+        XCTAssertEqual(listened.wait(timeout: .now() + 10), .success)
+        let file = onair.home.file("capture.mp3")
+        try XCTUnwrap(capture).body.write(to: file)
+        XCTAssertEqual(try XCTUnwrap(FFprobe.decodePCM(file).dominantFrequency()), 440, accuracy: 5, "the listener hears the station")
+        let listed = try XCTUnwrap(try jobs().first)
+        XCTAssertEqual(listed["id"] as? Int, id)
+        XCTAssertEqual(listed["state"] as? String, "playing")
+        XCTAssertGreaterThan(listed["bytes"] as? Int ?? 0, 0)
+
+        let stopped = try onair.run(["jobs", "stop", "\(id)"], timeout: 10)
+        XCTAssertTrue(stopped.succeeded, "\(stopped)")
+        XCTAssertTrue(eventually(timeout: 3) { (try? RawHTTP.get(mount, timeout: 1))?.statusCode != 200 }, "the mount is gone")
+        XCTAssertTrue(try jobs().isEmpty)
+        XCTAssertEqual(try onair.run(["jobs", "stop", "\(id)"]).status, 4, "no such job any more")
+        let finished = try waitUntilFinished(count: 1, timeout: 20)
+        XCTAssertEqual(finished.first?["status"] as? String, "done", "\(finished)")
+        XCTAssertEqual(relay.requestCount("/jobs.mp3"), 1, "one upstream connection for the job and the episode")
+        kill(daemon.pid, SIGTERM)
+        XCTAssertTrue(daemon.waitForExit(timeout: 10))
+        XCTAssertEqual(daemon.result().status, 0, daemon.stderrText)
+    }
+
+    func testAJobWhoseStationDiesReconnectsAndListsItsGap() throws {
+        let icecast = try startIcecast(mount: "/dies.mp3")
+        defer { icecast.stop() }
+        _ = try startDaemon()
+        let started = try onair.run(["jobs", "start", "relay", icecast.url(mount: "/dies.mp3").absoluteString,
+                                     "--to", "http://127.0.0.1:\(try FreePort.pick())/dies.mp3", "--json"], timeout: 10)
+        XCTAssertTrue(started.succeeded, "\(started)")
+        XCTAssertTrue(eventually(timeout: 10) { (try? self.jobs())?.first?["state"] as? String == "playing" })
+        try icecast.stopSource(mount: "/dies.mp3")
+        Thread.sleep(forTimeInterval: 1)
+        try icecast.startSource(mount: "/dies.mp3", codec: .mp3, frequency: 440)
+        XCTAssertTrue(eventually(timeout: 30) {
+            let job = (try? self.jobs())?.first
+            return (job?["gaps"] as? Int ?? 0) >= 1 && job?["state"] as? String == "playing"
+        }, "\(String(describing: try? jobs()))")
+        let job = try XCTUnwrap(try jobs().first)
+        XCTAssertGreaterThanOrEqual(job["reconnects"] as? Int ?? 0, 1)
+        XCTAssertGreaterThan(job["gapSeconds"] as? Double ?? 0, 0.5, "the downtime is counted: \(job)")
+        let listed = try onair.run(["jobs", "list"])
+        XCTAssertTrue(listed.stdoutText.contains("gap"), listed.stdoutText)
+    }
+
+    func testAPersistedJobComesBackWhenTheDaemonRestarts() throws {
+        let icecast = try startIcecast(mount: "/kept.mp3")
+        defer { icecast.stop() }
+        let station = icecast.url(mount: "/kept.mp3").absoluteString
+        var daemon = try startDaemon()
+        XCTAssertEqual(try onair.run(["jobs", "list"]).stdoutText, "no jobs\n")
+        let kept = try onair.run(["jobs", "start", "record", station, "--persist", "--json"], timeout: 10)
+        let passing = try onair.run(["jobs", "start", "record", station, "--json"], timeout: 10)
+        XCTAssertTrue(kept.succeeded && passing.succeeded, "\(kept)\n\(passing)")
+        let id = try XCTUnwrap(OnairBinary.events(kept.stdoutText).first?["id"] as? Int)
+        XCTAssertEqual(try jobs().count, 2)
+        Thread.sleep(forTimeInterval: 2)
+        kill(daemon.pid, SIGTERM)
+        XCTAssertTrue(daemon.waitForExit(timeout: 10))
+        XCTAssertEqual(OnairBinary.events(try onair.run(["recordings", "list", "--json"]).stdoutText).count, 2,
+                       "both recordings are finalised when the daemon stops")
+
+        daemon = try startDaemon()
+        let restored = try jobs()
+        XCTAssertEqual(restored.map { $0["id"] as? Int }, [id], "only the persisted job comes back, with its id")
+        XCTAssertEqual(restored.first?["persist"] as? Bool, true)
+        XCTAssertTrue(try onair.run(["jobs", "stop", "\(id)"], timeout: 20).succeeded)
+        kill(daemon.pid, SIGTERM)
+        XCTAssertTrue(daemon.waitForExit(timeout: 10))
+        daemon = try startDaemon()
+        XCTAssertTrue(try jobs().isEmpty, "a stopped job is forgotten")
+    }
+
     func testOverlappingRulesOnOneStationShareOneConnection() throws {
         // Icecast's usual burst: 4 s of recent audio at once on connecting, which must not count as now.
         let icecast = try startIcecast(mount: "/both.mp3", burstSize: 65535)
@@ -397,6 +507,9 @@ final class ScheduleDaemonTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(truth.timeIntervalSince(start), -0.001, "\(truth) vs \(start)")
         XCTAssertLessThan(truth.timeIntervalSince(start), frame + 0.001, "\(truth) vs \(start): the first sample is the scheduled instant's")
         XCTAssertEqual(firstSample.timeIntervalSince(truth), 0, accuracy: 0.002, "the episode notes its true first sample")
+        let indexed = try XCTUnwrap(OnairBinary.events(try onair.run(["recordings", "list", "--json"]).stdoutText).first)
+        let indexedStart = try XCTUnwrap(date(indexed["startUTC"]), "\(indexed)")
+        XCTAssertEqual(indexedStart.timeIntervalSince(firstSample), 0, accuracy: 1, "the index dates the file by its first sample")
         return episode
     }
     // MARK: The control channel
@@ -431,7 +544,8 @@ final class ScheduleDaemonTests: XCTestCase {
             _ = request.withCString { write(client, $0, strlen($0)) }
             var answer = [UInt8](repeating: 0, count: 256)
             let count = read(client, &answer, answer.count)
-            XCTAssertEqual(String(decoding: answer.prefix(max(count, 0)), as: UTF8.self), #"{"error":"unknown command"}"#)
+            let reply = OnairBinary.events(String(decoding: answer.prefix(max(count, 0)), as: UTF8.self)).first
+            XCTAssertEqual(reply?["error"] as? String, "unknown command", "\(String(describing: reply))")
         }
         XCTAssertTrue(try onair.run(["status", "--json"], timeout: 10).succeeded)
     }

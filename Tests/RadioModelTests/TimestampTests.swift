@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import RadioModel
+import XCTest
 
 final class TimestampTests: XCTestCase {
     private let utc = TimeZone(identifier: "UTC")!
@@ -28,6 +28,16 @@ final class TimestampTests: XCTestCase {
         XCTAssertEqual(Timestamp.parseRecent("2026-11-20T08:00", now: now, timeZone: utc), Timestamp.parse("2026-11-20T08:00Z"))
         for bad in ["25:00", "9:00", "10:60", "10:00:99", "noon", "10"] {
             XCTAssertNil(Timestamp.parseRecent(bad, now: now, timeZone: utc), bad)
+        }
+    }
+
+    func testAnUntilTimeOfDayMeansItsNextOccurrence() throws {
+        let now = try XCTUnwrap(Timestamp.parse("2026-11-22T10:30:00Z"))
+        XCTAssertEqual(Timestamp.parseUpcoming("11:00", now: now, timeZone: utc), Timestamp.parse("2026-11-22T11:00:00Z"))
+        XCTAssertEqual(Timestamp.parseUpcoming("10:00", now: now, timeZone: utc), Timestamp.parse("2026-11-23T10:00:00Z"))
+        XCTAssertEqual(Timestamp.parseUpcoming("2026-11-24T08:00", now: now, timeZone: utc), Timestamp.parse("2026-11-24T08:00Z"))
+        for bad in ["25:00", "+1:00", "10:60", "10:00:99", "noon"] {
+            XCTAssertNil(Timestamp.parseUpcoming(bad, now: now, timeZone: utc), bad)
         }
     }
 

@@ -1,9 +1,9 @@
 import Foundation
-import XCTest
 import Media
 import RadioModel
 import StreamInput
 import TestSupport
+import XCTest
 @testable import Recording
 
 /// A recorder on a live pipeline, finalised, with no CLI in between: what a daemon would do.
@@ -99,8 +99,11 @@ final class RecorderPipelineTests: XCTestCase {
         let outcomes = Outcomes()
         let finaliser = Finaliser(index: index)
         let recorder = CopyRecorder(plan: plan, finaliser: finaliser, onEvent: outcomes.add)
-        let stream = LiveStream(url: url.absoluteString, options: options) { recorder.handle($0) }
-        let pipeline = LivePipeline(source: stream, format: .snapcastDefault, stopAfter: seconds) { recorder.handle($0) }
+        let route = PipelineRoute()
+        let stream = LiveStream(url: url.absoluteString, options: options) { route.pipeline?.publish($0) }
+        let pipeline = LivePipeline(source: stream, format: .snapcastDefault, stopAfter: seconds)
+        route.pipeline = pipeline
+        // The recorder hears the stream's events through the fan-out, as it does in onair.
         pipeline.fanOut.attach(recorder)
         pipeline.start()
         pipeline.waitUntilFinished()
@@ -113,4 +116,9 @@ private final class AttemptCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     func next() -> Int { lock.withLock { count += 1; return count } }
+}
+
+/// The source's events into the pipeline made after it (set before the stream starts).
+private final class PipelineRoute: @unchecked Sendable {  // `pipeline` is set once, before the stream starts
+    weak var pipeline: LivePipeline?
 }

@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// A live HLS stream made by FFmpeg's own hls muxer in real time (`-re`), the way DESIGN.md asks
-/// tests to exercise the follower: 1-second segments, a sliding window, deleted old segments and
+/// A live HLS stream made by FFmpeg's own hls muxer in real time (`-re`), the real thing the HLS
+/// follower is tested against: 1-second segments, a sliding window, deleted old segments and
 /// program-date-times, in MPEG-TS or fMP4, optionally AES-128 encrypted.
 ///
 /// The playlist never gets `#EXT-X-ENDLIST` by itself (`omit_endlist`), so an encoder can be

@@ -62,9 +62,8 @@ private final class AudioFileReader {
     /// Hands each whole audio packet to `body`. A file cut short by a crash ends in a broken frame or
     /// page: reading stops there, and what came before counts.
     func readAll(_ body: (EncodedPacket) throws -> Void) throws -> RemuxSummary {
-        var packet = av_packet_alloc()
-        defer { av_packet_free(&packet) }
-        guard let packet else { throw MediaError("cannot allocate a packet") }
+        let owned = try OwnedPacket()
+        let packet = owned.pointer
         let nopts = onair_av_nopts_value()
         var packets = 0
         var first: Int64?

@@ -98,9 +98,8 @@ final class ContainerWriter {
 
     /// Writes one packet; the caller's packet is left as it was (a new reference is written).
     func write(_ packet: EncodedPacket) throws {
-        var reference = av_packet_clone(packet.packet)
-        defer { av_packet_free(&reference) }
-        guard let copy = reference else { throw MediaError("cannot reference a packet") }
+        let reference = try OwnedPacket(referencing: packet.packet)
+        let copy = reference.pointer
         copy.pointee.stream_index = 0
         av_packet_rescale_ts(copy, packet.timeBase, stream.pointee.time_base)
         makeContinuous(copy)

@@ -2,7 +2,7 @@ import CFFmpeg
 
 /// The compressed format of one run: what a stream copy needs to write a container.
 /// It owns a copy of FFmpeg's codec parameters, so it outlives the demuxer it came from.
-public final class EncodedFormat: @unchecked Sendable {
+public final class EncodedFormat: @unchecked Sendable {  // immutable: the codec parameters are never written after init
     let parameters: UnsafeMutablePointer<AVCodecParameters>
     let timeBase: AVRational
     /// Codec name as FFmpeg knows it: "mp3", "aac", "opus", "vorbis", "flac".
@@ -45,7 +45,7 @@ public final class EncodedFormat: @unchecked Sendable {
 }
 
 /// One compressed packet, valid only during the call it is handed to.
-public struct EncodedPacket: @unchecked Sendable {
+public struct EncodedPacket: @unchecked Sendable {  // valid only during the decode-thread call it is handed to
     let packet: UnsafeMutablePointer<AVPacket>
     let timeBase: AVRational
 

@@ -5,15 +5,15 @@ import RadioModel
 /// Encodes the pipeline's PCM with libavcodec and writes it into a container: re-encoding relays,
 /// Icecast pushes and recordings in a chosen format. Input frames are gathered in an audio FIFO so the
 /// encoder always gets its own frame size.
-public final class PCMEncoder: PCMConsumer, @unchecked Sendable {
+public final class PCMEncoder: PCMConsumer, @unchecked Sendable {  // codec, resampler, FIFO and buffers inside `lock`
     public let label: String
     private let input: PCMFormat
     private let lock = NSLock()
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var resampler: OpaquePointer?
     private var fifo: OpaquePointer?
-    private var frame: UnsafeMutablePointer<AVFrame>?
-    private var packet: UnsafeMutablePointer<AVPacket>?
+    private let ownedFrame: OwnedFrame
+    private let ownedPacket: OwnedPacket
     private let writer: ContainerWriter
     private let frameSize: Int32
     private let acceptsShortFrames: Bool
@@ -55,17 +55,15 @@ public final class PCMEncoder: PCMConsumer, @unchecked Sendable {
                                      Int32(input.sampleRate), 0, nil)
         guard result >= 0, swr_init(resampler) >= 0 else { throw MediaError("cannot set up the encoder's resampler", code: result) }
         fifo = av_audio_fifo_alloc(codec.pointee.sample_fmt, Int32(input.channels), frameSize * 4)
-        frame = av_frame_alloc()
-        packet = av_packet_alloc()
-        guard fifo != nil, frame != nil, packet != nil else { throw MediaError("cannot allocate encoder buffers") }
+        ownedFrame = try OwnedFrame()
+        ownedPacket = try OwnedPacket()
+        guard fifo != nil else { throw MediaError("cannot allocate encoder buffers") }
     }
 
     deinit {
         avcodec_free_context(&codec)
         swr_free(&resampler)
         av_audio_fifo_free(fifo)
-        av_frame_free(&frame)
-        av_packet_free(&packet)
     }
 
     public func consume(_ pcm: UnsafeRawBufferPointer) throws {
@@ -102,7 +100,7 @@ public final class PCMEncoder: PCMConsumer, @unchecked Sendable {
 
     private func resample(_ data: UnsafeRawPointer?, frames: Int) throws {
         let capacity = swr_get_out_samples(resampler, Int32(frames)) + 64
-        guard let frame else { return }
+        let frame = ownedFrame.pointer
         av_frame_unref(frame)
         frame.pointee.nb_samples = capacity
         frame.pointee.format = codec!.pointee.sample_fmt.rawValue
@@ -124,7 +122,8 @@ public final class PCMEncoder: PCMConsumer, @unchecked Sendable {
     }
 
     private func encodeFrame(samples: Int32) throws {
-        guard let frame, let codec else { return }
+        let frame = ownedFrame.pointer
+        guard let codec else { return }
         av_frame_unref(frame)
         // A codec with fixed frames gets its last frame padded with silence.
         let size = acceptsShortFrames ? samples : frameSize
@@ -146,7 +145,8 @@ public final class PCMEncoder: PCMConsumer, @unchecked Sendable {
     /// Writes every packet the encoder has ready after `sent`'s frame.
     private func drain(_ sent: Int32) throws {
         guard sent >= 0 || sent == onair_averror_eof() else { throw MediaError("cannot encode", code: sent) }
-        guard let codec, let packet else { return }
+        let packet = ownedPacket.pointer
+        guard let codec else { return }
         while true {
             let received = avcodec_receive_packet(codec, packet)
             if received == onair_averror_eagain() || received == onair_averror_eof() { return }

@@ -4,7 +4,7 @@ import Foundation
 /// Writes a station's packets as they came — no decoding, no re-encoding — into one container:
 /// the stream copy that recordings and "copy" relays use. Runs after reconnects continue the same
 /// container with continuous timestamps.
-public final class StreamCopyWriter: PacketConsumer, @unchecked Sendable {
+public final class StreamCopyWriter: PacketConsumer, @unchecked Sendable {  // the writer, format and `finished` inside `lock`
     public let label: String
     private let container: AudioContainer?
     private let metadata: [String: String]

@@ -10,8 +10,8 @@ public final class Tempo {
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private var source: UnsafeMutablePointer<AVFilterContext>?
     private var sink: UnsafeMutablePointer<AVFilterContext>?
-    private var input: UnsafeMutablePointer<AVFrame>?
-    private var output: UnsafeMutablePointer<AVFrame>?
+    private let ownedInput: OwnedFrame
+    private let ownedOutput: OwnedFrame
     private var nextTimestamp: Int64 = 0
 
     public init(format: PCMFormat, speed: Double) throws {
@@ -24,9 +24,9 @@ public final class Tempo {
         self.speed = speed
         self.format = format
         graph = avfilter_graph_alloc()
-        input = av_frame_alloc()
-        output = av_frame_alloc()
-        guard let graph, input != nil, output != nil else { throw MediaError("cannot allocate a filter graph") }
+        ownedInput = try OwnedFrame()
+        ownedOutput = try OwnedFrame()
+        guard let graph else { throw MediaError("cannot allocate a filter graph") }
         let layout = format.channels == 1 ? "mono" : format.channels == 2 ? "stereo" : "\(format.channels)c"
         let description = "sample_rate=\(format.sampleRate):sample_fmt=\(sampleFormat):channel_layout=\(layout)"
         source = try Self.add("abuffer", "in", arguments: description + ":time_base=1/\(format.sampleRate)", to: graph)
@@ -43,13 +43,12 @@ public final class Tempo {
 
     deinit {
         avfilter_graph_free(&graph)
-        av_frame_free(&input)
-        av_frame_free(&output)
     }
 
     /// Feeds interleaved PCM in; `body` gets what comes out at the new speed (less, or more, than went in).
     public func process(_ pcm: UnsafeRawBufferPointer, body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        guard let input, pcm.count >= format.bytesPerFrame else { return }
+        let input = ownedInput.pointer
+        guard pcm.count >= format.bytesPerFrame else { return }
         let frames = pcm.count / format.bytesPerFrame
         input.pointee.nb_samples = Int32(frames)
         input.pointee.format = Self.sampleFormat(format).rawValue
@@ -72,7 +71,7 @@ public final class Tempo {
     }
 
     private func pull(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        guard let output else { return }
+        let output = ownedOutput.pointer
         while true {
             let status = av_buffersink_get_frame(sink, output)
             if status == onair_averror_eagain() || status == onair_averror_eof() { return }

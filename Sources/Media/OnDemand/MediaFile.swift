@@ -18,8 +18,8 @@ public final class MediaFile {
     private let demuxer: Demuxer
     private let decoder: AudioDecoder
     private var resampler: Resampler
-    private var packet: UnsafeMutablePointer<AVPacket>?
-    private var frame: UnsafeMutablePointer<AVFrame>?
+    private let ownedPacket: OwnedPacket
+    private let ownedFrame: OwnedFrame
     private let timeBase: AVRational
     /// The timestamp of the first audible sample: codecs with an encoder delay (MP3, AAC) start after 0.
     private let firstTimestamp: Int64
@@ -37,9 +37,8 @@ public final class MediaFile {
         demuxer = try Demuxer(path: path)
         decoder = try AudioDecoder(stream: demuxer.stream)
         resampler = Resampler(format: format)
-        packet = av_packet_alloc()
-        frame = av_frame_alloc()
-        guard packet != nil, frame != nil else { throw MediaError("cannot allocate decoder buffers") }
+        ownedPacket = try OwnedPacket()
+        ownedFrame = try OwnedFrame()
         let context = demuxer.context!
         timeBase = demuxer.stream.pointee.time_base
         let startTime = demuxer.stream.pointee.start_time
@@ -59,11 +58,6 @@ public final class MediaFile {
         }
     }
 
-    deinit {
-        av_packet_free(&packet)
-        av_frame_free(&frame)
-    }
-
     /// Seconds from the start of the file of the next audio handed out.
     public var position: Double { Double(landing ?? nextFrame) / Double(format.sampleRate) }
 
@@ -81,7 +75,8 @@ public final class MediaFile {
 
     /// Decodes the next packet and passes its audio to `body`; false once the file has ended.
     public func read(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
-        guard let packet, let frame, !drained else { return false }
+        let packet = ownedPacket.pointer, frame = ownedFrame.pointer
+        guard !drained else { return false }
         guard let payload = try demuxer.read(into: packet) else {
             drained = true
             try decoder.decode(nil, frame: frame) { try convert($0, body) }

@@ -13,7 +13,7 @@ import StreamInput
 /// window holds `retainedBytes`, however many readers there are, so memory does not grow with them.
 /// A reader whose unread bytes would exceed that has lost its place (`.fellBehind`) and must leave:
 /// that is how a slow listener is dropped without slowing anyone else.
-final class AudioBroadcast: @unchecked Sendable {
+final class AudioBroadcast: @unchecked Sendable {  // the window, header and readers' count inside `lock`
     enum Item: Sendable {
         case audio([UInt8])
         /// From here on, this is on air.
@@ -59,6 +59,7 @@ final class AudioBroadcast: @unchecked Sendable {
     private var failure: Error?
     private var observers: [Int: @Sendable () -> Void] = [:]
     private var nextObserver = 0
+    private var listenerCount = 0
 
     init(retainedBytes: Int = 256 * 1024) {
         self.retainedBytes = retainedBytes
@@ -172,6 +173,12 @@ final class AudioBroadcast: @unchecked Sendable {
     var isLive: Bool { lock.withLock { header != nil && !ended } }
 
     var hasEnded: Bool { lock.withLock { ended } }
+
+    /// The readers streaming it now, as the server that has them last counted.
+    var listeners: Int {
+        get { lock.withLock { listenerCount } }
+        set { lock.withLock { listenerCount = newValue } }
+    }
 
     /// Audio bytes committed so far.
     var bytesProduced: Int64 { lock.withLock { totalBytes } }

@@ -7,6 +7,11 @@ import StreamInput
 ///
 /// A copy takes packets and an encoding takes PCM; the pipeline decodes only when some consumer is a
 /// `PCMConsumer`, so the two are separate types and a copy relay costs no decoding.
+/// A sink others listen to (an HTTP relay mount): how many do now.
+public protocol ListenedSink: StreamConsumer {
+    var listeners: Int { get }
+}
+
 enum BroadcastFeed {
     static func make(_ format: RelayFormat, input: PCMFormat, label: String, into broadcast: AudioBroadcast) throws -> StreamConsumer {
         let output = ContainerOutput.stream { broadcast.write($0) }
@@ -26,7 +31,7 @@ enum BroadcastFeed {
 }
 
 /// The station's packets, copied into their natural container (no decoding).
-final class CopyFeed: PacketConsumer, TitleConsumer, @unchecked Sendable {
+final class CopyFeed: PacketConsumer, TitleConsumer, ListenedSink, @unchecked Sendable {  // immutable; its writer and broadcast guard themselves
     private let writer: StreamCopyWriter
     private let broadcast: AudioBroadcast
 
@@ -36,6 +41,8 @@ final class CopyFeed: PacketConsumer, TitleConsumer, @unchecked Sendable {
     }
 
     var label: String { writer.label }
+
+    var listeners: Int { broadcast.listeners }
 
     func begin(_ format: EncodedFormat) throws {
         try writer.begin(format)
@@ -57,7 +64,7 @@ final class CopyFeed: PacketConsumer, TitleConsumer, @unchecked Sendable {
 }
 
 /// The station's PCM, encoded once for every reader.
-final class EncodingFeed: PCMConsumer, TitleConsumer, @unchecked Sendable {
+final class EncodingFeed: PCMConsumer, TitleConsumer, ListenedSink, @unchecked Sendable {  // immutable; its writer and broadcast guard themselves
     private let encoder: PCMEncoder
     private let broadcast: AudioBroadcast
 
@@ -67,6 +74,8 @@ final class EncodingFeed: PCMConsumer, TitleConsumer, @unchecked Sendable {
     }
 
     var label: String { encoder.label }
+
+    var listeners: Int { broadcast.listeners }
 
     func consume(_ pcm: UnsafeRawBufferPointer) throws {
         try encoder.consume(pcm)

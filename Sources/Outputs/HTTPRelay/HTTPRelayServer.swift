@@ -12,7 +12,7 @@ import Glibc
 /// slowed by a listener, and a listener that falls behind the broadcast's window is dropped.
 ///
 /// HTTP/1.0 style: one request per connection, GET or HEAD, bodies end with the connection.
-final class HTTPRelayServer: @unchecked Sendable {
+final class HTTPRelayServer: @unchecked Sendable {  // mounts and observations inside `lock`; clients on the server thread only
     /// Seconds a client has to send its whole request head (a slowloris holds connections open by
     /// trickling headers; real players send theirs in one packet).
     static let requestTimeout = 5.0
@@ -79,6 +79,9 @@ final class HTTPRelayServer: @unchecked Sendable {
             pumpListeners(now: now)
             expireDeadlines(now: now)
             clients.removeAll { $0.state == .closed }
+            for mount in lock.withLock({ Array(mounts.values) }) {
+                mount.broadcast.listeners = listeners(of: mount).count(where: { $0.state == .streaming })
+            }
             if retireEndedMounts() { break }
         }
         clients.forEach { $0.close() }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The relay servers of this process, one per address and port: every `http://` sink on the same
 /// port becomes a mount of one server (`/radio` and `/radio.ogg?format=opus` side by side).
-final class HTTPRelayServers: @unchecked Sendable {
+final class HTTPRelayServers: @unchecked Sendable {  // `servers` inside `lock`
     static let shared = HTTPRelayServers()
 
     private let lock = NSLock()

@@ -13,7 +13,7 @@ import Glibc
 /// refuses it over HTTP/1.0. A close-delimited PUT, as ffmpeg's icecast protocol sends it, needs only
 /// a socket. Its thread of its own owns the socket and sleeps in poll() on it and on a wake-up pipe
 /// that the broadcast signals; title updates, which are ordinary requests, go through TransferEngine.
-final class IcecastSourceClient: @unchecked Sendable {
+final class IcecastSourceClient: @unchecked Sendable {  // immutable; the socket is its own thread's alone
     /// Why a push stopped for good: retrying cannot help.
     struct Refused: Error, CustomStringConvertible {
         let description: String

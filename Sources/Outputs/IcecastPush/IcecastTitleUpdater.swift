@@ -4,7 +4,7 @@ import StreamInput
 /// Sets the pushed mount's title through Icecast's admin call (`/admin/metadata?mode=updinfo`),
 /// with the source's credentials. Requests go through TransferEngine without blocking anyone, one at
 /// a time, so titles cannot overtake each other; only the newest of those that came meanwhile is sent.
-final class IcecastTitleUpdater: @unchecked Sendable {
+final class IcecastTitleUpdater: @unchecked Sendable {  // `inFlight` and `waiting` inside `lock`
     private let target: IcecastTarget
     private let label: String
     private let onEvent: @Sendable (StreamEvent) -> Void

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// An IPv4 or IPv6 socket address, as resolved for binding or connecting, or as a peer was accepted.
-struct NetworkAddress: CustomStringConvertible, @unchecked Sendable {
+struct NetworkAddress: CustomStringConvertible, @unchecked Sendable {  // a plain C address value, no pointers
     var storage = sockaddr_storage()
     var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
 

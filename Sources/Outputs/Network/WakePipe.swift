@@ -5,7 +5,7 @@ import Glibc
 
 /// Wakes a thread that sleeps in `poll()` from any other thread: the sleeper polls `readEnd`. Signals
 /// coalesce, so a producer may signal on every write without filling the pipe.
-final class WakePipe: @unchecked Sendable {
+final class WakePipe: @unchecked Sendable {  // `signalled` inside `lock`; the descriptors are immutable
     let readEnd: Int32
     private let writeEnd: Int32
     private let lock = NSLock()

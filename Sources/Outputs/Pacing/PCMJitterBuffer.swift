@@ -10,7 +10,7 @@ import RadioModel
 ///   signed, so silence is zero bytes).
 /// - Once it has run dry, it gives silence until the target level has built up again, so a stream that
 ///   trickles in comes out as one gap and then continuous audio, not slivers of audio between silences.
-final class PCMJitterBuffer: @unchecked Sendable {
+final class PCMJitterBuffer: @unchecked Sendable {  // storage and indices inside `lock`
     /// What one `pull` delivered.
     struct Pull: Equatable {
         /// Frames of real audio at the start of the destination; the rest is silence.

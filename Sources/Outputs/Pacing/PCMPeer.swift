@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a `PacedPCMSink` delivers: a FIFO reader, a TCP receiver, an audio device. Every call comes
 /// from the sink's writer thread, so a peer's handles never leave that thread.
 protocol PCMPeer: AnyObject {
@@ -43,3 +45,47 @@ public enum SinkStatus: Sendable, Equatable {
 
 /// Receives a sink's status changes, with the sink's label; called on the sink's writer thread.
 public typealias SinkStatusHandler = @Sendable (_ label: String, _ status: SinkStatus) -> Void
+
+/// `{"event":"sink","sink":"fifo:/tmp/snapfifo","state":"connected","peer":…}`: a sink's status as
+/// `--json` lines write it.
+public struct SinkStatusReport: Encodable, Sendable {
+    public let sink: String
+    public let status: SinkStatus
+
+    public init(sink: String, status: SinkStatus) {
+        self.sink = sink
+        self.status = status
+    }
+
+    /// The status as one line for people.
+    public var line: String {
+        switch status {
+        case .waiting(let reason): return "\(sink): waiting: \(reason)"
+        case .connected(let peer): return "\(sink): playing to \(peer)"
+        case .disconnected(let reason): return "\(sink): lost: \(reason)"
+        case .silenceFilled(let seconds): return String(format: "%@: audio resumed after %.1f s of silence", sink, seconds)
+        }
+    }
+
+    private enum Keys: String, CodingKey { case event, sink, state, peer, reason, seconds }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode("sink", forKey: .event)
+        try c.encode(sink, forKey: .sink)
+        switch status {
+        case .waiting(let reason):
+            try c.encode("waiting", forKey: .state)
+            try c.encode(reason, forKey: .reason)
+        case .connected(let peer):
+            try c.encode("connected", forKey: .state)
+            try c.encode(peer, forKey: .peer)
+        case .disconnected(let reason):
+            try c.encode("disconnected", forKey: .state)
+            try c.encode(reason, forKey: .reason)
+        case .silenceFilled(let seconds):
+            try c.encode("silence-filled", forKey: .state)
+            try c.encode(seconds, forKey: .seconds)
+        }
+    }
+}

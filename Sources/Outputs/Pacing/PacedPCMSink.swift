@@ -15,7 +15,7 @@ import RadioModel
 /// starves. While the peer cannot be reached the audio that falls due is discarded, so that a peer
 /// that comes later gets what plays now, not a backlog. A peer that stops reading catches up on at
 /// most half the buffer when it reads again, and is skipped ahead to the present beyond that.
-public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {
+public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stopping` inside `lock`; the peer on the writer thread only
     /// How a paced sink buffers; the defaults suit Snapcast and local players.
     public struct Options: Sendable {
         /// The most audio held between the decoder and the peer, in seconds. The usual latency is half

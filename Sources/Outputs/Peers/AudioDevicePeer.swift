@@ -21,8 +21,8 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
     private let format: PCMFormat
     private let streamName: String
     private let deviceBufferMilliseconds: Int
-    private var context: UnsafeMutablePointer<AVFormatContext>?
-    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var context: OwnedOutputContext?
+    private var packet: OwnedPacket?
     private var nextTimestamp: Int64 = 0
     /// What `open` reached, to name it when it fails.
     private var opened = ""
@@ -90,11 +90,9 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
         guard let output = av_guess_format(name, nil, nil) else {
             throw PeerUnavailable("this FFmpeg has no \(name) output")
         }
-        var created: UnsafeMutablePointer<AVFormatContext>?
-        guard avformat_alloc_output_context2(&created, output, nil, url) >= 0, let created,
-              let stream = avformat_new_stream(created, nil), let packet = av_packet_alloc()
+        guard let owned = try? OwnedOutputContext(format: output, url: url), let stream = avformat_new_stream(owned.pointer, nil),
+              let packet = try? OwnedPacket()
         else {
-            avformat_free_context(created)
             throw PeerUnavailable("cannot set up the \(name) output")
         }
         let parameters = stream.pointee.codecpar!
@@ -104,24 +102,18 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
         onair_default_channel_layout(&parameters.pointee.ch_layout, Int32(format.channels))
         stream.pointee.time_base = AVRational(num: 1, den: Int32(format.sampleRate))
 
-        var dictionary: OpaquePointer?
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
-        let status = avformat_write_header(created, &dictionary)
-        av_dict_free(&dictionary)
+        let status = owned.writeHeader(options: options)
         guard status >= 0 else {
-            var unused: UnsafeMutablePointer<AVPacket>? = packet
-            av_packet_free(&unused)
-            avformat_free_context(created)
             throw PeerUnavailable(MediaError("\(name)", code: status).message)
         }
-        context = created
+        context = owned
         self.packet = packet
         nextTimestamp = 0
         appliedVolume = -1
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws -> Int {
-        guard let context, let packet, av_new_packet(packet, Int32(bytes.count)) >= 0 else {
+        guard let context = context?.pointer, let packet = packet?.pointer, av_new_packet(packet, Int32(bytes.count)) >= 0 else {
             throw PeerUnavailable("out of memory for an audio packet")
         }
         defer { av_packet_unref(packet) }
@@ -148,11 +140,8 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
     }
 
     func close() {
-        if let context {
-            av_write_trailer(context)
-            avformat_free_context(context)
-        }
-        av_packet_free(&packet)
+        if let context { av_write_trailer(context.pointer) }
+        packet = nil
         context = nil
     }
 

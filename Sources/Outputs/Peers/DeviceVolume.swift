@@ -4,7 +4,7 @@ import Foundation
 /// mixer shows it). Set from any thread; the device's writer thread applies changes before its next
 /// write, since the FFmpeg context lives there. Devices that take no volume messages (ALSA) say so,
 /// and the player then scales the samples itself.
-public final class DeviceVolume: @unchecked Sendable {
+public final class DeviceVolume: @unchecked Sendable {  // level, mute and generation inside `lock`
     private let lock = NSLock()
     private var storedLevel: Double
     private var storedMuted = false

@@ -12,7 +12,7 @@ import Glibc
 /// finished file is in place and indexed, and the journal notes when it is, so `onair recover` never
 /// makes a second copy. Work runs on a serial queue of its own (file I/O, never Swift's cooperative
 /// pool), away from the decode threads.
-public final class Finaliser: @unchecked Sendable {
+public final class Finaliser: @unchecked Sendable {  // immutable; the work is serialised on `queue`
     private let index: RecordingsIndex?
     private let queue = DispatchQueue(label: "onair.finalise")
     private let group = DispatchGroup()

@@ -9,7 +9,7 @@ import Glibc
 /// packet (or Ogg page) is complete, and only committed bytes go to disk. Should a write fail (a full
 /// disk), the file is cut back to the last whole packet, so what is on disk stays playable.
 /// Unchecked Sendable: the muxer callback that appends runs inside its owner's locked write calls.
-final class PartialFile: @unchecked Sendable {
+final class PartialFile: @unchecked Sendable {  // written only inside its owning recorder's lock
     let url: URL
     private var descriptor: Int32
     /// Bytes from the muxer; the first `committed` of them are whole packets.

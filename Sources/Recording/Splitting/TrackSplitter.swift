@@ -30,7 +30,7 @@ public struct SplitOptions: Sendable {
 ///
 /// It takes PCM (which makes the pipeline decode) to measure loudness; in a copy, `CopyTrackSplitter`
 /// also takes the packets it writes, while re-encoding writes the PCM itself.
-public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unchecked Sendable {
+public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unchecked Sendable {  // tracks, titles and the audio held back inside `lock`
     public let label: String
     private let plan: RecordingPlan
     private let options: SplitOptions
@@ -268,7 +268,7 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
 }
 
 /// Splits a stream copy: the packets are written, the PCM only measured.
-public final class CopyTrackSplitter: TrackSplitter, PacketConsumer, @unchecked Sendable {
+public final class CopyTrackSplitter: TrackSplitter, PacketConsumer, @unchecked Sendable {  // `format` inside the base class's `lock`
     private var format: EncodedFormat?
 
     override var copyFormat: EncodedFormat? { format }

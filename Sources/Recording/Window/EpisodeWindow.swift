@@ -12,7 +12,7 @@ import StreamInput
 /// Packet consumers are gated by each packet's time; a recorder that takes PCM (re-encoding, track
 /// splitting) by each decoded buffer's (`PCMEpisodeWindow`), because the fan-out decodes only for
 /// consumers that are `PCMConsumer`s.
-public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, @unchecked Sendable {
+public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, @unchecked Sendable {  // state, pending format and first sample inside `lock`
     public let window: DateInterval
     let recorder: RecordingConsumer
     let clock: StreamWallClock
@@ -97,7 +97,7 @@ public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, @u
 }
 
 /// The window of a recorder that takes decoded audio: each buffer's time decides.
-final class PCMEpisodeWindow: EpisodeWindow, PCMConsumer, @unchecked Sendable {
+final class PCMEpisodeWindow: EpisodeWindow, PCMConsumer, @unchecked Sendable {  // adds only immutable state to its base
     private let bytesPerSecond: Double
 
     init(recorder: RecordingConsumer, window: DateInterval, clock: StreamWallClock, pcm: PCMFormat,

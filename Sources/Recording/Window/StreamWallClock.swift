@@ -10,7 +10,7 @@ import StreamInput
 /// extrapolation runs ahead of this machine's clock (a server's burst of recent audio on connecting)
 /// the anchor moves to now; a reconnect or a gap starts it afresh.
 /// Feed it the pipeline's events (on the decode thread, in order with the audio); read it from consumers.
-public final class StreamWallClock: @unchecked Sendable {
+public final class StreamWallClock: @unchecked Sendable {  // the anchor inside `lock`
     private let mediaTime: @Sendable () -> Double
     private let lock = NSLock()
     // Guarded by `lock`.

@@ -4,18 +4,13 @@ import Glibc
 #endif
 
 /// The daemon's local control channel: a Unix socket (`daemon.sock` in the data directory, readable
-/// only by its user). A client sends one line, `{"command":"status"}` or `{"command":"reload"}`, and
-/// reads one JSON object back until the daemon closes the connection.
+/// only by its user). A client sends one line (a JSON request, see the Engine's `ControlRequest`) and
+/// reads one JSON object back until the daemon closes the connection. This is the transport only.
 public enum ControlChannel {
     public static let socketName = "daemon.sock"
 
-    public struct Request: Codable, Sendable {
-        public var command: String
-        public init(command: String) { self.command = command }
-    }
-
-    /// Sends `command` and returns the answer; throws if no daemon listens at `path`.
-    public static func send(_ command: String, to path: String, timeout: TimeInterval = 5) throws(ScheduleError) -> Data {
+    /// Sends `request` (one line, without its newline) and returns the answer; throws if no daemon listens at `path`.
+    public static func send(_ request: Data, to path: String, timeout: TimeInterval = 5) throws(ScheduleError) -> Data {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw ScheduleError("cannot create a socket: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
@@ -26,7 +21,7 @@ public enum ControlChannel {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else { throw ScheduleError("no onair daemon is running (nothing listens at \(path))") }
-        let line = Array((try! JSONEncoder().encode(Request(command: command))) + Data("\n".utf8))
+        let line = Array(request + Data("\n".utf8))
         guard write(descriptor, line, line.count) == line.count else { throw ScheduleError("cannot talk to the daemon at \(path)") }
         var answer = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -52,15 +47,15 @@ public enum ControlChannel {
 }
 
 /// The daemon's end of the control channel: one thread accepting connections, each answered at once
-/// by `handle` (a request's command in, a JSON answer out).
-public final class ControlServer: @unchecked Sendable {
+/// by `handle` (a request's line in, a JSON answer out).
+public final class ControlServer: @unchecked Sendable {  // `closed` only inside `lock`; the rest is immutable
     public let path: String
     private let descriptor: Int32
-    private let handle: @Sendable (String) -> Data
+    private let handle: @Sendable (Data) -> Data
     private let lock = NSLock()
     private var closed = false
 
-    public init(path: String, handle: @escaping @Sendable (String) -> Data) throws(ScheduleError) {
+    public init(path: String, handle: @escaping @Sendable (Data) -> Data) throws(ScheduleError) {
         self.path = path
         self.handle = handle
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -130,9 +125,7 @@ public final class ControlServer: @unchecked Sendable {
             guard count > 0 else { break }
             request.append(contentsOf: buffer[0..<count])
         }
-        let command = (try? JSONDecoder().decode(ControlChannel.Request.self, from: request.prefix { $0 != UInt8(ascii: "\n") }))?
-            .command ?? ""
-        let reply = Array(handle(command))
+        let reply = Array(handle(Data(request.prefix { $0 != UInt8(ascii: "\n") })))
         var sent = 0
         while sent < reply.count {
             let count = reply[sent...].withUnsafeBytes { write(client, $0.baseAddress, $0.count) }

@@ -46,7 +46,7 @@ public struct DaemonStatus: Codable, Sendable {
 /// when the wall clock jumps (NTP step, suspend/resume: compared against the monotonic clock), so a
 /// due episode starts at once. On start it finishes partial files a crash left behind, resumes
 /// episodes whose window is still open (marked late) and notes those missed while it was not running.
-public final class ScheduleDaemon: @unchecked Sendable {
+public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reloadRequested`, `running` inside `lock`; rules and due times on the loop thread only
     public struct Options: Sendable {
         /// Seconds before a window opens that its station is connected.
         public var preroll: Double = 3

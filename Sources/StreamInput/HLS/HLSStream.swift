@@ -22,7 +22,7 @@ import Foundation
 /// Every piece of state lives on the transfer engine's network thread: playlists, keys and segments
 /// are engine transfers whose completions run there. A segment goes into the run's byte queue only
 /// when the queue has room, and the next one is fetched only after that, so nothing is fetched far ahead.
-public final class HLSStream: IngestSource, @unchecked Sendable {
+public final class HLSStream: IngestSource, @unchecked Sendable {  // follower state on the network thread only; runs handed over through `handover`
     /// Target durations to stay behind the live edge at the start (RFC 8216 §6.3.3).
     public static let liveEdgeDistance = 3.0
     /// Attempts at a segment the server refuses (4xx) while its playlist still lists it.

@@ -38,7 +38,7 @@ struct SegmentFailure: Error, Sendable, CustomStringConvertible {
 /// Fetches what one segment needs — its key, its init section, its bytes — as engine transfers,
 /// decrypts it, and takes off the ID3 tags of packed audio. Network thread only: every method is
 /// called there and every completion runs there.
-final class SegmentLoader: @unchecked Sendable {
+final class SegmentLoader: @unchecked Sendable {  // used on the network thread only
     /// Largest segment (or init section, or resource a byte range is cut from) accepted.
     static let maxSegmentBytes = 32 << 20
     /// Keys kept: a live stream rotates keys now and then, so a few suffice.

@@ -5,7 +5,7 @@ import Foundation
 /// The producer never blocks: `tryAppend` refuses bytes when the queue is full, and the transfer
 /// pauses until the consumer has drained it below half (`onSpaceAvailable`). The consumer blocks in
 /// `read` until bytes arrive or the producer calls `finish`.
-public final class ByteQueue: @unchecked Sendable {
+public final class ByteQueue: @unchecked Sendable {  // storage and state only inside `condition`
     public let capacity: Int
     private let condition = NSCondition()
     private var storage: [UInt8] = []

@@ -3,7 +3,7 @@ import Foundation
 /// One unbroken run of audio bytes from upstream. A reconnect starts a new run, and so does an HLS
 /// discontinuity or gap, so the demuxer starts afresh on a clean stream start instead of parsing
 /// across the seam.
-public final class IngestRun: @unchecked Sendable {
+public final class IngestRun: @unchecked Sendable {  // titles and program-date-times inside `lock`; the rest immutable
     /// 1 for the first connection, then counting up.
     public let number: Int
     public let connection: ConnectionInfo

@@ -3,7 +3,7 @@ import Foundation
 /// A live station or URL, whatever its protocol: an ICY connection first — connecting straight
 /// away is the quickest way to the first sound — and an `HLSStream` in its place when the server
 /// answers with an HLS playlist or a DASH MPD. The consumer sees one source throughout.
-public final class LiveSource: IngestSource, @unchecked Sendable {
+public final class LiveSource: IngestSource, @unchecked Sendable {  // `current` and `stopped` inside `lock`
     private let options: LiveStreamOptions
     private let engine: TransferEngine
     private let onEvent: @Sendable (StreamEvent) -> Void

@@ -32,7 +32,7 @@ public struct LiveStreamOptions: Sendable {
 /// the demuxer, and reconnects with backoff when the server drops or stalls. Each connection is an
 /// `IngestRun` that the media thread takes with `nextRun()`. All connection state lives on the
 /// transfer engine's network thread; `nextRun` and `stop` are the only cross-thread entry points.
-public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendable {
+public final class LiveStream: IngestSource, TransferDelegate, @unchecked Sendable {  // connection state on the network thread only; runs handed over through `handover`
     /// Largest icy-metaint accepted; anything beyond is a broken or hostile server.
     public static let maxMetaint = 1 << 20
     /// Failures in a row of one URL, once the stream has played, after which its alternative is tried.

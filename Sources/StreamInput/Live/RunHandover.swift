@@ -2,7 +2,7 @@ import Foundation
 
 /// Passes runs from a source's network side to the one consumer thread blocked in `nextRun`.
 /// Shared by every `IngestSource`, so they all end and stop the same way.
-final class RunHandover: @unchecked Sendable {
+final class RunHandover: @unchecked Sendable {  // runs and flags only inside `condition`
     private let condition = NSCondition()
     private var ready: [IngestRun] = []
     /// The run the consumer has, so `stop` can end its reads at once.

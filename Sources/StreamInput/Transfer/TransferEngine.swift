@@ -22,7 +22,7 @@ public protocol TransferDelegate: AnyObject, Sendable {
 ///
 /// Commands from other threads are queued and the poll is woken, so every curl handle is touched by
 /// the network thread only.
-public final class TransferEngine: @unchecked Sendable {
+public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID`, `thread` inside `lock`; transfers on the network thread only
     public static let shared = TransferEngine()
 
     // Guarded by `lock`: the only state other threads touch.
@@ -359,7 +359,7 @@ private let transferHeaderCallback: curl_write_callback = { pointer, size, count
 }
 
 /// Hands a `load` result from the network thread to the thread blocked in `fetch`.
-private final class FetchOutcome: @unchecked Sendable {
+private final class FetchOutcome: @unchecked Sendable {  // `result` is written before `done` is signalled and read after
     private let done = DispatchSemaphore(value: 0)
     // Written on the network thread before `done` is signalled, read after.
     private var result: Result<HTTPResponse, TransferError>?
@@ -376,7 +376,7 @@ private final class FetchOutcome: @unchecked Sendable {
 }
 
 /// Gathers a whole response for `TransferEngine.load`. Network thread only.
-private final class BodyCollector: TransferDelegate, @unchecked Sendable {
+private final class BodyCollector: TransferDelegate, @unchecked Sendable {  // called on the network thread only
     private let url: String
     private let maxBytes: Int
     private let stopAfterHead: @Sendable (ResponseHead) -> Bool

@@ -1,12 +1,9 @@
 import ArgumentParser
+import Engine
 import Foundation
-import Guide
 import Media
 import RadioModel
-import Recording
 import Scheduling
-import StreamInput
-import Store
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,8 +13,9 @@ struct DaemonCommand: ParsableCommand {
         commandName: "daemon",
         abstract: "Record the scheduled episodes, as they come due, until stopped.",
         discussion: """
-        Runs every due episode of `onair schedule`'s rules, concurrently; overlapping episodes of one \
-        station share its one connection. Each episode is cut at its window's wall-clock boundaries — \
+        Runs every due episode of `onair schedule`'s rules, concurrently, and the jobs `onair jobs start` \
+        hands it (relays and recordings, kept across restarts with --persist); all the episodes and jobs of \
+        one station share its one connection. Each episode is cut at its window's wall-clock boundaries — \
         with HLS, by the stream's own program-date-time, with DASH by the MPD's presentation timeline, to \
         the audio frame; a late start of an HLS or DASH programme is back-filled from the playlist's window. Rules changed with `onair schedule` (or a \
         SIGHUP) are picked up at once; a wall-clock jump (NTP, suspend) starts a due episode at once.
@@ -61,21 +59,10 @@ struct DaemonCommand: ParsableCommand {
     private func runDaemon() throws {
         FFmpegLogging.configure(verbose: verbose)
         let paths = CatalogueAccess.paths
-        func configuration(_ error: Error) -> CommandFailure { CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration) }
         let lock = try DaemonLock(directory: paths.data)
-        let store: ScheduleStore, index: RecordingsIndex, guide: GuideStore
-        do {
-            let database = try OnairDatabase(directory: paths.data)
-            store = try ScheduleStore(database: database)
-            index = try RecordingsIndex(database: database)
-            guide = try GuideStore(database: database)
-        } catch {
-            throw configuration(error)
-        }
-        let finaliser = Finaliser(index: index)
         let json = self.json
         let log: @Sendable (DaemonEvent) -> Void = { event in
-            if json { return ScheduleJSON.print(event) }
+            if json { return Console.json(event) }
             var line = "\(event.event)"
             if let episode = event.episode { line += " episode \(episode)" }
             if let station = event.station { line += " (\(station))" }
@@ -83,61 +70,21 @@ struct DaemonCommand: ParsableCommand {
             if let files = event.files, !files.isEmpty { line += " → " + files.joined(separator: ", ") }
             Console.message(line)
         }
-        let recordings = ScheduledRecordings(finaliser: finaliser, paths: paths) { station, event in
-            switch event {
-            case .failed(let message): log(DaemonEvent(event: "stream-failed", station: station, message: message))
-            case .reconnecting(let attempt, let delay):
-                log(DaemonEvent(event: "stream-reconnecting", station: station, message: "attempt \(attempt) in \(delay) s"))
-            case .gap(let gap): log(DaemonEvent(event: "stream-gap", station: station, message: String(format: "%.1f s", gap.seconds)))
-            default: break
-            }
-        }
-        var options = ScheduleDaemon.Options()
+        var options = DaemonService.Options()
         options.preroll = preroll
-        let daemon = ScheduleDaemon(store: store, guide: guide, index: index, finaliser: finaliser, recordings: paths.recordings, recorder: recordings,
-                                    options: options, log: log)
-        let server: ControlServer
-        do {
-            server = try ControlServer(path: paths.data.appendingPathComponent(ControlChannel.socketName).path) { command in
-                switch command {
-                case "status": return ScheduleJSON.data(daemon.status())
-                case "reload":
-                    daemon.wake()
-                    return Data(#"{"ok":true}"#.utf8)
-                default: return Data(#"{"error":"unknown command"}"#.utf8)
-                }
-            }
-        } catch {
-            throw configuration(error)
-        }
+        options.guideRefresh = TimeSpan(guideRefresh)!.seconds
+        let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.named($0) }, log: log)
         let trap = SignalTrap { daemon.stop() }
         signal(SIGHUP, SIG_IGN)
         let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "onair.sighup"))
         hangUp.setEventHandler { daemon.wake() }
         hangUp.resume()
-        let refresher = GuideRefresher(store: guide, every: TimeSpan(guideRefresh)!.seconds) { url, outcome in
-            switch outcome {
-            case .success(.notModified): log(DaemonEvent(event: "guide-unchanged", message: URLRedaction.redact(url)))
-            case .success(.imported(let summary)):
-                log(DaemonEvent(event: "guide-refreshed", message: "\(URLRedaction.redact(url)): \(summary.broadcasts) broadcasts"))
-                daemon.wake()
-            case .failure(let error): log(DaemonEvent(event: "guide-failed", message: "\(error)"))
-            }
-        }
-        log(DaemonEvent(event: "daemon-started", message: "pid \(getpid()), socket \(server.path)"))
-        refresher.start()
+        log(DaemonEvent(event: "daemon-started", message: "pid \(getpid()), socket \(daemon.socket)"))
         defer {
-            refresher.stop()
-            server.stop()
             hangUp.cancel()
             withExtendedLifetime((trap, lock)) {}
         }
-        do {
-            try daemon.run()
-        } catch {
-            throw configuration(error)
-        }
-        finaliser.waitUntilIdle()
+        try daemon.run()
         log(DaemonEvent(event: "daemon-stopped"))
     }
 }

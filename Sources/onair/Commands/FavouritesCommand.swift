@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import Foundation
 import Playback
 
@@ -27,7 +28,7 @@ struct FavouritesCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let target = try StreamTarget.parse(station)
+                let target = try StreamTarget.named(station)
                 let added = try storing { try PlayerSupport.openStore().addFavourite(station: target.identifier, name: target.displayName) }
                 print(added ? "Added \(target.displayName)" : "\(target.displayName) is a favourite already")
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import Outputs
 import Playback
 import RadioModel
@@ -61,7 +62,7 @@ struct ListenCommand: ParsableCommand {
             let terminal: TerminalSession
             do { terminal = try TerminalSession() } catch { throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration) }
             defer { terminal.restore() }
-            run.view = LiveViewSettings(controls: PlayerSupport.controls(for: sinks, onDemand: false), terminal: terminal, store: store)
+            run.view = LiveRun.View(controls: PlayerSupport.controls(for: sinks, onDemand: false), terminal: terminal, store: store)
             // n/p step through the favourites, from the station playing (or the first).
             while case .switchFavourite(let step) = try run.run() {
                 let favourites = (try? store?.favourites()) ?? []

@@ -137,14 +137,13 @@ extension PlayQueue.Repeat: ExpressibleByArgument {}
 
 /// What the play thread reported that the command needs afterwards: when the item playing started
 /// (for the history) and the first recording that could not be played.
-private final class PlayProgress: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: String?
-    private var started = Date()
-    func noteStart() { lock.withLock { started = Date() } }
-    var lastStart: Date { lock.withLock { started } }
-    func note(_ message: String) { lock.withLock { stored = stored ?? message } }
-    var first: String? { lock.withLock { stored } }
+private final class PlayProgress: Sendable {
+    private let firstFailure = Locked<String?>(nil)
+    private let started = Locked(Date())
+    func noteStart() { started.withLock { $0 = Date() } }
+    var lastStart: Date { started.current }
+    func note(_ message: String) { firstFailure.withLock { $0 = $0 ?? message } }
+    var first: String? { firstFailure.current }
 }
 
 /// `play`'s events: plain lines on stderr, or JSON lines.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import Foundation
 import Media
 import RadioModel
@@ -109,7 +110,7 @@ struct RecordCommand: ParsableCommand {
         if let tz, TimeZone(identifier: tz) == nil {
             throw ValidationError("unknown --tz '\(tz)': use an IANA name like Europe/Paris or UTC")
         }
-        if let until, RecordingDeadline.parse(until, timeZone: untilZone) == nil {
+        if let until, Timestamp.parseUpcoming(until, timeZone: untilZone) == nil {
             throw ValidationError("invalid --until '\(until)': use HH:MM[:SS] or an ISO 8601 date like 2026-11-22T21:00")
         }
         if let output {
@@ -136,9 +137,9 @@ struct RecordCommand: ParsableCommand {
     private func record() throws {
         FFmpegLogging.configure(verbose: verbose)
         let paths = CatalogueAccess.paths
-        let targets = try stations.map { try StreamTarget.parse($0) }
-        let chosenProgramme = try programme.map { try Self.programme(id: $0, of: targets[0]) }
-        var deadline = until.flatMap { RecordingDeadline.parse($0, timeZone: untilZone) }
+        let targets = try stations.map { try StreamTarget.named($0) }
+        let chosenProgramme = try programme.map { try targets[0].programme(id: $0) }
+        var deadline = until.flatMap { Timestamp.parseUpcoming($0, timeZone: untilZone) }
         if duration == nil, deadline == nil, let chosenProgramme {
             guard let end = chosenProgramme.currentBroadcastEnd else {
                 throw CommandFailure(message: "programme '\(chosenProgramme.label.id)' is not on air now; "
@@ -174,16 +175,12 @@ struct RecordCommand: ParsableCommand {
         for target in targets {
             var stationOptions = options
             stationOptions.titleCharset = target.titleCharset
-            var plan = RecordingPlan(station: target.label, programme: chosenProgramme?.label, source: target.redactedSource,
-                                     timeZone: target.timeZone, template: template, base: base, format: format)
-            plan.preRollSeconds = target.preRollSeconds
-            do {
-                recordings.append(try StationRecording(target: target, plan: plan, duration: duration.flatMap { TimeSpan($0)?.seconds },
-                                                       split: split, options: stationOptions, finaliser: finaliser,
-                                                       reporter: reporter))
-            } catch let error as RecordingError {
-                throw CommandFailure(message: error.description, exitCode: ExitStatus.configuration)
-            }
+            let plan = target.recordingPlan(programme: chosenProgramme?.label, template: template, base: base, format: format)
+            let station = plan.station.id
+            recordings.append(try StationRecording(
+                target: target, plan: plan, duration: duration.flatMap { TimeSpan($0)?.seconds }, split: split, options: stationOptions,
+                finaliser: finaliser, observers: [EventTap(label: "report") { reporter.report(station: station, $0) }],
+                onRecordingEvent: { reporter.report(station: station, $0) }))
         }
 
         let started = recordings
@@ -206,51 +203,6 @@ struct RecordCommand: ParsableCommand {
             throw CommandFailure(message: "\(failed.station): \(failed.streamFailure!)", exitCode: ExitStatus.streamFailed)
         }
     }
-
-    /// A programme of the station, and when its current broadcast ends.
-    private static func programme(id: String, of target: StreamTarget) throws -> ChosenProgramme {
-        guard case .station(let station) = target else {
-            throw CommandFailure(message: "--programme needs a station from the catalogue, not a URL", exitCode: ExitStatus.configuration)
-        }
-        guard let programme = station.programmes.first(where: { $0.id == id }) else {
-            let known = station.programmes.map(\.id).joined(separator: ", ")
-            throw CommandFailure(message: "\(station.id) has no programme '\(id)'" + (known.isEmpty ? "" : " (it has: \(known))"),
-                                 exitCode: ExitStatus.configuration)
-        }
-        return ChosenProgramme(label: ProgrammeLabel(id: programme.id, name: programme.name),
-                               currentBroadcastEnd: programme.broadcast(containing: Date(), timeZone: target.timeZone)?.end)
-    }
-}
-
-private struct ChosenProgramme {
-    let label: ProgrammeLabel
-    let currentBroadcastEnd: Date?
 }
 
 extension RecordingFormat: ExpressibleByArgument {}
-
-extension StreamTarget {
-    /// How a recording names the station: catalogue id and name, or a URL's host.
-    var label: StationLabel {
-        switch self {
-        case .station(let station): return StationLabel(id: station.id, name: station.name)
-        case .url(let url):
-            let host = URL(string: url)?.host ?? "stream"
-            return StationLabel(id: host, name: host)
-        }
-    }
-
-    /// The station's time zone; a URL's is this machine's.
-    var timeZone: TimeZone {
-        if case .station(let station) = self, let zone = TimeZone(identifier: station.timeZone) { return zone }
-        return .current
-    }
-
-    /// The URL a recording notes as its source, credentials redacted.
-    var redactedSource: String {
-        switch self {
-        case .station(let station): return URLRedaction.redact(station.streams.first?.url ?? station.id)
-        case .url(let url): return URLRedaction.redact(url)
-        }
-    }
-}

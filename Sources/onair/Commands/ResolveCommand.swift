@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import Foundation
 import StreamInput
 
@@ -33,7 +34,7 @@ struct ResolveCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let resolved = try StreamTarget.parse(station).resolve(quality: quality)
+            let resolved = try StreamTarget.named(station).resolve(quality: quality)
             if json { Console.json(resolved) } else { print(Self.describe(resolved)) }
         }
     }

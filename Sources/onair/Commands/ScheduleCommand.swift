@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import Foundation
 import Guide
 import RadioModel
@@ -61,8 +62,7 @@ struct ScheduleCommand: ParsableCommand {
 
     /// Tells a running daemon to re-read the rules (it would notice within a second anyway).
     static func pokeDaemon() {
-        _ = try? ControlChannel.send("reload", to: CatalogueAccess.paths.data.appendingPathComponent(ControlChannel.socketName).path,
-                                     timeout: 2)
+        _ = try? ControlClient(dataDirectory: CatalogueAccess.paths.data).send(ControlRequest(.reload), expecting: ControlAcknowledgement.self)
     }
 
     struct Add: ParsableCommand {
@@ -137,70 +137,22 @@ struct ScheduleCommand: ParsableCommand {
         }
 
         private func add() throws {
-            let target = try StreamTarget.parse(station)
-            func invalid(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: ExitStatus.configuration) }
-            let zone = tz ?? {
-                if case .station(let station) = target { return station.timeZone }
-                return TimeZone.current.identifier
-            }()
-            guard TimeZone(identifier: zone) != nil else {
-                throw invalid("unknown time zone '\(zone)': use an IANA name like Europe/London or UTC")
-            }
-            func span(_ text: String, _ name: String) throws -> TimeSpan {
-                guard let value = TimeSpan(text) else { throw invalid("invalid \(name) '\(text)': use seconds or a span like 90s, 45m, 2h") }
-                return value
-            }
-            if let output { do { _ = try FileNameTemplate(output) } catch { throw invalid("\(error)") } }
-            var label: ProgrammeLabel?
-            let timing: RuleTiming
+            let target = try StreamTarget.named(station)
             let guide = try openGuide()
-            do {
-                if title != nil || series != nil {
-                    var entry: Station?
-                    if case .station(let found) = target { entry = found }
-                    timing = try .guide(guide, station: target.identifier, guideID: entry?.guideID, language: entry?.language,
-                                        titlePattern: title, series: series)
-                } else if let programme {
-                    guard case .station(let entry) = target else { throw invalid("--programme needs a station from the catalogue, not a URL") }
-                    guard let found = entry.programmes.first(where: { $0.id == programme }) else {
-                        let known = entry.programmes.map(\.id).joined(separator: ", ")
-                        throw invalid("\(entry.id) has no programme '\(programme)'" + (known.isEmpty ? "" : " (it has: \(known))"))
-                    }
-                    label = ProgrammeLabel(id: found.id, name: found.name)
-                    timing = .weekly(found.slots)
-                } else {
-                    let length = try span(duration!, "--for")
-                    guard length.seconds > 0 else { throw invalid("--for must be longer than 0 s") }
-                    if let at {
-                        let (days, time) = try WeeklyTimeText.parse(at)
-                        timing = .weekly([BroadcastSlot(days: days, start: time, duration: length)])
-                    } else if let on {
-                        guard let local = LocalDateTime(on) else {
-                            throw invalid("invalid --on '\(on)': use a local date and time like 2026-12-24T18:00")
-                        }
-                        timing = .once(local, duration: length)
-                    } else {
-                        timing = .cron(try CronExpression(cron!), duration: length)
-                    }
-                }
-            } catch let error as ScheduleError {
-                throw invalid(error.description)
-            }
-            let rule = ScheduleRule(station: station, programme: label, timing: timing, timeZone: zone,
-                                    padBefore: try span(padBefore, "--pad-before"), padAfter: try span(padAfter, "--pad-after"),
-                                    format: format.rawValue, output: output, splitTracks: splitTracks, keep: keep)
-            let expansion = try storing { () throws(ScheduleError) in try RuleExpansion(rule, guide: guide) }
-            guard let next = expansion.occurrences(endingAfter: Date(), limit: 1).first else {
-                throw invalid("the rule has no future episode (\(rule.whenText) in \(zone) is over)")
+            var request = RuleRequest(station: station)
+            (request.title, request.series) = (title, series)
+            (request.programme, request.at, request.on, request.cron, request.duration) = (programme, at, on, cron, duration)
+            (request.timeZone, request.padBefore, request.padAfter) = (tz, padBefore, padAfter)
+            (request.format, request.output, request.splitTracks, request.keep) = (format, output, splitTracks, keep)
+            let (rule, next) = try storing { () throws(ScheduleError) in
+                if case .station(let entry) = target { return try request.rule(catalogueStation: entry, guide: guide) }
+                return try request.rule(catalogueStation: nil, guide: guide)
             }
             let saved = try Self.storingRule(rule)
             ScheduleCommand.pokeDaemon()
-            if json {
-                ScheduleJSON.print(RuleView(saved, next: next))
-            } else {
-                let zoneValue = TimeZone(identifier: zone)!
-                Console.message("added rule \(saved.id!): \(station) \(saved.whenText) \(zone); next \(ScheduleTimes.local(next.start, zoneValue))")
-            }
+            if json { return Console.json(RuleView(saved, next: next)) }
+            Console.message("added rule \(saved.id!): \(station) \(saved.whenText) \(saved.timeZone); "
+                            + "next \(ScheduleTimes.local(next.start, TimeZone(identifier: saved.timeZone)!))")
         }
 
         private static func storingRule(_ rule: ScheduleRule) throws -> ScheduleRule {
@@ -219,10 +171,8 @@ struct ScheduleCommand: ParsableCommand {
             try reportingFailures {
                 let store = try openStore(), guide = try openGuide()
                 let rules = try storing { () throws(ScheduleError) in try store.rules() }
-                let views = rules.map { rule in
-                    RuleView(rule, next: (try? RuleExpansion(rule, guide: guide))?.occurrences(endingAfter: Date(), limit: 1).first)
-                }
-                if json { return views.forEach { ScheduleJSON.print($0) } }
+                let views = rules.map { RuleView($0, after: Date(), guide: guide) }
+                if json { return views.forEach { Console.json($0) } }
                 guard !views.isEmpty else {
                     return Console.message("No rules yet (add one with: onair schedule add STATION --at \"fri 22:00\" --for 2h)")
                 }
@@ -249,7 +199,7 @@ struct ScheduleCommand: ParsableCommand {
                 let store = try openStore(), guide = try openGuide()
                 let rules = try storing { () throws(ScheduleError) in try store.rules() }
                 let upcoming = UpcomingEpisodes.next(max(0, count), of: rules, after: Date(), guide: guide)
-                if json { return upcoming.forEach { ScheduleJSON.print($0) } }
+                if json { return upcoming.forEach { Console.json($0) } }
                 guard !upcoming.isEmpty else { return Console.message("No episodes ahead") }
                 let rows = [["RULE", "STATION", "PROGRAMME", "LOCAL", "UTC", "LENGTH"]] + upcoming.map { episode in
                     [String(episode.rule), episode.station, episode.programme ?? "",
@@ -274,7 +224,7 @@ struct ScheduleCommand: ParsableCommand {
             try reportingFailures {
                 let store = try openStore()
                 let episodes = try storing { () throws(ScheduleError) in try store.episodes(ruleID: rule, limit: 50) }
-                if json { return episodes.forEach { ScheduleJSON.print($0) } }
+                if json { return episodes.forEach { Console.json($0) } }
                 guard !episodes.isEmpty else { return Console.message("No episodes yet") }
                 let rows = [["ID", "RULE", "STATION", "START (UTC)", "STATUS", "NOTE", "FILES"]] + episodes.map { episode in
                     [String(episode.id!), String(episode.ruleID), episode.station, ScheduleTimes.utc(episode.windowStart),
@@ -322,80 +272,5 @@ struct ScheduleCommand: ParsableCommand {
             pokeDaemon()
             Console.message("\(paused ? "paused" : "resumed") rule \(id)")
         }
-    }
-}
-
-/// A rule as `schedule list` shows it.
-private struct RuleView: Encodable {
-    var id: Int64
-    var station: String
-    var programme: String?
-    var when: String
-    var timeZone: String
-    var padBefore: String
-    var padAfter: String
-    var format: String
-    var output: String?
-    var splitTracks: Bool
-    var keep: Int?
-    var paused: Bool
-    var next: Date?
-    var nextLocal: String?
-
-    init(_ rule: ScheduleRule, next: Occurrence?) {
-        id = rule.id ?? 0; station = rule.station; programme = rule.programme?.id; when = rule.whenText; timeZone = rule.timeZone
-        padBefore = rule.padBefore.description; padAfter = rule.padAfter.description; format = rule.format; output = rule.output
-        splitTracks = rule.splitTracks; keep = rule.keep; paused = rule.paused
-        self.next = next?.start
-        nextLocal = next.map { ScheduleTimes.local($0.start, TimeZone(identifier: rule.timeZone) ?? .current) }
-    }
-}
-
-/// Dates as people and programs read them in the schedule's output.
-enum ScheduleTimes {
-    /// "2026-11-27 22:00 CET"
-    static func local(_ date: Date, _ zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"
-        return formatter.string(from: date)
-    }
-
-    /// "2026-11-27 21:00:00 UTC"
-    static func utc(_ date: Date) -> String {
-        String(local(date, TimeZone(identifier: "UTC")!).dropLast(3)) + "UTC"
-    }
-}
-
-/// JSON lines for the schedule, the daemon and status: dates with milliseconds, since episodes are
-/// cut to the frame.
-enum ScheduleJSON {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(Timestamp.format(date))
-        }
-        return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = Timestamp.parse(text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a date: \(text)"))
-            }
-            return date
-        }
-        return decoder
-    }()
-
-    static func data<T: Encodable>(_ value: T) -> Data { (try? encoder.encode(value)) ?? Data("{}".utf8) }
-
-    static func print<T: Encodable>(_ value: T) {
-        FileHandle.standardOutput.write(data(value) + Data("\n".utf8))
     }
 }

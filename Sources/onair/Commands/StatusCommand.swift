@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import Foundation
 import Scheduling
 
@@ -14,7 +15,7 @@ struct StatusCommand: ParsableCommand {
           onair status
           onair status --json
 
-        Exit codes: 0 success; 1 no daemon is running.
+        Exit codes: 0 success; 1 no daemon is running (or its answer was not understood).
         """
     )
 
@@ -23,19 +24,11 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let path = CatalogueAccess.paths.data.appendingPathComponent(ControlChannel.socketName).path
-            let answer: Data
-            do {
-                answer = try ControlChannel.send("status", to: path)
-            } catch {
-                throw CommandFailure(message: "\(error)", exitCode: 1)
-            }
+            let (status, answer) = try ControlClient(dataDirectory: CatalogueAccess.paths.data)
+                .send(ControlRequest(.status), expecting: DaemonStatus.self)
             if json {
                 FileHandle.standardOutput.write(answer + Data("\n".utf8))
                 return
-            }
-            guard let status = try? ScheduleJSON.decoder.decode(DaemonStatus.self, from: answer) else {
-                throw CommandFailure(message: "the daemon's answer was not understood", exitCode: 1)
             }
             print("onair daemon, pid \(status.pid), running since \(ScheduleTimes.utc(status.startedAt)); \(status.rules) rules")
             print("\nRecording now:")

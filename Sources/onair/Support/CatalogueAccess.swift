@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import RadioModel
 
@@ -38,5 +39,12 @@ enum CatalogueAccess {
         return URL(fileURLWithPath: argument,
                    relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
             .absoluteURL
+    }
+}
+
+extension StreamTarget {
+    /// A catalogue station by id, or a URL.
+    static func named(_ text: String) throws -> StreamTarget {
+        try parse(text, catalogue: CatalogueAccess.load)
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Engine
 import Foundation
+import RadioModel
 import StreamInput
 #if canImport(Glibc)
 import Glibc
@@ -16,10 +18,7 @@ enum Console {
 
     /// One JSON object per line, on stdout or stderr.
     static func json<T: Encodable>(_ value: T, toStandardError: Bool = false) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        guard let data = try? encoder.encode(value) else { return }
+        guard let data = try? OnairJSON.encoder.encode(value) else { return }
         lock.withLock {
             let handle = toStandardError ? FileHandle.standardError : FileHandle.standardOutput
             handle.write(data + Data("\n".utf8))
@@ -55,5 +54,20 @@ func reportingFailures(_ body: () throws -> Void) throws {
     } catch let failure as CommandFailure {
         Console.message("onair: \(failure.message)")
         throw ExitCode(failure.exitCode)
+    } catch let error as EngineError {
+        Console.message("onair: \(error.description)")
+        throw ExitCode(ExitStatus.of(error.kind))
+    }
+}
+
+extension ExitStatus {
+    /// The status an engine failure of this kind exits with.
+    static func of(_ kind: EngineError.Kind) -> Int32 {
+        switch kind {
+        case .stream: return streamFailed
+        case .sink: return sinkFailed
+        case .configuration: return configuration
+        case .notFound: return notFound
+        }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import Media
 import Outputs
 import StreamInput
 
 /// Shows a stream's events: plain lines on stderr for people, or JSON lines for programs.
-final class EventReporter: @unchecked Sendable {
+final class EventReporter: EventConsumer, Sendable {
     private let json: Bool
     private let jsonToStandardError: Bool
 
@@ -13,7 +14,11 @@ final class EventReporter: @unchecked Sendable {
         jsonToStandardError = audioOnStandardOutput
     }
 
-    func report(_ event: StreamEvent) {
+    var label: String { "report" }
+
+    func finish() {}
+
+    func handle(_ event: StreamEvent) {
         if json {
             Console.json(event, toStandardError: jsonToStandardError)
             return
@@ -50,20 +55,10 @@ final class EventReporter: @unchecked Sendable {
     /// A sink's peer reached, lost or waited for, and silence written while the station was away.
     func report(sink label: String, _ status: SinkStatus) {
         if json {
-            Console.json(SinkStatusEvent(sink: label, status: status), toStandardError: jsonToStandardError)
+            Console.json(SinkStatusReport(sink: label, status: status), toStandardError: jsonToStandardError)
             return
         }
-        Console.message(Self.line(sink: label, status))
-    }
-
-    /// A sink's status as one line for people.
-    static func line(sink label: String, _ status: SinkStatus) -> String {
-        switch status {
-        case .waiting(let reason): return "\(label): waiting: \(reason)"
-        case .connected(let peer): return "\(label): playing to \(peer)"
-        case .disconnected(let reason): return "\(label): lost: \(reason)"
-        case .silenceFilled(let seconds): return String(format: "%@: audio resumed after %.1f s of silence", label, seconds)
-        }
+        Console.message(SinkStatusReport(sink: label, status: status).line)
     }
 
     /// 1:02:03 or 2:03.
@@ -72,33 +67,5 @@ final class EventReporter: @unchecked Sendable {
         return whole >= 3600
             ? String(format: "%d:%02d:%02d", whole / 3600, whole % 3600 / 60, whole % 60)
             : String(format: "%d:%02d", whole / 60, whole % 60)
-    }
-}
-
-/// `{"event":"sink","sink":"fifo:/tmp/snapfifo","state":"connected","peer":…}` for `--json`.
-private struct SinkStatusEvent: Encodable {
-    let sink: String
-    let status: SinkStatus
-
-    private enum Keys: String, CodingKey { case event, sink, state, peer, reason, seconds }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode("sink", forKey: .event)
-        try c.encode(sink, forKey: .sink)
-        switch status {
-        case .waiting(let reason):
-            try c.encode("waiting", forKey: .state)
-            try c.encode(reason, forKey: .reason)
-        case .connected(let peer):
-            try c.encode("connected", forKey: .state)
-            try c.encode(peer, forKey: .peer)
-        case .disconnected(let reason):
-            try c.encode("disconnected", forKey: .state)
-            try c.encode(reason, forKey: .reason)
-        case .silenceFilled(let seconds):
-            try c.encode("silence-filled", forKey: .state)
-            try c.encode(seconds, forKey: .seconds)
-        }
     }
 }

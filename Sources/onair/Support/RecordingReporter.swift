@@ -8,7 +8,7 @@ import Glibc
 /// What `onair record` shows: for people, one line per event prefixed with the station, under a status
 /// line that is redrawn every second on a terminal (elapsed, size, title, gaps); for programs, JSON
 /// lines, each naming its station, with a progress event every few seconds.
-final class RecordingReporter: @unchecked Sendable {
+final class RecordingReporter: @unchecked Sendable {  // recorders, statuses, timer and the status line inside `lock`
     private let json: Bool
     private let statusLine: Bool
     private let lock = NSLock()
@@ -54,7 +54,7 @@ final class RecordingReporter: @unchecked Sendable {
 
     func report(station: String, _ event: RecordingEvent) {
         if json {
-            Console.json(StationEvent(station: station, event: RecordingJSON(event)))
+            Console.json(StationEvent(station: station, event: event))
             return
         }
         switch event {
@@ -101,7 +101,7 @@ final class RecordingReporter: @unchecked Sendable {
             if statusLine {
                 drawStatus()
             } else if ticks % Self.progressInterval == 0 {
-                for (station, status) in statuses { Console.json(StationEvent(station: station, event: ProgressJSON(status: status))) }
+                for (station, status) in statuses { Console.json(StationEvent(station: station, event: RecordingProgress(status))) }
             }
         }
     }
@@ -160,53 +160,5 @@ private struct StationEvent<Event: Encodable>: Encodable {
         try event.encode(to: encoder)
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(station, forKey: .station)
-    }
-}
-
-/// `{"event":"recording-started","partial":…}`, `recording-finished` with the recording, `recording-failed`,
-/// `recording-not-finalised`.
-private struct RecordingJSON: Encodable {
-    let event: RecordingEvent
-
-    init(_ event: RecordingEvent) { self.event = event }
-
-    private enum Keys: String, CodingKey { case event, partial, recording, message, journal }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        switch event {
-        case .started(let partial):
-            try c.encode("recording-started", forKey: .event)
-            try c.encode(partial.path, forKey: .partial)
-        case .finished(let recording):
-            try c.encode("recording-finished", forKey: .event)
-            try c.encode(recording, forKey: .recording)
-        case .failed(let message, let partial):
-            try c.encode("recording-failed", forKey: .event)
-            try c.encode(message, forKey: .message)
-            try c.encodeIfPresent(partial?.path, forKey: .partial)
-        case .notFinalised(let message, let journal):
-            try c.encode("recording-not-finalised", forKey: .event)
-            try c.encode(message, forKey: .message)
-            try c.encode(journal.path, forKey: .journal)
-        }
-    }
-}
-
-/// `{"event":"recording-progress","mediaTime":…,"bytes":…,"title":…,"gaps":…,"state":…}`
-private struct ProgressJSON: Encodable {
-    let status: RecordingStatus
-
-    private enum Keys: String, CodingKey { case event, mediaTime, bytes, title, gaps, state, partial }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode("recording-progress", forKey: .event)
-        try c.encode(status.state.rawValue, forKey: .state)
-        try c.encode(status.mediaTime, forKey: .mediaTime)
-        try c.encode(status.bytes, forKey: .bytes)
-        try c.encodeIfPresent(status.title, forKey: .title)
-        try c.encode(status.gaps, forKey: .gaps)
-        try c.encodeIfPresent(status.partial?.path, forKey: .partial)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import RadioModel
 import StreamInput
 
@@ -75,3 +76,4 @@ struct StationOptions: ParsableArguments {
         return (parts[0], parts[1])
     }
 }
+extension StreamQuality: ExpressibleByArgument {}

@@ -1,22 +1,27 @@
 import Foundation
+import Media
 import Playback
+import RadioModel
 import Recording
 import StreamInput
 
 /// `r` in the live view: starts a stream-copy recording of the station playing — beginning with the
 /// last 30 s already heard — and stops it again. The file is finalised and indexed as `onair record`
-/// does it.
-final class LiveRecordingSwitch: @unchecked Sendable {
-    let recent: RecentPackets
+/// does it. Attached to the station, it passes the stream's events to the recording under way.
+public final class LiveRecordingSwitch: EventConsumer, @unchecked Sendable {  // `recorder` and `finaliser` only inside `lock`
+    /// The last seconds heard, which a recording starts with: attach it to the station too.
+    public let recent: RecentPackets
     private let target: StreamTarget
     private let nowPlaying: NowPlaying
+    private let paths: AppPaths
     private let lock = NSLock()
     private var recorder: CopyRecorder?
     private var finaliser: Finaliser?
 
-    init(target: StreamTarget, nowPlaying: NowPlaying) {
+    public init(target: StreamTarget, nowPlaying: NowPlaying, paths: AppPaths) {
         self.target = target
         self.nowPlaying = nowPlaying
+        self.paths = paths
         recent = RecentPackets { error in
             nowPlaying.setRecording(nil)
             nowPlaying.setNotice("recording failed: \(error)")
@@ -24,7 +29,7 @@ final class LiveRecordingSwitch: @unchecked Sendable {
     }
 
     /// Starts recording (returning what the view shows) or stops it (nil).
-    func toggle() -> String? {
+    public func toggle() -> String? {
         if let running = recent.stopRecording() {
             running.finish()
             lock.withLock { self.recorder = nil }
@@ -32,13 +37,11 @@ final class LiveRecordingSwitch: @unchecked Sendable {
         }
         let shared = lock.withLock { () -> Finaliser in
             if let finaliser { return finaliser }
-            let made = Finaliser(index: try? RecordingsIndex(directory: CatalogueAccess.paths.data))
+            let made = Finaliser(index: try? RecordingsIndex(directory: paths.data))
             finaliser = made
             return made
         }
-        var plan = RecordingPlan(station: target.label, programme: nil, source: target.redactedSource, timeZone: target.timeZone,
-                                 template: .standard, base: CatalogueAccess.paths.recordings, format: .copy)
-        plan.preRollSeconds = target.preRollSeconds
+        let plan = target.recordingPlan(programme: nil, template: .standard, base: paths.recordings, format: .copy)
         let nowPlaying = self.nowPlaying
         let recorder = CopyRecorder(plan: plan, finaliser: shared) { event in
             switch event {
@@ -55,13 +58,18 @@ final class LiveRecordingSwitch: @unchecked Sendable {
         return "recording since \(clock.string(from: Date()))" + (held > 0 ? ", with the \(held) s before" : "")
     }
 
+    public var label: String { "live recording" }
+
     /// The stream's events a recording notes (the server, gaps).
-    func handle(_ event: StreamEvent) {
+    public func handle(_ event: StreamEvent) {
         lock.withLock { recorder }?.handle(event)
     }
 
+    /// The recording, if one runs, ends with the station (`recent` finishes it).
+    public func finish() {}
+
     /// Waits for a stopped recording's file to be finalised and indexed.
-    func waitUntilSaved() {
+    public func waitUntilSaved() {
         lock.withLock { finaliser }?.waitUntilIdle()
     }
 }

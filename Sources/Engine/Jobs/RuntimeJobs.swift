@@ -1,0 +1,216 @@
+import Foundation
+import Media
+import Outputs
+import RadioModel
+import Recording
+import StreamInput
+
+/// The jobs a daemon runs beside its scheduled episodes, started and stopped at runtime: relays to
+/// any sinks, and recordings. Each joins its station's one connection (`Stations`), shared with the
+/// episodes and other jobs on it, and leaves it when stopped. Every job has a row in the database
+/// (its id); a persisted one is started again when the daemon is.
+public final class RuntimeJobs: Sendable {
+    private let stations: Stations
+    private let store: JobStore
+    private let finaliser: Finaliser
+    private let paths: AppPaths
+    private let lookup: @Sendable (String) throws -> StreamTarget
+    private let running = Locked<[Int64: RunningJob]>([:])
+
+    public init(stations: Stations, store: JobStore, finaliser: Finaliser, paths: AppPaths,
+                lookup: @escaping @Sendable (String) throws -> StreamTarget) {
+        self.stations = stations; self.store = store; self.finaliser = finaliser; self.paths = paths; self.lookup = lookup
+    }
+
+    /// Starts a job; it runs until `stop`, whoever asked for it.
+    public func start(_ spec: JobSpec) throws -> JobStatus {
+        let target = try lookup(spec.station)
+        let id = try store.add(spec)
+        do {
+            return try run(spec, id: id, target: target)
+        } catch {
+            try? store.remove(id: id)
+            throw error
+        }
+    }
+
+    /// Starts the jobs kept in the database; returns those that could not start, and why.
+    public func restorePersisted() throws -> [(id: Int64, failure: String)] {
+        var failures: [(Int64, String)] = []
+        for (id, spec) in try store.persistedJobs() {
+            do {
+                _ = try run(spec, id: id, target: try lookup(spec.station))
+            } catch {
+                failures.append((id, "\(error)"))
+            }
+        }
+        return failures
+    }
+
+    public func list() -> [JobStatus] {
+        running.current.values.map(\.status).sorted { $0.id < $1.id }
+    }
+
+    /// Stops a job and forgets it, persisted or not; its recording is finalised before this returns.
+    public func stop(id: Int64) throws -> JobStatus {
+        guard let job = running.withLock({ $0.removeValue(forKey: id) }) else {
+            throw EngineError("no job \(id) (see onair jobs list)", kind: .notFound)
+        }
+        try? store.remove(id: id)
+        return finish(job)
+    }
+
+    /// The daemon is stopping: every job ends, the persisted ones stay in the database.
+    public func stopAll() {
+        let all = running.withLock { jobs -> [RunningJob] in
+            defer { jobs = [:] }
+            return Array(jobs.values)
+        }
+        for job in all {
+            if !job.spec.persist { try? store.remove(id: job.id) }
+            _ = finish(job)
+        }
+    }
+
+    private func finish(_ job: RunningJob) -> JobStatus {
+        let status = job.status
+        stations.leave(job.membership)
+        if job.spec.kind == .record { finaliser.waitUntilIdle() }
+        return status
+    }
+
+    private func run(_ spec: JobSpec, id: Int64, target: StreamTarget) throws -> JobStatus {
+        let tally = JobTally()
+        var recorder: RecordingConsumer?
+        var sinks: [(spec: SinkSpec, consumer: StreamConsumer)] = []
+        let membership = try stations.join(target) { connection in
+            switch spec.kind {
+            case .relay:
+                let specs = try spec.sinks.map { text in
+                    do { return try SinkSpec(parsing: text) } catch { throw EngineError("\(error)", kind: .configuration) }
+                }
+                var settings = SinkFactory.Settings()
+                settings.streamName = target.displayName
+                if let buffer = spec.buffer { settings.pacing.bufferSeconds = buffer }
+                settings.onStatus = { label, status in tally.note(sink: label, status) }
+                let opened = try connection.openSinks(specs, settings: settings)
+                sinks = Array(zip(specs, opened))
+                return [tally] + opened
+            case .record:
+                let plan = target.recordingPlan(programme: nil, template: try Self.template(spec), base: paths.recordings,
+                                                format: RecordingFormat(rawValue: spec.format ?? "copy") ?? .copy)
+                let made = try Recorders.make(plan: plan, split: spec.splitTracks ? SplitOptions() : nil, finaliser: finaliser,
+                                              onEvent: tally.note)
+                recorder = made
+                return [tally, made]
+            }
+        }
+        let job = RunningJob(id: id, spec: spec, membership: membership, tally: tally, sinks: sinks, recorder: recorder)
+        running.withLock { $0[id] = job }
+        membership.start()
+        return job.status
+    }
+
+    private static func template(_ spec: JobSpec) throws -> FileNameTemplate {
+        guard let output = spec.output else { return spec.splitTracks ? .tracks : .standard }
+        do { return try FileNameTemplate(output) } catch { throw EngineError("\(error)", kind: .configuration) }
+    }
+}
+
+/// One job under way.
+private final class RunningJob: Sendable {
+    let id: Int64
+    let spec: JobSpec
+    let membership: Stations.Membership
+    let tally: JobTally
+    let sinks: [(spec: SinkSpec, consumer: StreamConsumer)]
+    let recorder: RecordingConsumer?
+    let startedAt = Date()
+
+    init(id: Int64, spec: JobSpec, membership: Stations.Membership, tally: JobTally,
+         sinks: [(spec: SinkSpec, consumer: StreamConsumer)], recorder: RecordingConsumer?) {
+        self.id = id; self.spec = spec; self.membership = membership; self.tally = tally; self.sinks = sinks; self.recorder = recorder
+    }
+
+    var status: JobStatus {
+        let tallied = tally.current
+        let recording = recorder?.status
+        let sinkStates = sinks.map { sink -> JobStatus.Sink in
+            guard case .httpServe = sink.spec else { return JobStatus.Sink(sink: sink.consumer.label, listeners: nil) }
+            return JobStatus.Sink(sink: sink.consumer.label, listeners: (sink.consumer as? ListenedSink)?.listeners ?? 0)
+        }
+        let ended = membership.connection.pipeline.waitUntilFinished(timeout: 0)
+        return JobStatus(id: id, kind: spec.kind, station: URLRedaction.redact(spec.station), persist: spec.persist,
+                         state: ended ? "failed" : tallied.state, startedAt: startedAt, uptime: Date().timeIntervalSince(startedAt),
+                         sinks: sinkStates, bytes: recording?.bytes ?? tallied.bytes, title: recording?.title ?? tallied.title,
+                         gaps: tallied.gaps, gapSeconds: tallied.gapSeconds, reconnects: tallied.reconnects,
+                         files: recorder == nil ? nil : tallied.files, partial: recording?.partial?.path,
+                         lastError: ended ? membership.connection.streamFailure ?? tallied.lastError : tallied.lastError)
+    }
+}
+
+/// What a job has seen of its station: attached first, it hears every event and counts the
+/// station's bytes; a recording's events and its sinks' states join it.
+private final class JobTally: EventConsumer, PacketConsumer, Sendable {
+    struct Counts: Sendable {
+        var state = "connecting"
+        var bytes: Int64 = 0
+        var title: String?
+        var gaps = 0
+        var gapSeconds = 0.0
+        var reconnects = 0
+        var files: [String] = []
+        var lastError: String?
+    }
+
+    private let counts = Locked(Counts())
+
+    var label: String { "job" }
+
+    var current: Counts { counts.current }
+
+    func handle(_ event: StreamEvent) {
+        counts.withLock { counts in
+            switch event {
+            case .connected: counts.state = "playing"
+            case .metadata(let change): counts.title = change.title
+            case .gap(let gap):
+                counts.gaps += 1
+                counts.gapSeconds += gap.seconds
+            case .reconnecting:
+                counts.state = "reconnecting"
+                counts.reconnects += 1
+            case .disconnected(let reason): counts.lastError = reason
+            case .warning(let message): counts.lastError = message
+            case .consumerFailed(let label, let reason): counts.lastError = "\(label) failed: \(reason)"
+            case .failed(let message):
+                counts.state = "failed"
+                counts.lastError = message
+            case .decoding, .programDateTime: break
+            }
+        }
+    }
+
+    func begin(_ format: EncodedFormat) {}
+
+    func consume(_ packet: EncodedPacket) {
+        counts.withLock { $0.bytes += Int64(packet.size) }
+    }
+
+    func note(sink label: String, _ status: SinkStatus) {
+        guard case .disconnected(let reason) = status else { return }
+        counts.withLock { $0.lastError = "\(label): \(reason)" }
+    }
+
+    func note(_ event: RecordingEvent) {
+        counts.withLock { counts in
+            switch event {
+            case .finished(let recording): counts.files.append(recording.file)
+            case .failed(let message, _), .notFinalised(let message, _): counts.lastError = message
+            case .started: break
+            }
+        }
+    }
+
+    func finish() {}
+}

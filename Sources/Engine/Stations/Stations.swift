@@ -1,0 +1,81 @@
+import Foundation
+import Media
+import RadioModel
+import StreamInput
+
+/// The stations a long-running engine is connected to: one `StationConnection` per station, shared
+/// by every job on it — scheduled episodes, relays, recordings — however many overlap. A job joins
+/// with its consumers and leaves with them; the connection starts with its first job and stops when
+/// the last one leaves. A connection whose stream ends by itself (it failed for good) is forgotten,
+/// so the next job connects afresh.
+public final class Stations: Sendable {
+    private let connections = Locked<[String: StationConnection]>([:])
+    private let log: @Sendable (String, StreamEvent) -> Void
+
+    /// `log` hears every station's events, with its identifier: the daemon's log.
+    public init(log: @escaping @Sendable (String, StreamEvent) -> Void = { _, _ in }) {
+        self.log = log
+    }
+
+    /// A job's place on a station: the connection, and what it attached there.
+    public final class Membership: Sendable {
+        public let connection: StationConnection
+        fileprivate let tokens: [StreamFanOut.Token]
+
+        fileprivate init(connection: StationConnection, tokens: [StreamFanOut.Token]) {
+            self.connection = connection
+            self.tokens = tokens
+        }
+
+        /// Connects the station if this job is its first; the consumers get audio from then on.
+        public func start() { connection.start() }
+    }
+
+    /// Attaches what `consumers` makes (given the connection, for its clock and format) to the
+    /// station's running connection, or to a new one, which `Membership.start()` connects. `startAt` asks a new HLS connection to begin at
+    /// that instant of its playlist's window (a late start's back-fill).
+    public func join(_ target: StreamTarget, startAt: Date? = nil,
+                     consumers: (StationConnection) throws -> [StreamConsumer]) throws -> Membership {
+        var options = LiveStreamOptions()
+        options.titleCharset = target.titleCharset
+        options.startAt = startAt
+        let key = target.identifier
+        // Made outside the lock (an HLS station is resolved over the network) and never started if
+        // the station turns out to be connected already.
+        let fresh = connections.current[key] == nil
+            ? try StationConnection(target: target, options: options, format: Recorders.pcmFormat) { [log] in log(key, $0) } : nil
+        let joined = try connections.withLock { connections -> Membership? in
+            guard let connection = connections[key] ?? fresh else { return nil }
+            let tokens = try consumers(connection).map { connection.attach($0) }
+            connections[key] = connection
+            return Membership(connection: connection, tokens: tokens)
+        }
+        // The running connection ended between the look and the lock: connect afresh.
+        guard let membership = joined else { return try join(target, startAt: startAt, consumers: consumers) }
+        if let fresh, membership.connection === fresh { forgetWhenEnded(fresh, key: key) }
+        return membership
+    }
+
+    /// Detaches (and finishes) the job's consumers; the connection stops if it was the last job.
+    public func leave(_ membership: Membership) {
+        let connection = membership.connection
+        let last = connections.withLock { connections -> Bool in
+            var remaining = connection.pipeline.fanOut.count
+            for token in membership.tokens { remaining = connection.detach(token) }
+            guard remaining == 0 else { return false }
+            for (key, running) in connections where running === connection { connections[key] = nil }
+            return true
+        }
+        if last { connection.stop() }
+    }
+
+    /// How many upstream connections are open now.
+    public var count: Int { connections.current.count }
+
+    private func forgetWhenEnded(_ connection: StationConnection, key: String) {
+        Thread.detachNewThread { [weak self] in
+            connection.waitUntilFinished()
+            self?.connections.withLock { if $0[key] === connection { $0[key] = nil } }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// A value shared between threads, reachable only inside its lock: the one way onair guards mutable
+/// state that several threads touch (`Mutex` from Synchronization needs macOS 15; the package
+/// supports 13).
+public final class Locked<Value>: @unchecked Sendable {  // `value` is only touched inside `lock`
+    private let lock = NSLock()
+    private var value: Value
+
+    public init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Runs `body` with the value, exclusively; keep it short and never call out to unknown code.
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try lock.withLock { try body(&value) }
+    }
+
+    /// A copy of the value now.
+    public var current: Value { lock.withLock { value } }
+}

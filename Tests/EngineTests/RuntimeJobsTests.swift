@@ -1,0 +1,96 @@
+import Engine
+import Foundation
+import Media
+import RadioModel
+import Recording
+import Store
+import TestSupport
+import XCTest
+
+/// The engine in-process: jobs on a real Icecast station, sharing its one connection, served to a
+/// real HTTP client, stopped, and riding out the station's death.
+final class RuntimeJobsTests: XCTestCase {
+    private var icecast: IcecastHarness!
+    private var home: TemporaryDirectory!
+    private var stations: Stations!
+    private var jobs: RuntimeJobs!
+    private var index: RecordingsIndex!
+    private static let mount = "/station.mp3"
+
+    override func setUpWithError() throws {
+        do {
+            icecast = try IcecastHarness(burstSize: 0)
+        } catch {
+            throw XCTSkip("icecast2 could not start (\(error)): install it with scripts/setup")
+        }
+        try icecast.startSource(mount: Self.mount, codec: .mp3, frequency: 440, title: "Engine tone")
+        home = try TemporaryDirectory(prefix: "onair-engine")
+        let paths = AppPaths(environment: ["ONAIR_HOME": home.url.path])
+        let database = try OnairDatabase(directory: paths.data)
+        index = try RecordingsIndex(database: database)
+        stations = Stations()
+        jobs = RuntimeJobs(stations: stations, store: try JobStore(database: database), finaliser: Finaliser(index: index), paths: paths,
+                           lookup: { text in try StreamTarget.parse(text, catalogue: { Catalogue(stations: []) }) })
+    }
+
+    override func tearDown() {
+        jobs?.stopAll()
+        icecast?.stop()
+        home?.remove()
+    }
+
+    private var station: String { icecast.url(mount: Self.mount).absoluteString }
+
+    private func job(_ id: Int64) -> JobStatus? { jobs.list().first { $0.id == id } }
+
+    func testARelayAndARecordingShareOneConnectionAndTheRelaysMountPlaysTheStation() throws {
+        let port = try FreePort.pick()
+        let mount = URL(string: "http://127.0.0.1:\(port)/x.mp3")!
+        let relay = try jobs.start(JobSpec(kind: .relay, station: station, sinks: [mount.absoluteString]))
+        let recording = try jobs.start(JobSpec(kind: .record, station: station))
+        XCTAssertNotEqual(relay.id, recording.id)
+
+        // A listener pulls the mount for 3 s while the job list is asked who listens.
+        let capture = Locked<RawHTTPResponse?>(nil)
+        let listening = Thread { capture.withLock { $0 = try? RawHTTP.get(mount, duration: 3) } }
+        listening.start()
+        XCTAssertTrue(eventually(timeout: 5) { self.job(relay.id)?.sinks.first?.listeners == 1 }, "\(jobs.list())")
+        XCTAssertEqual(try icecast.mounts().first { $0.mount == Self.mount }?.listeners, 1, "one upstream connection for both jobs")
+        XCTAssertEqual(stations.count, 1)
+        XCTAssertTrue(eventually(timeout: 10) { capture.current != nil })
+        let body = try XCTUnwrap(capture.current).body
+        XCTAssertGreaterThan(body.count, 16_000, "at least a second of 128 kbit/s audio")
+        let file = home.file("capture.mp3")
+        try body.write(to: file)
+        XCTAssertEqual(try XCTUnwrap(FFprobe.decodePCM(file).dominantFrequency()), 440, accuracy: 5, "the listener hears the station")
+
+        let listed = try XCTUnwrap(job(relay.id))
+        XCTAssertEqual(listed.state, "playing")
+        XCTAssertEqual(listed.title, "Engine tone")
+        XCTAssertGreaterThan(listed.bytes, 0)
+
+        // Stopping the relay ends its mount at once; the recording goes on on the same connection.
+        _ = try jobs.stop(id: relay.id)
+        XCTAssertTrue(eventually(timeout: 3) { (try? RawHTTP.get(mount, timeout: 1))?.statusCode != 200 }, "the mount is gone")
+        XCTAssertEqual(stations.count, 1)
+        let stopped = try jobs.stop(id: recording.id)
+        XCTAssertGreaterThan(stopped.bytes, 0)
+        XCTAssertEqual(stations.count, 0, "the last job's leaving closes the connection")
+        XCTAssertEqual(try index.all().count, 1, "the recording is finalised and indexed when its job stops")
+        XCTAssertThrowsError(try jobs.stop(id: relay.id)) { XCTAssertEqual(($0 as? EngineError)?.kind, .notFound) }
+    }
+
+    func testAJobWhoseStationDiesReconnectsAndCountsTheGap() throws {
+        let port = try FreePort.pick()
+        let relay = try jobs.start(JobSpec(kind: .relay, station: station, sinks: ["http://127.0.0.1:\(port)/y.mp3"]))
+        XCTAssertTrue(eventually(timeout: 10) { self.job(relay.id)?.state == "playing" && (self.job(relay.id)?.bytes ?? 0) > 0 })
+        try icecast.stopSource(mount: Self.mount)
+        Thread.sleep(forTimeInterval: 1)
+        try icecast.startSource(mount: Self.mount, codec: .mp3, frequency: 440)
+        XCTAssertTrue(eventually(timeout: 30) { (self.job(relay.id)?.gaps ?? 0) >= 1 && self.job(relay.id)?.state == "playing" },
+                      "\(jobs.list())")
+        let listed = try XCTUnwrap(job(relay.id))
+        XCTAssertGreaterThanOrEqual(listed.reconnects, 1)
+        XCTAssertGreaterThan(listed.gapSeconds, 0.5, "the downtime is counted")
+    }
+}
