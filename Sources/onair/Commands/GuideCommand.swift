@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Engine
 import Guide
 import RadioModel
 import Store
@@ -73,7 +74,7 @@ struct GuideCommand: ParsableCommand {
                 var listings: [(channel: String, station: Station?, name: String?)] = []
                 var zone = TimeZone.current
                 if let station {
-                    let target = try StreamTarget.parse(station)
+                    let target = try StreamTarget.named(station)
                     var entry: Station?
                     if case .station(let found) = target { entry = found; zone = TimeZone(identifier: found.timeZone) ?? zone }
                     guard let channel = try guiding({ () throws(GuideError) in
@@ -92,7 +93,7 @@ struct GuideCommand: ParsableCommand {
                 for listing in listings {
                     let broadcasts = try guiding { () throws(GuideError) in try store.broadcasts(channel: listing.channel, overlapping: day) }
                     let entries = GuideListing.entries(broadcasts, station: listing.name, zone: zone, language: listing.station?.language)
-                    if json { entries.forEach { ScheduleJSON.print($0) }; continue }
+                    if json { entries.forEach { Console.json($0) }; continue }
                     rows += entries.map { entry in
                         [(entry.onAir ? "▶ " : "  ") + Self.clock(entry.startLocal) + "–" + Self.clock(entry.stopLocal),
                          listing.station?.name ?? listing.name ?? entry.channel, entry.title, entry.episode ?? "", entry.subTitle ?? ""]
@@ -130,9 +131,9 @@ struct GuideCommand: ParsableCommand {
                 ScheduleCommand.pokeDaemon()
                 switch outcome {
                 case .notModified:
-                    json ? ScheduleJSON.print(["notModified": true]) : print("The guide has not changed since it was last imported.")
+                    json ? Console.json(["notModified": true]) : print("The guide has not changed since it was last imported.")
                 case .imported(let summary):
-                    if json { return ScheduleJSON.print(summary) }
+                    if json { return Console.json(summary) }
                     print("Imported \(summary.broadcasts) broadcast\(summary.broadcasts == 1 ? "" : "s") on \(summary.channels) channel\(summary.channels == 1 ? "" : "s")"
                           + (summary.replaced > 0 ? " (replacing \(summary.replaced) from an earlier import)" : ""))
                     summary.skipped.prefix(10).forEach { Console.message("skipped \($0)") }
@@ -153,7 +154,7 @@ struct GuideCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let target = try StreamTarget.parse(station)
+                let target = try StreamTarget.named(station)
                 let store = try openStore()
                 guard try guiding({ () throws(GuideError) in try store.map(channel: channel, to: target.identifier) }) != nil else {
                     throw CommandFailure(message: "the guide has no channel '\(channel)' (see: onair guide channels)", exitCode: ExitStatus.notFound)
@@ -175,7 +176,7 @@ struct GuideCommand: ParsableCommand {
                 let store = try openStore()
                 let rows = try guiding { () throws(GuideError) in try store.channelStations(in: catalogue) }.map { ($0.channel, $0.station) }
                 if json {
-                    return rows.forEach { ScheduleJSON.print(["channel": $0.id, "name": $0.names.first?.text ?? "", "station": $1 ?? ""]) }
+                    return rows.forEach { Console.json(["channel": $0.id, "name": $0.names.first?.text ?? "", "station": $1 ?? ""]) }
                 }
                 print(rows.isEmpty ? "No guide imported yet (onair guide import FILE|URL)."
                       : TextTable.render(rows.map { [$0.id, $0.names.first?.text ?? "", $1.map { "→ \($0)" } ?? "(not mapped)"] }))

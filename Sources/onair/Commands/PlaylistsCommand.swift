@@ -85,7 +85,7 @@ struct PlaylistsCommand: ParsableCommand {
                 let liked = try LibraryAccess.run { () throws(LibraryError) in try store.liked().count }
                 let lists = [("liked", LibraryStore.likedName, liked)]
                     + (try LibraryAccess.run { () throws(LibraryError) in try store.playlists() }).map { (String($0.playlist.id!), $0.playlist.name, $0.count) }
-                if json { return lists.forEach { ScheduleJSON.print(PlaylistView(id: $0, name: $1, items: $2)) } }
+                if json { return lists.forEach { Console.json(PlaylistView(id: $0, name: $1, items: $2)) } }
                 print(TextTable.render(lists.map { [$0, $1, "\($2) item\($2 == 1 ? "" : "s")"] }))
             }
         }
@@ -100,7 +100,7 @@ struct PlaylistsCommand: ParsableCommand {
             try reportingFailures {
                 let store = try LibraryAccess.store()
                 let playlist = try LibraryAccess.run { () throws(LibraryError) in try store.create(name: name) }
-                json ? ScheduleJSON.print(PlaylistView(id: String(playlist.id!), name: playlist.name, items: 0))
+                json ? Console.json(PlaylistView(id: String(playlist.id!), name: playlist.name, items: 0))
                      : print("Created playlist \(playlist.id!): \(playlist.name)")
             }
         }
@@ -179,7 +179,7 @@ struct PlaylistsCommand: ParsableCommand {
                     else { throw LibraryAccess.notFound(playlist) }
                     entries = found
                 }
-                if json { return entries.forEach { ScheduleJSON.print($0) } }
+                if json { return entries.forEach { Console.json($0) } }
                 print(entries.isEmpty ? "The playlist is empty (add items with: onair playlists add ID ITEM…)"
                       : TextTable.render(entries.map { [String($0.position), $0.item.kind.rawValue, $0.item.title] }, maxWidths: [nil, nil, 70]))
             }
@@ -196,8 +196,8 @@ struct PlaylistsCommand: ParsableCommand {
                 let store = try LibraryAccess.store()
                 let found = try LibraryAccess.run { () throws(LibraryError) in try store.search(text) }
                 if json {
-                    found.playlists.forEach { ScheduleJSON.print(PlaylistView(id: String($0.id!), name: $0.name, items: nil)) }
-                    return found.items.forEach { ScheduleJSON.print($0) }
+                    found.playlists.forEach { Console.json(PlaylistView(id: String($0.id!), name: $0.name, items: nil)) }
+                    return found.items.forEach { Console.json($0) }
                 }
                 let rows = found.playlists.map { ["playlist \($0.id!)", $0.name] }
                     + found.items.map { ["\($0.playlistName) #\($0.position)", "\($0.item.kind.rawValue): \($0.item.title)"] }

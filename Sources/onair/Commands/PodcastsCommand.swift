@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Playback
 import Podcasts
+import Scheduling
 import Store
 
 struct PodcastsCommand: ParsableCommand {
@@ -66,7 +67,7 @@ struct PodcastsCommand: ParsableCommand {
             try reportingFailures {
                 let store = try openStore()
                 let podcasts = try PodcastsCommand.run { () throws(PodcastError) in try store.podcasts() }
-                if json { return podcasts.forEach { ScheduleJSON.print($0) } }
+                if json { return podcasts.forEach { Console.json($0) } }
                 print(podcasts.isEmpty ? "No podcasts yet (onair podcasts add URL)"
                       : TextTable.render(podcasts.map { [String($0.id!), $0.title, $0.url] }, maxWidths: [nil, 40, nil]))
             }
@@ -97,7 +98,7 @@ struct PodcastsCommand: ParsableCommand {
                 var rows: [[String]] = []
                 for followed in podcasts {
                     for episode in try PodcastsCommand.run({ () throws(PodcastError) in try store.episodes(of: followed.id!) }) {
-                        if json { ScheduleJSON.print(episode); continue }
+                        if json { Console.json(episode); continue }
                         rows.append(["episode:\(episode.id!)", followed.title, episode.published.map { ScheduleTimes.utc($0) } ?? "",
                                      episode.duration.map { PlayerClock.text($0) } ?? "", episode.title])
                     }
