@@ -149,7 +149,11 @@ public final class LivePipeline: @unchecked Sendable {
             defer { av_packet_unref(packet) }
             let position = packet.pointee.pos >= 0 ? packet.pointee.pos : lastPosition ?? run.queue.bytesRead
             lastPosition = position
-            place(run.takeProgramDateTimes(upTo: position), run: ObjectIdentifier(run), unreportedLoss: rejected?.seconds ?? 0)
+            let vanished = place(run.takeProgramDateTimes(upTo: position), run: ObjectIdentifier(run), unreportedLoss: rejected?.seconds ?? 0)
+            if vanished > 0 {
+                // One loss, one gap: with the undecodable packets before it, if any.
+                rejected = ((rejected?.seconds ?? 0) + vanished, rejected?.since ?? Date())
+            }
             emit(run.takeTitles(upTo: position))
             if !confirmed, mediaTime - runStart >= IngestRun.playingAfterSeconds {
                 confirmed = true
@@ -236,8 +240,10 @@ public final class LivePipeline: @unchecked Sendable {
     ///
     /// Within one run (the HLS follower starts a new one at every discontinuity and after every gap
     /// it knows of), a clock that jumps ahead means audio that never decoded — a segment of garbage
-    /// served as a good reply: that is a gap too, less what was already reported as undecodable.
-    private func place(_ marks: [ProgramDateTime], run: ObjectIdentifier, unreportedLoss: Double) {
+    /// served as a good reply. Returns those seconds, less what undecodable packets account for,
+    /// for the caller to report as a gap with them.
+    private func place(_ marks: [ProgramDateTime], run: ObjectIdentifier, unreportedLoss: Double) -> Double {
+        var vanished = 0.0
         for var mark in marks {
             mark.mediaTime = mediaTime
             let expected = programDateTime(atMediaTime: mediaTime)
@@ -245,17 +251,16 @@ public final class LivePipeline: @unchecked Sendable {
                 continue
             }
             if let expected, clockRun == run {
-                let missing = mark.date.timeIntervalSince(expected) - reportedLossSinceAnchor - unreportedLoss
-                if missing >= smallestClockGap {
-                    onEvent(.gap(Gap(start: Date(), seconds: missing, mediaTime: mediaTime,
-                                     missingSequences: nil, programDateTime: expected)))
-                }
+                let missing = mark.date.timeIntervalSince(expected) - reportedLossSinceAnchor - unreportedLoss - vanished
+                if missing >= smallestClockGap { vanished += missing }
             }
             clock = mark
             clockRun = run
-            reportedLossSinceAnchor = -unreportedLoss // counted when the undecodable packets are reported
+            // What is still to be reported belongs before this anchor: it is counted when reported.
+            reportedLossSinceAnchor = -(unreportedLoss + vanished)
             onEvent(.programDateTime(mark))
         }
+        return vanished
     }
 
     /// The stream's wall-clock time at a media time, extrapolated from the last anchor.

@@ -79,6 +79,28 @@ final class HLSHandmadeSegmentsTests: XCTestCase {
         XCTAssertTrue(log.gaps.isEmpty)
     }
 
+    /// Some packagers send the artist (TPE1) and the title (TIT2) in ID3 tags of their own, one after
+    /// the other: they make one title, in a packed-audio segment and in a timed-ID3 packet alike.
+    func testArtistAndTitleInSeparateTagsMakeOneTitle() throws {
+        let audio = try segments([Tone(frequency: 440, seconds: 2)])
+        let tags = PackedAudio.id3(timestamp90kHz: 0, artist: "Artist A") + PackedAudio.id3(timestamp90kHz: 0, title: "Song One")
+        try (tags + audio[0].reduce(Data(), +)).write(to: directory.file("split0.aac"))
+        try Data(playlist([("split0.aac", audio[0].count, [])]).utf8).write(to: directory.file("split.m3u8"))
+        let (packed, _) = follow(server.url("/packed/split.m3u8").absoluteString)
+        XCTAssertNil(packed.failure, "\(packed.events)")
+        XCTAssertEqual(packed.titles.map(\.title), ["Artist A - Song One"])
+
+        let frames = audio.flatMap { $0 }
+        let transport = TimedID3TransportStream.make(adtsFrames: frames, sampleRate: 44100, tags: [
+            (0, PackedAudio.id3(timestamp90kHz: 90_000, artist: "Artist B") + PackedAudio.id3(timestamp90kHz: 90_000, title: "Song Two")),
+        ])
+        try transport.write(to: directory.file("split0.ts"))
+        try Data(playlist([("split0.ts", frames.count, [])]).utf8).write(to: directory.file("split-ts.m3u8"))
+        let (timed, _) = follow(server.url("/packed/split-ts.m3u8").absoluteString)
+        XCTAssertNil(timed.failure, "\(timed.events)")
+        XCTAssertEqual(timed.titles.map(\.title), ["Artist B - Song Two"])
+    }
+
     func testTimedID3InMPEGTSBecomesMetadataEventsOnTheStreamsClock() throws {
         let frames = PackedAudio.adtsFrames(try Data(contentsOf: AudioFixtures.sine(frequency: 440, seconds: 4, codec: .aacADTS,
                                                                                     sampleRate: 44100)))
