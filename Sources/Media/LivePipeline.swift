@@ -151,8 +151,10 @@ public final class LivePipeline: @unchecked Sendable {
             lastPosition = position
             let vanished = place(run.takeProgramDateTimes(upTo: position), run: ObjectIdentifier(run), unreportedLoss: rejected?.seconds ?? 0)
             if vanished > 0 {
-                // One loss, one gap: with the undecodable packets before it, if any.
-                rejected = ((rejected?.seconds ?? 0) + vanished, rejected?.since ?? Date())
+                // One loss, one gap: with the undecodable packets before it, if any. Reported now: a
+                // stream copy that decodes nothing would never report it with the next good packet.
+                reportGap(seconds: vanished + (rejected?.seconds ?? 0), since: rejected?.since ?? Date())
+                rejected = nil
             }
             emit(run.takeTitles(upTo: position))
             if !confirmed, mediaTime - runStart >= IngestRun.playingAfterSeconds {
@@ -193,8 +195,7 @@ public final class LivePipeline: @unchecked Sendable {
                 badPackets = 0
                 if let gap = rejected {
                     rejected = nil
-                    reportedLossSinceAnchor += gap.seconds
-                    onEvent(.gap(Gap(start: gap.since, seconds: gap.seconds, mediaTime: mediaTime)))
+                    reportGap(seconds: gap.seconds, since: gap.since)
                 }
                 if framing != false { fanOut.deliver(copy) }
                 if !wantsPCM { advanceClock(by: copyDuration) }
@@ -209,6 +210,12 @@ public final class LivePipeline: @unchecked Sendable {
         guard !limitReached else { return }
         try decoder.decode(nil, frame: frame, body: handleFrame)
         try resampler.drain { deliver($0) }
+    }
+
+    /// Audio that never reached the consumers, at the current media time.
+    private func reportGap(seconds: Double, since: Date) {
+        reportedLossSinceAnchor += seconds
+        onEvent(.gap(Gap(start: since, seconds: seconds, mediaTime: mediaTime)))
     }
 
     private func emit(_ titles: [TitleChange]) {
