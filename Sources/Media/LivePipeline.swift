@@ -156,7 +156,13 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
             defer { av_packet_unref(packet) }
             let position = packet.pointee.pos >= 0 ? packet.pointee.pos : lastPosition ?? run.queue.bytesRead
             lastPosition = position
-            place(run.takeProgramDateTimes(upTo: position), run: ObjectIdentifier(run), unreportedLoss: rejected?.seconds ?? 0)
+            let vanished = place(run.takeProgramDateTimes(upTo: position), run: ObjectIdentifier(run), unreportedLoss: rejected?.seconds ?? 0)
+            if vanished > 0 {
+                // One loss, one gap: with the undecodable packets before it, if any. Reported now: a
+                // stream copy that decodes nothing would never report it with the next good packet.
+                reportGap(seconds: vanished + (rejected?.seconds ?? 0), since: rejected?.since ?? Date())
+                rejected = nil
+            }
             emit(run.takeTitles(upTo: position))
             if !confirmed, mediaTime - runStart >= IngestRun.playingAfterSeconds {
                 confirmed = true
@@ -208,8 +214,7 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
                 badPackets = 0
                 if let gap = rejected {
                     rejected = nil
-                    reportedLossSinceAnchor += gap.seconds
-                    publish(.gap(Gap(start: gap.since, seconds: gap.seconds, mediaTime: mediaTime)))
+                    reportGap(seconds: gap.seconds, since: gap.since)
                 }
                 if framing != false { fanOut.deliver(copy) }
                 if !wantsPCM { advanceClock(by: copyDuration > 0 ? copyDuration : copy.duration) }
@@ -224,6 +229,12 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
         guard !limitReached else { return }
         try decoder.decode(nil, frame: frame, body: handleFrame)
         try resampler.drain { deliver($0) }
+    }
+
+    /// Audio that never reached the consumers, at the current media time.
+    private func reportGap(seconds: Double, since: Date) {
+        reportedLossSinceAnchor += seconds
+        publish(.gap(Gap(start: since, seconds: seconds, mediaTime: mediaTime)))
     }
 
     private func emit(_ titles: [TitleChange]) {
@@ -255,8 +266,10 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
     ///
     /// Within one run (the HLS follower starts a new one at every discontinuity and after every gap
     /// it knows of), a clock that jumps ahead means audio that never decoded — a segment of garbage
-    /// served as a good reply: that is a gap too, less what was already reported as undecodable.
-    private func place(_ marks: [ProgramDateTime], run: ObjectIdentifier, unreportedLoss: Double) {
+    /// served as a good reply. Returns those seconds, less what undecodable packets account for,
+    /// for the caller to report as a gap with them.
+    private func place(_ marks: [ProgramDateTime], run: ObjectIdentifier, unreportedLoss: Double) -> Double {
+        var vanished = 0.0
         for var mark in marks {
             mark.mediaTime = mediaTime
             let expected = programDateTime(atMediaTime: mediaTime)
@@ -264,17 +277,16 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
                 continue
             }
             if let expected, clockRun == run {
-                let missing = mark.date.timeIntervalSince(expected) - reportedLossSinceAnchor - unreportedLoss
-                if missing >= smallestClockGap {
-                    publish(.gap(Gap(start: Date(), seconds: missing, mediaTime: mediaTime,
-                                     missingSequences: nil, programDateTime: expected)))
-                }
+                let missing = mark.date.timeIntervalSince(expected) - reportedLossSinceAnchor - unreportedLoss - vanished
+                if missing >= smallestClockGap { vanished += missing }
             }
             clock = mark
             clockRun = run
-            reportedLossSinceAnchor = -unreportedLoss // counted when the undecodable packets are reported
+            // What is still to be reported belongs before this anchor: it is counted when reported.
+            reportedLossSinceAnchor = -(unreportedLoss + vanished)
             publish(.programDateTime(mark))
         }
+        return vanished
     }
 
     /// The stream's wall-clock time at a media time, extrapolated from the last anchor.

@@ -79,6 +79,28 @@ final class HLSHandmadeSegmentsTests: XCTestCase {
         XCTAssertTrue(log.gaps.isEmpty)
     }
 
+    /// Some packagers send the artist (TPE1) and the title (TIT2) in ID3 tags of their own, one after
+    /// the other: they make one title, in a packed-audio segment and in a timed-ID3 packet alike.
+    func testArtistAndTitleInSeparateTagsMakeOneTitle() throws {
+        let audio = try segments([Tone(frequency: 440, seconds: 2)])
+        let tags = PackedAudio.id3(timestamp90kHz: 0, artist: "Artist A") + PackedAudio.id3(timestamp90kHz: 0, title: "Song One")
+        try (tags + audio[0].reduce(Data(), +)).write(to: directory.file("split0.aac"))
+        try Data(playlist([("split0.aac", audio[0].count, [])]).utf8).write(to: directory.file("split.m3u8"))
+        let (packed, _) = follow(server.url("/packed/split.m3u8").absoluteString)
+        XCTAssertNil(packed.failure, "\(packed.events)")
+        XCTAssertEqual(packed.titles.map(\.title), ["Artist A - Song One"])
+
+        let frames = audio.flatMap { $0 }
+        let transport = TimedID3TransportStream.make(adtsFrames: frames, sampleRate: 44100, tags: [
+            (0, PackedAudio.id3(timestamp90kHz: 90_000, artist: "Artist B") + PackedAudio.id3(timestamp90kHz: 90_000, title: "Song Two")),
+        ])
+        try transport.write(to: directory.file("split0.ts"))
+        try Data(playlist([("split0.ts", frames.count, [])]).utf8).write(to: directory.file("split-ts.m3u8"))
+        let (timed, _) = follow(server.url("/packed/split-ts.m3u8").absoluteString)
+        XCTAssertNil(timed.failure, "\(timed.events)")
+        XCTAssertEqual(timed.titles.map(\.title), ["Artist B - Song Two"])
+    }
+
     func testTimedID3InMPEGTSBecomesMetadataEventsOnTheStreamsClock() throws {
         let frames = PackedAudio.adtsFrames(try Data(contentsOf: AudioFixtures.sine(frequency: 440, seconds: 4, codec: .aacADTS,
                                                                                     sampleRate: 44100)))
@@ -114,26 +136,35 @@ final class HLSHandmadeSegmentsTests: XCTestCase {
     /// hands the next segment's first frames the garbage's byte positions, so its clock mark lands up to
     /// 0.3 s late and only that much less is reported.)
     func testASegmentOfGarbageServedAsAGoodReplyIsAGapOfItsLength() throws {
-        for (name, container) in [("ts", "MPEG-TS")] {
-            let audio = try segments([Tone(frequency: 440, seconds: 6)])
-            var generator = SplitMix(seed: 8)
-            var entries: [(String, Int, [String])] = []
-            for (index, frames) in audio.prefix(6).enumerated() {
-                var body = TimedID3TransportStream.make(adtsFrames: frames, sampleRate: 44100, tags: [])
-                if index == 3 { body = Data((0..<body.count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }) }
-                try body.write(to: directory.file("garbage\(index).\(name)"))
-                entries.append(("garbage\(index).\(name)", frames.count, []))
-            }
-            try Data(playlist(entries).utf8).write(to: directory.file("garbage-\(name).m3u8"))
-
-            let (log, pcm) = follow(server.url("/packed/garbage-\(name).m3u8").absoluteString)
-            XCTAssertNil(log.failure, "\(container): \(log.events)")
-            let lost = log.gaps.reduce(0) { $0 + $1.seconds }
-            XCTAssertEqual(lost, Self.segmentSeconds, accuracy: 0.1, "\(container): \(log.gaps)")
-            XCTAssertEqual(log.gaps.first?.mediaTime ?? -1, 3 * Self.segmentSeconds, accuracy: 0.1, "\(container): \(log.gaps)")
-            XCTAssertEqual(pcm.duration, 5 * Self.segmentSeconds, accuracy: 0.05, container)
+        let audio = try segments([Tone(frequency: 440, seconds: 6)])
+        var generator = SplitMix(seed: 8)
+        var entries: [(String, Int, [String])] = []
+        for (index, frames) in audio.prefix(6).enumerated() {
+            var body = TimedID3TransportStream.make(adtsFrames: frames, sampleRate: 44100, tags: [])
+            if index == 3 { body = Data((0..<body.count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }) }
+            try body.write(to: directory.file("garbage\(index).ts"))
+            entries.append(("garbage\(index).ts", frames.count, []))
         }
+        try Data(playlist(entries).utf8).write(to: directory.file("garbage.m3u8"))
+        let url = server.url("/packed/garbage.m3u8").absoluteString
+
+        let (log, pcm) = follow(url)
+        XCTAssertNil(log.failure, "\(log.events)")
+        XCTAssertEqual(log.gaps.count, 1, "one loss, one gap: \(log.gaps)")
+        XCTAssertEqual(log.gaps.first?.seconds ?? 0, Self.segmentSeconds, accuracy: 0.1, "\(log.gaps)")
+        XCTAssertEqual(log.gaps.first?.mediaTime ?? -1, 3 * Self.segmentSeconds, accuracy: 0.1, "\(log.gaps)")
+        XCTAssertEqual(pcm.duration, 5 * Self.segmentSeconds, accuracy: 0.05)
+
+        // A stream copy (a recording, nobody taking PCM) decodes nothing, and reports the same gap.
+        let copyLog = EventLog()
+        let source = HLSStream(url: url, options: PipelineHarness().options, onEvent: copyLog.record)
+        let pipeline = LivePipeline(source: source, format: .snapcastDefault, onEvent: copyLog.record)
+        pipeline.start()
+        XCTAssertTrue(pipeline.waitUntilFinished(timeout: 30))
+        XCTAssertEqual(copyLog.gaps.count, 1, "\(copyLog.gaps)")
+        XCTAssertEqual(copyLog.gaps.first?.seconds ?? 0, Self.segmentSeconds, accuracy: 0.1, "\(copyLog.gaps)")
     }
+
 
     func testByteRangesOfOneFileEncryptedWithSequenceNumberIVs() throws {
         let key: [UInt8] = (0..<16).map { UInt8($0 * 7 + 3) }

@@ -80,11 +80,12 @@ public struct ID3Tag: Sendable, Equatable {
     /// The tags in the payload of a timed-ID3 packet from FFmpeg's MPEG-TS demuxer. FFmpeg 5.1 takes
     /// the first five bytes of every stream-type 0x15 PES payload for a metadata AU cell header and
     /// drops them — "ID3", the version and the revision — so a payload whose remaining header (flags,
-    /// then a syncsafe size) accounts for exactly its length gets them back; v2.4 is what HLS uses.
+    /// then a syncsafe size) declares a tag that fits in it gets them back (more tags may follow: some
+    /// packagers send the artist and the title in tags of their own); v2.4 is what HLS uses.
     public static func timedMetadataTags(in payload: some Collection<UInt8>) -> [ID3Tag] {
         let bytes = Array(payload)
         guard size(atStartOf: bytes) == nil, bytes.count >= 5, let body = syncsafe(bytes[1..<5]),
-              body + headerSize == bytes.count + 5 else { return leadingTags(in: bytes).tags }
+              body + headerSize <= bytes.count + 5 else { return leadingTags(in: bytes).tags }
         let restored = [0x49, 0x44, 0x33, 4, 0] + bytes
         return leadingTags(in: restored).tags
     }
