@@ -38,9 +38,11 @@ final class DaemonLoopTests: XCTestCase {
         private var storedJobs: [EpisodeJob] = []
         var jobs: [EpisodeJob] { lock.withLock { storedJobs } }
 
+        /// The outcome is handed over before the job shows in `jobs`: a test that stops the daemon as soon as
+        /// it sees the job must find the episode closed, not stopped mid-window before its outcome arrived.
         func record(_ job: EpisodeJob, finished: @escaping @Sendable (EpisodeOutcome) -> Void) throws(ScheduleError) {
-            lock.withLock { storedJobs.append(job) }
             finished(EpisodeOutcome(files: [], firstSampleAt: nil, failure: "not recorded in this test"))
+            lock.withLock { storedJobs.append(job) }
         }
         func stop(episodeID: Int64) {}
         func activeRecordings() -> [ActiveRecording] { [] }
