@@ -72,11 +72,13 @@ let package = Package(
             "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        // The CLI: composition root.
-        .executableTarget(name: "onair", dependencies: [
+        // The CLI's commands: argument parsing, printing and exit codes over the libraries above.
+        .target(name: "OnairCommands", dependencies: [
             "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Engine", "Guide", "Library", "Podcasts",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // The executable: runs the root command and nothing else.
+        .executableTarget(name: "onair", dependencies: ["OnairCommands"]),
 
         // Fixture servers and helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -85,6 +87,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "Outputs", "StreamInput", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "OnairCommandsTests", dependencies: ["OnairCommands", "Library", "Store", "TestSupport"]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "RadioModel"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts"]),
         .testTarget(name: "GuideTests", dependencies: ["Guide", "Store", "StreamInput", "TestSupport"]),

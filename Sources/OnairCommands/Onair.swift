@@ -1,8 +1,11 @@
 import ArgumentParser
 
-@main
-struct Onair: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The root command; `Sources/onair/main.swift` runs it. The commands live in this library so that tests
+/// can parse and run them in-process, as SwiftPM tests its `Commands` library.
+public struct Onair: ParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "onair",
         abstract: "Listen to, record, relay and play back internet radio.",
         discussion: """

@@ -1,0 +1,3 @@
+import OnairCommands
+
+Onair.main()

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Library
+import OnairCommands
+import RadioModel
+import Store
+import TestSupport
+import XCTest
+
+/// The commands parsed and run inside the test process, as SwiftPM tests its `Commands` library:
+/// what they print, the exit status they end with, and what they leave in the database. The
+/// binary-level tests (OnairCLITests) keep what only a process shows: signals, the terminal, exit codes.
+final class CommandsInProcessTests: XCTestCase {
+    private var home: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        home = try TemporaryDirectory(prefix: "onair-home")
+        let catalogue = home.file("stations.json")
+        try Data("""
+        {"version": 1, "stations": [{"id": "tones", "name": "Tone Radio", "country": "GB", "language": "en", "timeZone": "Europe/London", "tags": [], "streams": [{"url": "http://127.0.0.1:9/tones", "kind": "icy", "codec": "mp3", "bitrate": 128}]}]}
+        """.utf8).write(to: catalogue)
+        setenv("ONAIR_HOME", home.url.path, 1)
+        setenv("ONAIR_STATIONS", catalogue.path, 1)
+    }
+
+    override func tearDown() {
+        unsetenv("ONAIR_HOME")
+        unsetenv("ONAIR_STATIONS")
+        home = nil
+    }
+
+    /// Runs `onair ARGUMENTS` in-process: what it printed and the exit status it ended with.
+    private func onair(_ arguments: [String]) throws -> (output: CapturedOutput, status: Int32) {
+        let (output, result) = try StandardStreamsCapture.run { () throws -> Void in
+            var command = try Onair.parseAsRoot(arguments)
+            try command.run()
+        }
+        switch result {
+        case .success: return (output, 0)
+        case .failure(let error): return (output, Onair.exitCode(for: error).rawValue)
+        }
+    }
+
+    private func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    func testCreatedPlaylistsAreNamedAsTheUserExpectsAndStored() throws {
+        let first = try onair(["playlists", "create", "", "--json"])
+        let second = try onair(["playlists", "create", "", "--json"])
+        XCTAssertEqual(first.status, 0, first.output.standardError)
+        XCTAssertEqual(try jsonLines(first.output.standardOutput).first?["name"] as? String, "New playlist")
+        XCTAssertEqual(try jsonLines(second.output.standardOutput).first?["name"] as? String, "New playlist (2)")
+
+        let store = try LibraryStore(database: try OnairDatabase(directory: AppPaths(environment: ["ONAIR_HOME": home.url.path]).data))
+        XCTAssertEqual(try store.playlists().map(\.playlist.name), ["New playlist", "New playlist (2)"])
+    }
+
+    func testAMissingPlaylistIsOnePlainLineAndExitStatusFour() throws {
+        let run = try onair(["playlists", "show", "99"])
+        XCTAssertEqual(run.status, 4)
+        XCTAssertEqual(run.output.standardError, "onair: no playlist 99 (see: onair playlists)\n")
+        XCTAssertEqual(run.output.standardOutput, "")
+    }
+
+    func testStationsAreListedFromTheCatalogueTheEnvironmentNames() throws {
+        let run = try onair(["stations", "tone", "--json"])
+        XCTAssertEqual(run.status, 0, run.output.standardError)
+        XCTAssertEqual(try jsonLines(run.output.standardOutput).map { $0["id"] as? String }, ["tones"])
+    }
+
+    func testAnUnknownStationIsAConfigurationError() throws {
+        let run = try onair(["stations", "show", "no-such-station"])
+        XCTAssertEqual(run.status, 3)
+        XCTAssertTrue(run.output.standardError.hasPrefix("onair: "), run.output.standardError)
+        XCTAssertTrue(run.output.standardError.contains("no-such-station"), run.output.standardError)
+    }
+
+    func testAMisusedCommandIsAUsageError() throws {
+        let run = try onair(["playlists", "move", "1"])
+        XCTAssertEqual(run.status, 64)
+    }
+}
