@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 import StreamInput
 
 /// Anything attached to a running station: a file, a pipe, a speaker, an encoder, a recorder.

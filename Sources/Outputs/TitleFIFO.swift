@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import RadioModel
 import StreamInput
 
 /// Writes each title that goes on air as one JSON line to a FIFO (`--meta-fifo`), for Snapcast's

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 import StreamInput
 
 /// What the live view shows about the stream, kept up to date from its events (decode thread) and

@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import RadioModel
 import StreamInput
 
 /// Keeps the last seconds of a live station's compressed packets, so that a recording started from

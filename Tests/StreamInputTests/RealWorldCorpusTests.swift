@@ -1,6 +1,7 @@
 import Foundation
-import XCTest
+import RadioModel
 import TestSupport
+import XCTest
 @testable import StreamInput
 
 /// Every case of the real-world corpus (`../shared/realworld`: playlists and ICY blocks that

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Outputs
+import RadioModel
 import StreamInput
 
 /// Shows a stream's events: plain lines on stderr for people, or JSON lines for programs.

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 import Recording
 import StreamInput
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 import StreamInput
 
 /// One encoded stream as its readers share it — the listeners of an HTTP relay mount, an Icecast

@@ -1,3 +1,4 @@
+import RadioModel
 import StreamInput
 
 /// One path of a relay server: the broadcast it serves and who may listen to it.

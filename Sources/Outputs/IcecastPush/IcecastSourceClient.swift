@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 import StreamInput
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 import StreamInput
 
 /// Sets the pushed mount's title through Icecast's admin call (`/admin/metadata?mode=updinfo`),

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 import StreamInput
 
 /// A recording in its finished file: what the index keeps and `onair recordings` shows.

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 import StreamInput
 
 /// One line of a recording's journal: the sidecar from which a partial file is finalised, at the end

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 import StreamInput
 
 /// The wall-clock time of the audio a station's pipeline is delivering right now.

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 
 /// A live HLS stream followed by onair itself (RFC 8216 §6.3), never dropped and never silently skipped.
 ///

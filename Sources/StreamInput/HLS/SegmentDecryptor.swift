@@ -2,7 +2,9 @@ import CFFmpeg
 import Foundation
 
 /// AES-128-CBC with PKCS#7 padding, the way RFC 8216 §4.3.2.4 encrypts whole segments, done by
-/// libavutil's AES. Each call has its own AES context, so any thread may decrypt.
+/// libavutil's AES. Each call has its own AES context, so any thread may decrypt. The context is memory
+/// of `av_aes_size` bytes that this function owns (libavutil exports the size for callers that place
+/// the context themselves), so no FFmpeg alloc/free pair lives outside Media's owning wrappers.
 enum SegmentDecryptor {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -14,8 +16,10 @@ enum SegmentDecryptor {
         guard !data.isEmpty, data.count % 16 == 0 else {
             throw Failure(description: "\(data.count) encrypted bytes are not whole AES blocks")
         }
-        guard let aes = av_aes_alloc() else { throw Failure(description: "cannot allocate an AES context") }
-        defer { av_free(UnsafeMutableRawPointer(aes)) }
+        let context = UnsafeMutableRawPointer.allocate(byteCount: Int(av_aes_size), alignment: 16)
+        context.initializeMemory(as: UInt8.self, repeating: 0, count: Int(av_aes_size))  // zeroed, as libavutil's own allocator would
+        defer { context.deallocate() }
+        let aes = OpaquePointer(context)
         var output = Data(count: data.count)
         var chain = iv
         _ = key.withUnsafeBufferPointer { av_aes_init(aes, $0.baseAddress, 128, 1) }

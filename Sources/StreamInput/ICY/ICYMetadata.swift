@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 #if canImport(Glibc)
 import Glibc
 #endif

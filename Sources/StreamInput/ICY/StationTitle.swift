@@ -1,27 +1,5 @@
 import Foundation
-
-/// What a station's title says beyond its text: some stations pack fields into StreamTitle.
-public struct TitleDetails: Sendable, Equatable, Codable {
-    /// Cover art the station names for the song.
-    public var artworkURL: String?
-    /// The song's length in seconds, as the station announces it.
-    public var length: Double?
-    /// Whether it is a song or a station message (jingle, station name, ad), where the station says so.
-    public var kind: Kind?
-
-    public enum Kind: String, Sendable, Codable {
-        case song
-        case stationMessage = "station-message"
-        /// What a station's server sends at the start of every connection (the catalogue's `preRoll`).
-        case preRoll = "pre-roll"
-    }
-
-    public init(artworkURL: String? = nil, length: Double? = nil, kind: Kind? = nil) {
-        self.artworkURL = artworkURL; self.length = length; self.kind = kind
-    }
-
-    var isEmpty: Bool { artworkURL == nil && length == nil && kind == nil }
-}
+import RadioModel
 
 /// The title a listener should see, from the raw StreamTitle value as stations really send it.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 
 /// One unbroken run of audio bytes from upstream. A reconnect starts a new run, and so does an HLS
 /// discontinuity or gap, so the demuxer starts afresh on a clean stream start instead of parsing

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 
 /// A live station or URL, whatever its protocol: an ICY connection first — connecting straight
 /// away is the quickest way to the first sound — and an `HLSStream` in its place when the server

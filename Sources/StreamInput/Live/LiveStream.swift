@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 
 /// Settings of a live connection, ICY or HLS.
 public struct LiveStreamOptions: Sendable {

@@ -1,5 +1,8 @@
 import Foundation
-import RadioModel
+
+// The vocabulary of a live stream's events, shared by the network layer (StreamInput), which sets byte
+// offsets and arrival times, and the media layer (Media), which places them in the decoded audio
+// (`mediaTime`). It lives here so that neither owns the other's half.
 
 /// What the upstream connection looked like when it was established.
 public struct ConnectionInfo: Sendable, Equatable, Codable {
@@ -15,25 +18,34 @@ public struct ConnectionInfo: Sendable, Equatable, Codable {
     public var metaint: Int?
     public var server: String?
 
-    public init(head: ResponseHead) {
-        url = URLRedaction.redact(head.url)
-        status = head.status
-        contentType = head.mediaType
-        name = head.headers["icy-name"]
-        genre = head.headers["icy-genre"]
-        bitrate = head.headers["icy-br"].flatMap { Int($0.split(separator: ",").first ?? "") }
-        metaint = head.headers["icy-metaint"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        server = head.headers["server"]
+    public init(url: String, status: Int, contentType: String? = nil, name: String? = nil, genre: String? = nil,
+                bitrate: Int? = nil, metaint: Int? = nil, server: String? = nil) {
+        self.url = url; self.status = status; self.contentType = contentType; self.name = name; self.genre = genre
+        self.bitrate = bitrate; self.metaint = metaint; self.server = server
+    }
+}
+
+/// What a station's title says beyond its text: some stations pack fields into StreamTitle.
+public struct TitleDetails: Sendable, Equatable, Codable {
+    /// Cover art the station names for the song.
+    public var artworkURL: String?
+    /// The song's length in seconds, as the station announces it.
+    public var length: Double?
+    /// Whether it is a song or a station message (jingle, station name, ad), where the station says so.
+    public var kind: Kind?
+
+    public enum Kind: String, Sendable, Codable {
+        case song
+        case stationMessage = "station-message"
+        /// What a station's server sends at the start of every connection (the catalogue's `preRoll`).
+        case preRoll = "pre-roll"
     }
 
-    /// An HLS stream: the playlist it follows, and what its segments are.
-    init(playlistURL: String, segmentHead: ResponseHead, contentType: String?, bitrate: Int?) {
-        url = URLRedaction.redact(playlistURL)
-        status = segmentHead.status
-        self.contentType = contentType
-        self.bitrate = bitrate
-        server = segmentHead.headers["server"]
+    public init(artworkURL: String? = nil, length: Double? = nil, kind: Kind? = nil) {
+        self.artworkURL = artworkURL; self.length = length; self.kind = kind
     }
+
+    public var isEmpty: Bool { artworkURL == nil && length == nil && kind == nil }
 }
 
 /// A title that went on air.
@@ -68,6 +80,10 @@ public struct ProgramDateTime: Sendable, Equatable, Codable {
     public var sequence: Int
     /// Seconds of decoded audio before the segment; set by the media pipeline.
     public var mediaTime: Double?
+
+    public init(date: Date, byteOffset: Int64, sequence: Int, mediaTime: Double? = nil) {
+        self.date = date; self.byteOffset = byteOffset; self.sequence = sequence; self.mediaTime = mediaTime
+    }
 }
 
 /// Time during which no audio came from upstream.
