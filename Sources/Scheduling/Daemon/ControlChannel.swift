@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,18 +47,23 @@ public enum ControlChannel {
     }
 }
 
-/// The daemon's end of the control channel: one thread accepting connections, each answered at once
-/// by `handle` (a request's line in, a JSON answer out).
-public final class ControlServer: @unchecked Sendable {  // `closed` only inside `lock`; the rest is immutable
+/// The daemon's end of the control channel: one thread accepting connections, each client answered
+/// by `handle` (a request's line in, a JSON answer out) on a thread of its own, so a request that takes
+/// a while (starting a job connects to its station) or a client that dawdles holds nobody else up.
+public final class ControlServer: Sendable {
     public let path: String
     private let descriptor: Int32
     private let handle: @Sendable (Data) -> Data
-    private let lock = NSLock()
-    private var closed = false
+    private let clientTimeout: TimeInterval
+    private let closed = Locked(false)
+    /// Clients being answered now; past `concurrentClients` a new one is refused at once.
+    private let answering = Locked(0)
 
-    public init(path: String, handle: @escaping @Sendable (Data) -> Data) throws(ScheduleError) {
+    /// - Parameter clientTimeout: how long one client may take to send its request and take its answer.
+    public init(path: String, clientTimeout: TimeInterval = 2, handle: @escaping @Sendable (Data) -> Data) throws(ScheduleError) {
         self.path = path
         self.handle = handle
+        self.clientTimeout = clientTimeout
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw ScheduleError("cannot create a socket: \(String(cString: strerror(errno)))") }
         guard var address = ControlChannel.socketAddress(path) else {
@@ -82,7 +88,7 @@ public final class ControlServer: @unchecked Sendable {  // `closed` only inside
     }
 
     public func stop() {
-        let first = lock.withLock { () -> Bool in
+        let first = closed.withLock { closed -> Bool in
             defer { closed = true }
             return !closed
         }
@@ -99,20 +105,33 @@ public final class ControlServer: @unchecked Sendable {  // `closed` only inside
                 if errno == EINTR { continue }
                 return
             }
-            answer(client)
-            close(client)
+            let admitted = answering.withLock { count -> Bool in
+                guard count < Self.concurrentClients else { return false }
+                count += 1
+                return true
+            }
+            guard admitted else {
+                close(client)
+                continue
+            }
+            let thread = Thread { [self] in
+                answer(client)
+                close(client)
+                answering.withLock { $0 -= 1 }
+            }
+            thread.name = "onair-control-client"
+            thread.start()
         }
     }
 
-    /// How long one client may take to send its request and take the answer: the server answers
-    /// clients one at a time, so a slow or silent one (slowloris) must not hold the others up.
-    static let clientTimeout = 2.0
+    /// Clients answered at once; more is a flood (each holds a thread for at most `clientTimeout`).
+    static let concurrentClients = 16
     /// The longest request read; the commands are a few bytes.
     static let requestLimit = 4096
 
     private func answer(_ client: Int32) {
-        let deadline = Date(timeIntervalSinceNow: Self.clientTimeout)
-        var sendTime = timeval(tv_sec: Int(Self.clientTimeout), tv_usec: 0)
+        let deadline = Date(timeIntervalSinceNow: clientTimeout)
+        var sendTime = timeval(tv_sec: Int(clientTimeout), tv_usec: 0)
         setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &sendTime, socklen_t(MemoryLayout<timeval>.size))
         var request = Data()
         var buffer = [UInt8](repeating: 0, count: Self.requestLimit)
