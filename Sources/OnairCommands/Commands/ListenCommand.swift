@@ -1,5 +1,6 @@
 import ArgumentParser
 import Engine
+import MPRIS
 import Outputs
 import Playback
 import RadioModel
@@ -13,7 +14,9 @@ struct ListenCommand: ParsableCommand {
         a live view: station, programme, title, codec, reconnects and gaps, volume and sleep timer. Keys: \
         space pause (time-shift: the station keeps buffering, up to 2 minutes), l back to live, +/- volume, \
         m mute, s sleep timer (off, 5, 10, 15, 30, 45, 60 min, fading out), n/p next/previous favourite \
-        (onair favourites), q quit. Piped or under systemd it prints plain lines and takes no keys.
+        (onair favourites), q quit. Piped or under systemd it prints plain lines and takes no keys. \
+        With a D-Bus session bus it is also an MPRIS player, on a terminal or not: media keys, desktop \
+        widgets and playerctl show its title and pause, switch or stop it.
 
         The station is a catalogue id (see `onair stations`) or a URL: a stream, a .pls/.m3u playlist, \
         an HLS playlist or a DASH MPD. onair reconnects on drops and stalls, reporting each gap. HLS and \
@@ -54,16 +57,20 @@ struct ListenCommand: ParsableCommand {
             let sinks = try chosenSinks()
             var run = StationRun(station: stream, sinks: sinks, pacing: outputs.pacing, metaFIFO: outputs.metaFIFO,
                                  duration: duration.flatMap { TimeSpan($0)?.seconds })
-            guard TerminalSession.isInteractive, !stream.json, !sinks.contains(.stdout) else {
+            let interactive = TerminalSession.isInteractive && !stream.json && !sinks.contains(.stdout)
+            // Without a view the player is there only for the desktop's media keys (MPRIS), when it has a session bus.
+            guard interactive || MPRISPlayer.sessionBusConfigured else {
                 try run.run()
                 return
             }
             let store = try? PlayerSupport.openStore()
-            let terminal: TerminalSession
-            do { terminal = try TerminalSession() } catch { throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration) }
-            defer { terminal.restore() }
-            run.view = LiveRun.View(controls: PlayerSupport.controls(for: sinks, onDemand: false), terminal: terminal, store: store)
-            // n/p step through the favourites, from the station playing (or the first).
+            var terminal: TerminalSession?
+            if interactive {
+                do { terminal = try TerminalSession() } catch { throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration) }
+            }
+            defer { terminal?.restore() }
+            run.player = LiveRun.Player(controls: PlayerSupport.controls(for: sinks, onDemand: false), terminal: terminal, store: store)
+            // n/p (or the desktop's next/previous) step through the favourites, from the station playing (or the first).
             while case .switchFavourite(let step) = try run.run() {
                 let favourites = (try? store?.favourites()) ?? []
                 guard !favourites.isEmpty else { break }

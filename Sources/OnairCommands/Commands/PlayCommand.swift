@@ -18,7 +18,9 @@ struct PlayCommand: ParsableCommand {
 
         On a terminal it plays on the speakers and shows a view with keys: space pause, ←/→ seek 15 s, \
         [/] speed 0.5×–3× (the pitch stays), ,/. previous/next chapter, </> previous/next in the queue, \
-        +/- volume, m mute, s sleep timer (off, 5 … 60 minutes, end of this episode), q quit.
+        +/- volume, m mute, s sleep timer (off, 5 … 60 minutes, end of this episode), q quit. With a D-Bus \
+        session bus it is also an MPRIS player: media keys, desktop widgets and playerctl pause, seek, \
+        skip and stop it.
 
         Examples:
           onair play ~/Music/onair/fip/2026-11-21.mp3
@@ -112,8 +114,10 @@ struct PlayCommand: ParsableCommand {
             let shownOn = terminal
             let trap = SignalTrap(beforeExit: { shownOn?.restore() }) { player.stop() }
             player.start()
+            let desktop = DesktopPlayer.onDemand(player, controls: controls)
             terminal.map(player.run(on:))
             player.waitUntilFinished()
+            desktop?.stop()
             withExtendedLifetime(trap) {}
             if let failure = progress.first { throw CommandFailure(message: failure, exitCode: ExitStatus.streamFailed) }
         }
