@@ -15,6 +15,8 @@ public final class MediaFile {
     public let bitrate: Int?
     /// The file's own title tag ("artist - title" when both are there).
     public let title: String?
+    /// The loudness its ReplayGain or R128 tags give.
+    public let loudness: LoudnessTag?
     private let demuxer: Demuxer
     private let decoder: AudioDecoder
     private var resampler: Resampler
@@ -49,6 +51,10 @@ public final class MediaFile {
         bitrate = parameters.bit_rate > 0 ? Int(parameters.bit_rate)
             : (context.pointee.bit_rate > 0 ? Int(context.pointee.bit_rate) : nil)
         title = demuxer.takeInStreamTitle()
+        let dictionaries = [context.pointee.metadata, demuxer.stream.pointee.metadata]
+        loudness = LoudnessTag { name in
+            dictionaries.lazy.compactMap { av_dict_get($0, name, nil, 0)?.pointee.value.map { String(cString: $0) } }.first
+        }
         chapters = (0..<Int(context.pointee.nb_chapters)).compactMap { index in
             guard let chapter = context.pointee.chapters[index] else { return nil }
             let base = av_q2d(chapter.pointee.time_base)
