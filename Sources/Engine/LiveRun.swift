@@ -19,6 +19,8 @@ public final class LiveRun: Sendable {
         public let store: PlayerStore?
         /// How much a paused live station keeps (time-shift) before playing on from where it paused.
         public var timeShiftSeconds = 120.0
+        /// `--normalize`: the loudness the station is levelled to, in LUFS.
+        public var normalizeTarget: Double?
 
         public init(controls: PlayerControls, terminal: TerminalSession?, store: PlayerStore?) {
             self.controls = controls; self.terminal = terminal; self.store = store
@@ -61,7 +63,8 @@ public final class LiveRun: Sendable {
         paced = consumers.compactMap { $0 as? PacedPCMSink }
         stage = player.map { player in
             PlayerStage(format: format, controls: player.controls, sinks: consumers.compactMap { $0 as? PCMConsumer },
-                        timeShiftSeconds: player.timeShiftSeconds)
+                        timeShiftSeconds: player.timeShiftSeconds,
+                        normalizer: player.normalizeTarget.map { LoudnessNormalizer(format: format, target: $0) })
         }
         if let stage { consumers = consumers.filter { !($0 is PCMConsumer) } + [stage] }
         recording = view.map { LiveRecordingSwitch(target: target, nowPlaying: $0, paths: paths) }

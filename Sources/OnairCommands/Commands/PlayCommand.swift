@@ -22,12 +22,17 @@ struct PlayCommand: ParsableCommand {
         session bus it is also an MPRIS player: media keys, desktop widgets and playerctl pause, seek, \
         skip and stop it.
 
+        --normalize levels each item to -16 LUFS (or --normalize-target) by its ReplayGain or R128 tag, \
+        which onair writes into MP3 and Ogg recordings as it finishes them; an item without one is measured \
+        as it plays and starts after the 0.4 s that takes.
+
         Examples:
           onair play ~/Music/onair/fip/2026-11-21.mp3
           onair play 12 --speed 1.5
           onair play bbc-radio-4-today --shuffle --repeat all
           onair play playlist:2
           onair play 12 --start 10m --sink wav:out.wav
+          onair play playlist:2 --normalize
 
         Exit codes: 0 played or stopped; 1 a recording could not be played; 2 a sink failed; \
         3 configuration error; 4 nothing to play by that name; 64 usage error.
@@ -55,6 +60,8 @@ struct PlayCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("PCM format RATE:BITS:CHANNELS (bits 16 or 32 to change the speed).", valueName: "format"))
     var pcm: String = PCMFormat.snapcastDefault.description
+
+    @OptionGroup var loudness: LoudnessOptions
 
     @Flag(help: "Print events (playing, ended) as JSON lines.")
     var json = false
@@ -88,7 +95,8 @@ struct PlayCommand: ParsableCommand {
                 output.finish()
                 throw ValidationError("\(spec) does not take PCM")
             }
-            let stage = PlayerStage(format: format, controls: controls, sinks: [pcmSink], timeShiftSeconds: nil)
+            let stage = PlayerStage(format: format, controls: controls, sinks: [pcmSink], timeShiftSeconds: nil,
+                                    normalizer: loudness.target.map { LoudnessNormalizer(format: format, target: $0) })
             let progress = PlayProgress()
             let report = PlayReport(json: json, audioOnStandardOutput: spec == .stdout)
             let player = OnDemandPlayer(queue: queue, format: format, controls: controls, stage: stage, speed: speed,

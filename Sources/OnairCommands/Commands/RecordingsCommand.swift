@@ -9,7 +9,9 @@ struct RecordingsCommand: ParsableCommand {
         discussion: """
         Every recording `onair record` or `onair recover` finishes is entered in an index \
         ($XDG_DATA_HOME/onair/onair.sqlite, or $ONAIR_HOME/data): station, programme, start and end \
-        (UTC and the station's local time), file, size, duration, codec, titles and gaps.
+        (UTC and the station's local time), file, size, duration, codec, titles and gaps, and its loudness \
+        (EBU R128, measured when it was finished and written into the file as a ReplayGain tag, or \
+        R128_TRACK_GAIN in Opus; `onair play --normalize` levels by it).
 
         Examples:
           onair recordings
@@ -29,6 +31,11 @@ struct RecordingsCommand: ParsableCommand {
         } catch {
             throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
         }
+    }
+
+    /// "-23.4 LUFS", or "-" when not measured (silence, or finalised before onair measured loudness).
+    static func loudness(_ lufs: Double?) -> String {
+        lufs.map { String(format: "%.1f LUFS", $0) } ?? "-"
     }
 
     static func entry(_ id: Int64, in index: RecordingsIndex) throws -> IndexedRecording {
@@ -64,12 +71,13 @@ struct RecordingsCommand: ParsableCommand {
                     Console.message("No recordings yet (record one with: onair record STATION --duration 1h)")
                     return
                 }
-                let rows = [["ID", "START", "STATION", "WHAT", "LENGTH", "SIZE", "FILE"]] + entries.map { entry in
+                let rows = [["ID", "START", "STATION", "WHAT", "LENGTH", "SIZE", "LOUDNESS", "FILE"]] + entries.map { entry in
                     [String(entry.id ?? 0), String(entry.startLocal.prefix(16)).replacingOccurrences(of: "T", with: " "),
                      entry.stationName, entry.programmeName ?? entry.titles.first?.title ?? "",
-                     EventReporter.clock(entry.duration), RecordingReporter.size(entry.size), entry.file]
+                     EventReporter.clock(entry.duration), RecordingReporter.size(entry.size),
+                     RecordingsCommand.loudness(entry.loudness), entry.file]
                 }
-                print(TextTable.render(rows, maxWidths: [nil, nil, 20, 40, nil, nil, nil]))
+                print(TextTable.render(rows, maxWidths: [nil, nil, 20, 40, nil, nil, nil, nil]))
             }
         }
     }
@@ -97,6 +105,7 @@ struct RecordingsCommand: ParsableCommand {
                     "  end:       \(entry.endLocal)",
                     "  length:    \(EventReporter.clock(entry.duration)), \(RecordingReporter.size(entry.size)), "
                         + "\(entry.codec) in \(entry.container)",
+                    "  loudness:  \(RecordingsCommand.loudness(entry.loudness))",
                     "  source:    \(entry.source)",
                 ]
                 if let cue = entry.cueSheet { lines.append("  cue sheet: \(cue)") }
