@@ -41,15 +41,6 @@ public struct MediaPlayerState: Equatable, Sendable {
         self.canSeek = canSeek
     }
 
-    /// A live title as stations send it, "Artist - Title", split in two; one without the dash is all title.
-    public static func artistAndTitle(_ text: String) -> (artist: String?, title: String) {
-        guard let dash = text.range(of: " - ") else { return (nil, text) }
-        let artist = text[..<dash.lowerBound].trimmingCharacters(in: .whitespaces)
-        let title = text[dash.upperBound...].trimmingCharacters(in: .whitespaces)
-        guard !artist.isEmpty, !title.isEmpty else { return (nil, text) }
-        return (artist, title)
-    }
-
     /// What makes the Metadata property.
     var metadata: MetadataKey { MetadataKey(title: title, artist: artist, album: album, artworkURL: artworkURL, length: length) }
 

@@ -1,4 +1,5 @@
 import MPRIS
+import RadioModel
 
 /// The players on the desktop's session bus: what MPRIS shows of a live station or of recordings
 /// playing, and what its commands do to them. Nil when there is no session bus.
@@ -9,7 +10,7 @@ public enum DesktopPlayer {
                             stop: @escaping @Sendable () -> Void, switchFavourite: (@Sendable (Int) -> Void)?) -> MPRISPlayer? {
         MPRISPlayer.start(identity: "onair", state: {
             let now = nowPlaying.snapshot
-            let split = now.title.map(MediaPlayerState.artistAndTitle)
+            let split = now.title.map(TrackTitle.init)
             return MediaPlayerState(status: controls.isPaused ? .paused : .playing, title: split?.title ?? now.station,
                                     artist: split?.artist, album: [now.station, now.programme].compactMap { $0 }.joined(separator: " · "),
                                     position: elapsed(), volume: controls.audibleVolume,
