@@ -7,8 +7,8 @@ import Recording
 
 /// Turns what a user types (`12`, `fip`, `~/a.mp3`, `recording:12`, `tone-hour`, `playlist:3`) into
 /// library items and into what `onair play` queues, applying the parent → children rule: a programme
-/// is its recorded episodes, a podcast its episodes, oldest first. A podcast episode is downloaded
-/// when it is queued (not yet streamed with range requests). Hidden items leave every queue built from a programme, a
+/// is its recorded episodes, a podcast its episodes, oldest first. A podcast episode is streamed with
+/// range requests when its server takes them, else downloaded when it is queued. Hidden items leave every queue built from a programme, a
 /// playlist or the likes.
 public struct ItemResolver {
     private let index: RecordingsIndex
@@ -94,7 +94,7 @@ public struct ItemResolver {
                     queue.skipped.append("\(item.title): episode \(item.ref) is no longer followed")
                     continue
                 }
-                let file = try podcast { () throws(PodcastError) in try podcastFetch.download(episode) }
+                let file = try podcast(fetching: true) { () throws(PodcastError) in try podcastFetch.playable(episode) }
                 var chapters: [Chapter]?
                 do {
                     chapters = try podcastFetch.chapters(of: episode).map { Self.chapters($0, duration: episode.duration) }
@@ -143,8 +143,9 @@ public struct ItemResolver {
         try indexed { () throws(RecordingError) in try index.all() }.filter { $0.programme == id }.sorted { $0.startUTC < $1.startUTC }
     }
 
-    private func podcast<T>(_ body: () throws(PodcastError) -> T) throws(LibraryError) -> T {
-        do { return try body() } catch { throw LibraryError("\(error)") }
+    /// `fetching`: the body goes to the network, so its failure is a stream's, not the library's.
+    private func podcast<T>(fetching: Bool = false, _ body: () throws(PodcastError) -> T) throws(LibraryError) -> T {
+        do { return try body() } catch { throw LibraryError("\(error)", isNetwork: fetching) }
     }
 
     private func indexed<T>(_ body: () throws(RecordingError) -> T) throws(LibraryError) -> T {

@@ -1,7 +1,10 @@
 /// A problem with playlists, likes or hidden items, told in one plain line.
 public struct LibraryError: Error, CustomStringConvertible, Equatable, Sendable {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// Whether what failed was fetching something from the network (a podcast's feed or episode),
+    /// rather than the library's own files and database.
+    public let isNetwork: Bool
+    public init(_ description: String, isNetwork: Bool = false) { self.description = description; self.isNetwork = isNetwork }
 }
 
 /// What a playlist holds, a like marks or a hide removes: anything onair can play or name.

@@ -1,6 +1,7 @@
 import CFFmpeg
 import Foundation
 import RadioModel
+import StreamInput
 
 /// A recording on disk decoded to PCM: the on-demand side of the same decoder path live stations take
 /// (Demuxer, AudioDecoder, Resampler), seekable to the sample. Its FFmpeg handles stay on the thread
@@ -32,11 +33,20 @@ public final class MediaFile {
     private var landing: Int64?
     private var drained = false
 
+    /// `path`: a file, or an http(s) URL read with range requests (a podcast episode on its server).
     public init(path: String, format: PCMFormat) throws {
-        guard FileManager.default.fileExists(atPath: path) else { throw MediaError("no such file: \(path)") }
         self.path = path
         self.format = format
-        demuxer = try Demuxer(path: path)
+        if path.hasPrefix("http://") || path.hasPrefix("https://") {
+            do {
+                demuxer = try Demuxer(remote: try RemoteFile(url: path))
+            } catch let error as TransferError {
+                throw MediaError("\(error)")
+            }
+        } else {
+            guard FileManager.default.fileExists(atPath: path) else { throw MediaError("no such file: \(path)") }
+            demuxer = try Demuxer(path: path)
+        }
         decoder = try AudioDecoder(stream: demuxer.stream)
         resampler = Resampler(format: format)
         ownedPacket = try OwnedPacket()

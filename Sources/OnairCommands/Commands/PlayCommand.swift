@@ -12,8 +12,8 @@ struct PlayCommand: ParsableCommand {
         abstract: "Play a recording, or a programme's episodes, through the same decoder as live stations.",
         discussion: """
         What to play is a file, a recording's id (see `onair recordings`), a programme id (its \
-        recorded episodes in order, hidden ones left out), a podcast episode (episode:ID, downloaded \
-        first; see `onair podcasts`), or a playlist: playlist:ID, playlist:liked (see `onair playlists`). Each recording resumes where it was left (unless --start), and is \
+        recorded episodes in order, hidden ones left out), a podcast episode (episode:ID, streamed \
+        with range requests or downloaded first; see `onair podcasts`), or a playlist: playlist:ID, playlist:liked (see `onair playlists`). Each recording resumes where it was left (unless --start), and is \
         marked as heard once played to its end.
 
         On a terminal it plays on the speakers and shows a view with keys: space pause, ←/→ seek 15 s, \

@@ -11,8 +11,9 @@ struct PodcastsCommand: ParsableCommand {
         abstract: "Follow podcasts (RSS 2.0 with iTunes and Podcasting 2.0 tags, or Atom) and play their episodes.",
         discussion: """
         A feed is asked for again with If-None-Match and If-Modified-Since, so an unchanged one costs \
-        neither a download nor a parse. `onair play episode:ID` downloads the episode (into the data \
-        directory) and plays it through the same decoder as recordings: --start lands on the sample, and \
+        neither a download nor a parse. `onair play episode:ID` streams the episode with range requests \
+        (a seek fetches only what it lands on), or downloads it (into the data directory) when its \
+        server does not take them, and plays it through the same decoder as recordings: --start lands on the sample, and \
         it resumes where it stopped. `onair playlists add ID podcast:ID` adds a podcast's episodes.
 
         Examples:
