@@ -1,3 +1,5 @@
+import Foundation
+
 /// A problem with playlists, likes or hidden items, told in one plain line.
 public struct LibraryError: Error, CustomStringConvertible, Equatable, Sendable {
     public let description: String
@@ -21,6 +23,15 @@ public enum ItemKind: String, Codable, Sendable, CaseIterable {
     case podcast
     /// A podcast's episode, by its id.
     case episode
+}
+
+/// An episode of a programme: one of its recordings, or one its attached podcast published.
+public struct ProgrammeEpisode: Encodable, Sendable, Equatable {
+    public var item: LibraryItem
+    /// When it was recorded or published (nil: a podcast episode without a date).
+    public var date: Date?
+    /// Seconds, where known.
+    public var duration: Double?
 }
 
 /// One item, with the title it is shown by.

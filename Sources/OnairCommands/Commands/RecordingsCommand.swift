@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Library
 import Recording
+import Scheduling
 
 struct RecordingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -52,11 +54,16 @@ struct RecordingsCommand: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the recordings, oldest first.")
 
+        @Option(help: ArgumentHelp("Only this programme's episodes: its recordings and what an attached podcast published "
+                                   + "(onair podcasts attach), as one list by date.", valueName: "programme"))
+        var programme: String?
+
         @Flag(help: "One JSON object per recording.")
         var json = false
 
         func run() throws {
             try reportingFailures {
+                if let programme { return try RecordingsCommand.listEpisodes(of: programme, json: json) }
                 let entries: [IndexedRecording]
                 do {
                     entries = try openIndex().all()
@@ -80,6 +87,18 @@ struct RecordingsCommand: ParsableCommand {
                 print(TextTable.render(rows, maxWidths: [nil, nil, 20, 40, nil, nil, nil, nil]))
             }
         }
+    }
+
+    /// What `onair play PROGRAMME` would queue, and when each was recorded or published.
+    fileprivate static func listEpisodes(of programme: String, json: Bool) throws {
+        let resolver = try LibraryAccess.resolver()
+        let episodes = try LibraryAccess.run { () throws(LibraryError) in try resolver.episodes(ofProgramme: programme) }
+        if json { return episodes.forEach { Console.json($0) } }
+        guard !episodes.isEmpty else { return Console.message("No episodes of \(programme) yet") }
+        print(TextTable.render([["ITEM", "DATE", "LENGTH", "TITLE"]] + episodes.map { episode in
+            [episode.item.reference, episode.date.map { ScheduleTimes.utc($0) } ?? "", episode.duration.map { EventReporter.clock($0) } ?? "",
+             episode.item.title]
+        }, maxWidths: [nil, nil, nil, 60]))
     }
 
     struct Show: ParsableCommand {
