@@ -14,10 +14,12 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        // C interop lives only in these two shims.
+        // C interop lives only in these shims.
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev", "libavdevice-dev", "libavfilter-dev"])]),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // sd-bus (libsystemd-dev): the MPRIS object's vtable and sd-bus's variadic calls.
+        .target(name: "CSystemdBus", linkerSettings: [.linkedLibrary("systemd")]),
 
         // Pure Swift model: stations, streams, programmes, the catalogue; and what every module shares:
         // timestamps, onair's JSON, the `Locked` box.
@@ -53,10 +55,12 @@ let package = Package(
         .target(name: "Scheduling", dependencies: [
             "Guide", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The player on the desktop's session bus (MPRIS2): media keys, widgets, playerctl.
+        .target(name: "MPRIS", dependencies: ["CSystemdBus", "RadioModel"]),
         // The player: volume, pause and time-shift, sleep timer, queue, the terminal view and keys,
-        // favourites, history and resume positions.
+        // favourites, history and resume positions; the desktop's media keys through MPRIS.
         .target(name: "Playback", dependencies: [
-            "Media", "Outputs", "RadioModel", "StreamInput", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+            "Media", "MPRIS", "Outputs", "RadioModel", "StreamInput", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // Podcasts: RSS/Atom feeds, followed with conditional requests; episodes downloaded to play.
         .target(name: "Podcasts", dependencies: [
@@ -69,12 +73,12 @@ let package = Package(
         // The engine: stations run as jobs (listen, record, relay, scheduled episodes), one upstream
         // connection per station shared by all its jobs; the daemon's runtime jobs and its control protocol.
         .target(name: "Engine", dependencies: [
-            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide",
+            "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.
         .target(name: "OnairCommands", dependencies: [
-            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Engine", "Guide", "Library", "Podcasts",
+            "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Engine", "Guide", "Library", "Podcasts",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The executable: runs the root command and nothing else.

@@ -7,8 +7,9 @@ import Recording
 
 /// Turns what a user types (`12`, `fip`, `~/a.mp3`, `recording:12`, `tone-hour`, `playlist:3`) into
 /// library items and into what `onair play` queues, applying the parent → children rule: a programme
-/// is its recorded episodes, a podcast its episodes, oldest first. A podcast episode is downloaded
-/// when it is queued (not yet streamed with range requests). Hidden items leave every queue built from a programme, a
+/// is its recorded episodes (and the published episodes of a podcast attached to it, in one list by
+/// date), a podcast its episodes, oldest first. A podcast episode is streamed with
+/// range requests when its server takes them, else downloaded when it is queued. Hidden items leave every queue built from a programme, a
 /// playlist or the likes.
 public struct ItemResolver {
     private let index: RecordingsIndex
@@ -50,7 +51,7 @@ public struct ItemResolver {
     public func expanded(_ item: LibraryItem) throws(LibraryError) -> [LibraryItem] {
         let children: [LibraryItem]
         switch item.kind {
-        case .programme: children = try recordings(ofProgramme: item.ref).map(Self.item)
+        case .programme: children = try episodes(ofProgramme: item.ref).map(\.item)
         case .podcast:
             guard let id = Int64(item.ref) else { return [] }
             children = try podcast { () throws(PodcastError) in try podcasts.episodes(of: id) }.map(Self.item)
@@ -94,7 +95,7 @@ public struct ItemResolver {
                     queue.skipped.append("\(item.title): episode \(item.ref) is no longer followed")
                     continue
                 }
-                let file = try podcast { () throws(PodcastError) in try podcastFetch.download(episode) }
+                let file = try podcast(fetching: true) { () throws(PodcastError) in try podcastFetch.playable(episode) }
                 var chapters: [Chapter]?
                 do {
                     chapters = try podcastFetch.chapters(of: episode).map { Self.chapters($0, duration: episode.duration) }
@@ -139,12 +140,28 @@ public struct ItemResolver {
         }
     }
 
+    /// A programme's recordings and its attached podcasts' episodes, by date (a recording's start, an
+    /// episode's publication; an episode without a date last).
+    public func episodes(ofProgramme id: String) throws(LibraryError) -> [ProgrammeEpisode] {
+        var episodes = try recordings(ofProgramme: id).map { ProgrammeEpisode(item: Self.item($0), date: $0.startUTC, duration: $0.duration) }
+        for attached in try podcast({ () throws(PodcastError) in try podcasts.podcasts(ofProgramme: id) }) {
+            episodes += try podcast { () throws(PodcastError) in try podcasts.episodes(of: attached.id!) }
+                .map { ProgrammeEpisode(item: Self.item($0), date: $0.published, duration: $0.duration) }
+        }
+        // By date, undated last; equal dates keep recordings before episodes.
+        let order = { (episode: ProgrammeEpisode) -> Date in episode.date ?? .distantFuture }
+        return episodes.enumerated().sorted { first, second in
+            order(first.element) != order(second.element) ? order(first.element) < order(second.element) : first.offset < second.offset
+        }.map(\.element)
+    }
+
     private func recordings(ofProgramme id: String) throws(LibraryError) -> [IndexedRecording] {
         try indexed { () throws(RecordingError) in try index.all() }.filter { $0.programme == id }.sorted { $0.startUTC < $1.startUTC }
     }
 
-    private func podcast<T>(_ body: () throws(PodcastError) -> T) throws(LibraryError) -> T {
-        do { return try body() } catch { throw LibraryError("\(error)") }
+    /// `fetching`: the body goes to the network, so its failure is a stream's, not the library's.
+    private func podcast<T>(fetching: Bool = false, _ body: () throws(PodcastError) -> T) throws(LibraryError) -> T {
+        do { return try body() } catch { throw LibraryError("\(error)", isNetwork: fetching) }
     }
 
     private func indexed<T>(_ body: () throws(RecordingError) -> T) throws(LibraryError) -> T {

@@ -1,7 +1,12 @@
+import Foundation
+
 /// A problem with playlists, likes or hidden items, told in one plain line.
 public struct LibraryError: Error, CustomStringConvertible, Equatable, Sendable {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// Whether what failed was fetching something from the network (a podcast's feed or episode),
+    /// rather than the library's own files and database.
+    public let isNetwork: Bool
+    public init(_ description: String, isNetwork: Bool = false) { self.description = description; self.isNetwork = isNetwork }
 }
 
 /// What a playlist holds, a like marks or a hide removes: anything onair can play or name.
@@ -18,6 +23,15 @@ public enum ItemKind: String, Codable, Sendable, CaseIterable {
     case podcast
     /// A podcast's episode, by its id.
     case episode
+}
+
+/// An episode of a programme: one of its recordings, or one its attached podcast published.
+public struct ProgrammeEpisode: Encodable, Sendable, Equatable {
+    public var item: LibraryItem
+    /// When it was recorded or published (nil: a podcast episode without a date).
+    public var date: Date?
+    /// Seconds, where known.
+    public var duration: Double?
 }
 
 /// One item, with the title it is shown by.

@@ -2,14 +2,16 @@ import CFFmpeg
 import Foundation
 import StreamInput
 
-/// libavformat over one ingest run (or a file on disk): finds the audio stream and hands out its packets.
+/// libavformat over one ingest run (or a file on disk, or on a web server): finds the audio stream and
+/// hands out its packets.
 final class Demuxer {
     /// Bytes looked at to check the Content-Type's claim before trusting it.
     static let probeBytes = 4096
 
     private(set) var context: UnsafeMutablePointer<AVFormatContext>?
-    /// The live byte queue's bridge; nil for a file, which libavformat reads (and seeks) itself.
-    private let io: AVIOBridge?
+    /// The custom input kept alive while libavformat reads it: the live byte queue's bridge or a remote
+    /// file's range reader; nil for a file on disk, which libavformat reads (and seeks) itself.
+    private let io: AnyObject?
     let streamIndex: Int32
     /// The demuxer's name, e.g. "mp3".
     let formatName: String
@@ -48,11 +50,31 @@ final class Demuxer {
 
     /// Opens a file for playing on demand: probed fully (a recording's duration and chapters are
     /// wanted, not a quick first byte) and seekable.
-    init(path: String) throws {
-        io = nil
+    convenience init(path: String) throws {
+        try self.init(opening: path, remote: nil)
+    }
+
+    /// Opens a file on a web server for playing on demand, read with range requests: seeking fetches
+    /// only the pieces it lands on.
+    convenience init(remote file: RemoteFile) throws {
+        try self.init(opening: URLRedaction.redact(file.url), remote: try RemoteFileIO(file: file))
+    }
+
+    private init(opening path: String, remote: RemoteFileIO?) throws {
+        io = remote
         var context: UnsafeMutablePointer<AVFormatContext>?
-        let opened = avformat_open_input(&context, path, nil, nil)
-        guard opened >= 0, let context else { throw MediaError("cannot open \(path)", code: opened) }
+        if let remote {
+            guard let allocated = avformat_alloc_context() else { throw MediaError("cannot allocate a format context") }
+            allocated.pointee.pb = remote.context
+            // Seek by the file's table of contents or its constant bitrate: an exact seek would read every
+            // packet from the start to build an index, which over the network is the download it avoids.
+            allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_FAST_SEEK
+            context = allocated
+        }
+        let opened = avformat_open_input(&context, remote == nil ? path : "", nil, nil)
+        guard opened >= 0, let context else {
+            throw MediaError("cannot open \(path)" + (remote?.failure.map { ": \($0.message)" } ?? ""), code: opened)
+        }
         self.context = context
         avformat_find_stream_info(context, nil)
         let index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)

@@ -125,6 +125,7 @@ public final class OnDemandPlayer: @unchecked Sendable {  // queue, requests and
             return firstStart
         } ?? positions?.resumePoint(for: item.path, duration: file.duration) ?? 0
         if start > 0 { try file.seek(to: start) }
+        stage.beginItem(loudness: file.loudness)
         lock.withLock {
             storedStatus = Status(item: item, place: (queue.place ?? 0) + 1, count: queue.items.count, position: file.position,
                                   duration: file.duration, speed: speed, chapter: nil,

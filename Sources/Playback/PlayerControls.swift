@@ -26,9 +26,21 @@ public final class PlayerControls: @unchecked Sendable {  // the stored settings
     public var isPaused: Bool { lock.withLock { storedPaused } }
     public var sleepTimer: SleepTimer { lock.withLock { storedSleep } }
 
+    /// The volume as heard: 0 while muted.
+    public var audibleVolume: Double { lock.withLock { storedMuted ? 0 : storedVolume } }
+
     public func adjustVolume(by step: Double) {
+        changeVolume { $0 + step }
+    }
+
+    /// Sets the volume (kept within `volumeRange`, to whole percent).
+    public func setVolume(_ level: Double) {
+        changeVolume { _ in level }
+    }
+
+    private func changeVolume(_ change: (Double) -> Double) {
         let (level, muted) = lock.withLock { () -> (Double, Bool) in
-            let level = ((storedVolume + step) * 100).rounded() / 100
+            let level = (change(storedVolume) * 100).rounded() / 100
             storedVolume = min(Self.volumeRange.upperBound, max(Self.volumeRange.lowerBound, level))
             return (storedVolume, storedMuted)
         }

@@ -3,9 +3,9 @@ import Media
 import RadioModel
 
 /// The player's PCM stage between the decoder and the sinks: scales the samples (volume, mute, the
-/// sleep timer's fade) and, for a live station, holds what arrives while paused — time-shift —
+/// sleep timer's fade, `--normalize`'s gain) and, for a live station, holds what arrives while paused — time-shift —
 /// up to a bound, playing on from where it paused.
-public final class PlayerStage: PCMConsumer, @unchecked Sendable {  // the delay ring, `scratch` and `lastGain` inside `lock`
+public final class PlayerStage: PCMConsumer, @unchecked Sendable {  // the delay ring inside `lock`; `scratch`, `lastGain` and `normalizer` on the thread that plays
     public let label = "player"
     private let format: PCMFormat
     private let controls: PlayerControls
@@ -14,13 +14,17 @@ public final class PlayerStage: PCMConsumer, @unchecked Sendable {  // the delay
     /// Live only: audio received but not yet played (while paused, and behind live after).
     private let delay: ByteRing?
     private var scratch: [UInt8] = []
-    private var lastGain = 1.0
+    private var lastGain: Double
+    private let normalizer: LoudnessNormalizer?
 
     /// `timeShiftSeconds`: how much a paused live station buffers; nil on demand, where pausing stops reading.
-    public init(format: PCMFormat, controls: PlayerControls, sinks: [PCMConsumer], timeShiftSeconds: Double?) {
+    public init(format: PCMFormat, controls: PlayerControls, sinks: [PCMConsumer], timeShiftSeconds: Double?,
+                normalizer: LoudnessNormalizer? = nil) {
         self.format = format
         self.controls = controls
         self.sinks = sinks
+        self.normalizer = normalizer
+        lastGain = normalizer == nil ? 1 : 0  // a measured item starts from silence
         delay = timeShiftSeconds.map { ByteRing(capacity: Int($0 * Double(format.bytesPerSecond)) / format.bytesPerFrame * format.bytesPerFrame) }
     }
 
@@ -59,9 +63,12 @@ public final class PlayerStage: PCMConsumer, @unchecked Sendable {  // the delay
 
     public func finish() { sinks.forEach { $0.finish() } }
 
+    /// On demand, as each item starts (on the play thread): what its tags say of its loudness, for `--normalize`.
+    public func beginItem(loudness: LoudnessTag?) { normalizer?.begin(tagged: loudness) }
+
     /// Scales one buffer, ramping from the last buffer's gain to this one's so that changes don't click.
     private func play(_ pcm: UnsafeRawBufferPointer) throws {
-        let gain = controls.sampleGain()
+        let gain = controls.sampleGain() * (normalizer?.gain(for: pcm) ?? 1)
         if gain == 1 && lastGain == 1 {
             try sinks.forEach { try $0.consume(pcm) }
             return

@@ -75,6 +75,14 @@ public struct PodcastFetch: Sendable {
         return (downloaded, deleted)
     }
 
+    /// What plays the episode: its download if it has one, else its URL when the server takes range
+    /// requests (streamed: a seek fetches only what it lands on), else a download made now.
+    public func playable(_ episode: PodcastEpisode) throws(PodcastError) -> String {
+        if let file = episode.file, FileManager.default.fileExists(atPath: file) { return file }
+        if RemoteFile.takesRanges(episode.url, engine: engine) { return episode.url }
+        return try download(episode)
+    }
+
     /// The episode's audio on disk, downloaded first if it is not there yet.
     public func download(_ episode: PodcastEpisode) throws(PodcastError) -> String {
         if let file = episode.file, FileManager.default.fileExists(atPath: file) { return file }

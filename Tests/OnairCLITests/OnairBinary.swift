@@ -22,8 +22,9 @@ struct OnairBinary {
         try ProcessRunner.run(Self.path, arguments, timeout: timeout, environment: environment)
     }
 
-    func start(_ arguments: [String]) throws -> RunningProcess {
-        try ProcessRunner.start(Self.path, arguments, environment: environment)
+    /// `extraEnvironment` adds to (or overrides) the test's own and ONAIR_HOME.
+    func start(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> RunningProcess {
+        try ProcessRunner.start(Self.path, arguments, environment: environment.merging(extraEnvironment) { $1 })
     }
 
     /// The JSON event objects a `--json` run printed.

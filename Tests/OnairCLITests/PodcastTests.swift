@@ -62,7 +62,9 @@ final class PodcastTests: XCTestCase {
         XCTAssertEqual(sought.duration, try FFprobe.decodePCM(fixture).duration - 2, accuracy: frame)
         XCTAssertEqual(sought.slice(from: 1 - 0.1, to: 1 - frame).dominantFrequency() ?? 0, 440, accuracy: 5)
         XCTAssertEqual(sought.slice(from: 1 + frame, to: 1 + 0.1).dominantFrequency() ?? 0, 880, accuracy: 5)
-        XCTAssertEqual(server.requestCount("/ep1.mp3"), 1)
+        // The server sends the whole file to a range request, so the episode is downloaded, not streamed.
+        let downloads = { server.requests("/ep1.mp3").filter { $0.headers["Range"] == nil }.count }
+        XCTAssertEqual(downloads(), 1)
 
         // Stopped after about 2 s, it resumes there, and is marked heard once played to its end.
         let first = try onair.start(["play", episode, "--sink", "wav:\(onair.home.file("first.wav").path)", "--json"])
@@ -76,7 +78,7 @@ final class PodcastTests: XCTestCase {
         let events = OnairBinary.events(second.stdoutText)
         XCTAssertEqual(events.first?["position"] as? Double ?? -1, position, accuracy: 0.001, "resumed")
         XCTAssertEqual(events.last?["heard"] as? Bool, true)
-        XCTAssertEqual(server.requestCount("/ep1.mp3"), 1, "downloaded once")
+        XCTAssertEqual(downloads(), 1, "downloaded once")
 
         // A podcast added to a playlist is added as its episodes.
         XCTAssertTrue(try onair.run(["playlists", "create", "Talks"]).succeeded)
@@ -137,5 +139,61 @@ final class PodcastTests: XCTestCase {
         try tmux.type("q")
         XCTAssertTrue(tmux.waitFor("exit=0"), tmux.shown)
         XCTAssertEqual(server.requestCount("/chapters.json"), 1)
+    }
+}
+
+/// Episodes streamed from a server that takes range requests: a seek near the end fetches only the
+/// pieces it lands on, through the same decoder; a failed download exits 1.
+final class PodcastStreamingTests: XCTestCase {
+    private func follow(_ onair: OnairBinary, enclosure: URL, on server: FixtureHTTPServer) throws -> String {
+        let feed = Data("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0"><channel><title>Long Tones</title>
+          <item><title>One long tone</title><guid>long</guid><pubDate>Mon, 23 Nov 2026 06:00:00 +0000</pubDate>
+            <enclosure url="\(enclosure.absoluteString)" type="audio/mpeg" length="0"/></item>
+        </channel></rss>
+        """.utf8)
+        server.route("/feed.xml", FixtureHTTPServer.file(feed, contentType: "application/rss+xml"))
+        XCTAssertTrue(try onair.run(["podcasts", "add", server.url("/feed.xml").absoluteString]).succeeded)
+        let episodes = OnairBinary.events(try onair.run(["podcasts", "episodes", "1", "--json"]).stdoutText)
+        return "episode:\(try XCTUnwrap(episodes.first?["id"] as? Int))"
+    }
+
+    func testASeekNearTheEndFetchesOnlyTheEndOfTheEpisode() throws {
+        let onair = try OnairBinary()
+        // 5 minutes at 128 kbit/s: 440 Hz, then 880 Hz for its last 10 s.
+        let fixture = try AudioFixtures.tones([Tone(frequency: 440, seconds: 290), Tone(frequency: 880, seconds: 10)], codec: .mp3)
+        let audio = try Data(contentsOf: fixture)
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let served = Counter()
+        server.route("/long.mp3", FixtureHTTPServer.rangedFile(audio, contentType: "audio/mpeg", served: served))
+        let episode = try follow(onair, enclosure: server.url("/long.mp3"), on: server)
+
+        let wav = onair.home.file("end.wav")
+        let played = try onair.run(["play", episode, "--start", "4m48s", "--sink", "wav:\(wav.path)"])
+        XCTAssertTrue(played.succeeded, "\(played)")
+        let output = try PCMAudio(wavFile: wav)
+        XCTAssertEqual(output.duration, 12, accuracy: 0.1, "played from 4:48 to the end")
+        // The change to 880 Hz at 4:50 comes 2 s in, to the frame: --start lands on the sample as for a file.
+        let frame = 1152.0 / 44100
+        XCTAssertEqual(output.slice(from: 2 - 0.1, to: 2 - frame).dominantFrequency() ?? 0, 440, accuracy: 5)
+        XCTAssertEqual(output.slice(from: 2 + frame, to: 2 + 0.1).dominantFrequency() ?? 0, 880, accuracy: 5)
+        XCTAssertLessThan(served.total, audio.count / 4, "\(served.total) of \(audio.count) bytes fetched")
+        XCTAssertTrue(server.requests("/long.mp3").allSatisfy { $0.headers["Range"] != nil }, "every request asks for a range")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: onair.home.url.appendingPathComponent("data/podcasts/1").path),
+                       "nothing was downloaded")
+    }
+
+    func testAnEpisodeThatCannotBeFetchedExitsOneAsAStreamThatFailed() throws {
+        let onair = try OnairBinary()
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        server.route("/gone.mp3", FixtureHTTPServer.status(404))
+        let episode = try follow(onair, enclosure: server.url("/gone.mp3"), on: server)
+        let played = try onair.run(["play", episode, "--sink", "wav:\(onair.home.file("gone.wav").path)"])
+        XCTAssertEqual(played.status, 1, "\(played)")
+        XCTAssertTrue(played.stderrText.contains("404"), played.stderrText)
+        XCTAssertEqual(played.stderrText.split(separator: "\n").count, 1, "one plain line: \(played.stderrText)")
     }
 }

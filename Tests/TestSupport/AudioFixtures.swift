@@ -96,26 +96,29 @@ public struct Tone: Sendable, Hashable {
 ///     let steps = try AudioFixtures.tones([Tone(frequency: 440, seconds: 2), .silence(seconds: 1),
 ///                                          Tone(frequency: 880, seconds: 2)], codec: .oggOpus)
 public enum AudioFixtures {
-    /// A single sine tone.
+    /// A single sine tone; `gain` (dB) changes its level.
     public static func sine(
         frequency: Double = 440,
         seconds: Double = 10,
         codec: AudioCodec = .mp3,
         sampleRate: Int? = nil,
         channels: Int = 2,
-        bitrate: Int? = nil
+        bitrate: Int? = nil,
+        gain: Double = 0
     ) throws -> URL {
         try tones([Tone(frequency: frequency, seconds: seconds)], codec: codec,
-                  sampleRate: sampleRate, channels: channels, bitrate: bitrate)
+                  sampleRate: sampleRate, channels: channels, bitrate: bitrate, gain: gain)
     }
 
-    /// Tones (and silences) back to back, e.g. to tell segments apart or to leave a gap to find.
+    /// Tones (and silences) back to back, e.g. to tell segments apart or to leave a gap to find;
+    /// `gain` (dB) changes their level.
     public static func tones(
         _ tones: [Tone],
         codec: AudioCodec = .mp3,
         sampleRate: Int? = nil,
         channels: Int = 2,
-        bitrate: Int? = nil
+        bitrate: Int? = nil,
+        gain: Double = 0
     ) throws -> URL {
         precondition(!tones.isEmpty, "at least one tone")
         let rate = sampleRate ?? codec.defaultSampleRate
@@ -123,7 +126,7 @@ public enum AudioFixtures {
             "sine=frequency=\(tone.frequency):sample_rate=\(rate):duration=\(tone.seconds)[t\(index)]"
         }
         let labels = tones.indices.map { "[t\($0)]" }.joined()
-        let graph = sources.joined(separator: ";") + ";\(labels)concat=n=\(tones.count):v=0:a=1[out0]"
+        let graph = sources.joined(separator: ";") + ";\(labels)concat=n=\(tones.count):v=0:a=1,volume=\(gain)dB[out0]"
         let arguments = ["-f", "lavfi", "-i", graph, "-ac", "\(channels)"] + codec.ffmpegArguments(bitrate: bitrate)
         return try cache.file(for: arguments, fileExtension: codec.fileExtension)
     }

@@ -8,5 +8,11 @@ public final class Counter: @unchecked Sendable {
     public init() {}
 
     /// Counts one more and returns the new count (1 for the first call).
-    public func increment() -> Int { lock.withLock { value += 1; return value } }
+    public func increment() -> Int { add(1) }
+
+    /// Counts `amount` more (bytes served, say) and returns the new total.
+    @discardableResult
+    public func add(_ amount: Int) -> Int { lock.withLock { value += amount; return value } }
+
+    public var total: Int { lock.withLock { value } }
 }

@@ -111,6 +111,36 @@ extension FixtureHTTPServer {
         }
     }
 
+    /// The bytes as a web server with range requests serves them: `Range: bytes=A-B` (or `A-`) gets
+    /// 206 Partial Content with a Content-Range; without a Range, 200 and everything. `served` counts the
+    /// body bytes sent.
+    public static func rangedFile(_ data: Data, contentType: String, served: Counter) -> Handler {
+        return { request, connection in
+            var range = 0..<data.count
+            if let header = request.headers["Range"], header.hasPrefix("bytes=") {
+                let bounds = header.dropFirst("bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
+                let first = Int(bounds.first ?? "") ?? 0
+                let last = bounds.count > 1 ? Int(bounds[1]) ?? data.count - 1 : data.count - 1
+                guard first < data.count else {
+                    return try connection.sendStatus(line: "HTTP/1.0 416 Range Not Satisfiable",
+                                                     headers: [("Content-Range", "bytes */\(data.count)"), ("Connection", "close")])
+                }
+                range = first..<min(last + 1, data.count)
+                try connection.sendStatus(line: "HTTP/1.0 206 Partial Content", headers: [
+                    ("Content-Type", contentType), ("Content-Length", "\(range.count)"), ("Accept-Ranges", "bytes"),
+                    ("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(data.count)"), ("Connection", "close"),
+                ])
+            } else {
+                try connection.sendStatus(line: "HTTP/1.0 200 OK", headers: [
+                    ("Content-Type", contentType), ("Content-Length", "\(data.count)"), ("Accept-Ranges", "bytes"), ("Connection", "close"),
+                ])
+            }
+            guard request.method != "HEAD" else { return }
+            try connection.send(data.subdata(in: range))
+            served.add(range.count)
+        }
+    }
+
     /// A redirect (301, 302, 303, 307 or 308) to any location, relative, absolute or another scheme.
     public static func redirect(to location: String, code: Int = 302) -> Handler {
         return { _, connection in

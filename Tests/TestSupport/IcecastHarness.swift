@@ -97,8 +97,10 @@ public final class IcecastHarness: @unchecked Sendable {
     /// Starts an ffmpeg source client playing an endless sine tone into `mount` in real time and
     /// waits until the mount is live. A source already on that mount is replaced.
     ///
-    /// - Parameter title: for MP3/AAC set through the admin URL once live; for Ogg given to the
-    ///   encoder as a comment (the only way for Opus, see the type's notes).
+    /// - Parameters:
+    ///   - title: for MP3/AAC set through the admin URL once live; for Ogg given to the
+    ///     encoder as a comment (the only way for Opus, see the type's notes).
+    ///   - gain: the tone's level in dB from ffmpeg's sine (1/8 full scale, about -22 LUFS in stereo).
     public func startSource(
         mount: String,
         codec: AudioCodec = .mp3,
@@ -106,13 +108,14 @@ public final class IcecastHarness: @unchecked Sendable {
         title: String? = nil,
         bitrate: Int? = nil,
         sampleRate: Int? = nil,
+        gain: Double = 0,
         timeout: TimeInterval = 10
     ) throws {
         precondition(mount.hasPrefix("/"), "a mount starts with /")
         let inOgg = codec == .oggVorbis || codec == .oggOpus
         var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi",
                          "-i", "sine=frequency=\(frequency):sample_rate=\(sampleRate ?? codec.defaultSampleRate)",
-                         "-ac", "2"]
+                         "-ac", "2", "-af", "volume=\(gain)dB"]
         if let title, inOgg { arguments += ["-metadata", "title=\(title)"] }
         arguments += codec.ffmpegArguments(bitrate: bitrate)
             + ["-content_type", codec.contentType, "-ice_name", "onair test \(mount)", sourceURL(mount: mount)]

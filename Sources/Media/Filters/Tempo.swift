@@ -7,98 +7,35 @@ public final class Tempo {
     public static let range = 0.5...3.0
     public let speed: Double
     private let format: PCMFormat
-    private var graph: UnsafeMutablePointer<AVFilterGraph>?
-    private var source: UnsafeMutablePointer<AVFilterContext>?
-    private var sink: UnsafeMutablePointer<AVFilterContext>?
-    private let ownedInput: OwnedFrame
-    private let ownedOutput: OwnedFrame
-    private var nextTimestamp: Int64 = 0
+    private let graph: PCMFilterGraph
 
     public init(format: PCMFormat, speed: Double) throws {
         guard Self.range.contains(speed) else {
             throw MediaError("speed \(speed) is outside \(Self.range.lowerBound)–\(Self.range.upperBound)")
         }
-        guard let sampleFormat = Self.sampleFormatName(format) else {
-            throw MediaError("changing the speed needs 16- or 32-bit PCM, not \(format.bitsPerSample)-bit")
-        }
         self.speed = speed
         self.format = format
-        graph = avfilter_graph_alloc()
-        ownedInput = try OwnedFrame()
-        ownedOutput = try OwnedFrame()
-        guard let graph else { throw MediaError("cannot allocate a filter graph") }
-        let layout = format.channels == 1 ? "mono" : format.channels == 2 ? "stereo" : "\(format.channels)c"
-        let description = "sample_rate=\(format.sampleRate):sample_fmt=\(sampleFormat):channel_layout=\(layout)"
-        source = try Self.add("abuffer", "in", arguments: description + ":time_base=1/\(format.sampleRate)", to: graph)
-        let tempo = try Self.add("atempo", "tempo", arguments: "tempo=\(speed)", to: graph)
-        let shape = try Self.add("aformat", "shape",
-                                 arguments: "sample_fmts=\(sampleFormat):sample_rates=\(format.sampleRate):channel_layouts=\(layout)",
-                                 to: graph)
-        sink = try Self.add("abuffersink", "out", arguments: nil, to: graph)
-        guard avfilter_link(source, 0, tempo, 0) >= 0, avfilter_link(tempo, 0, shape, 0) >= 0,
-              avfilter_link(shape, 0, sink, 0) >= 0 else { throw MediaError("cannot link the tempo filters") }
-        let configured = avfilter_graph_config(graph, nil)
-        guard configured >= 0 else { throw MediaError("cannot configure the tempo filters", code: configured) }
-    }
-
-    deinit {
-        avfilter_graph_free(&graph)
+        graph = try PCMFilterGraph(format: format, chain: [("atempo", "tempo=\(speed)"),
+                                                           ("aformat", PCMFilterGraph.aformatArguments(format))],
+                                   purpose: "changing the speed")
     }
 
     /// Feeds interleaved PCM in; `body` gets what comes out at the new speed (less, or more, than went in).
     public func process(_ pcm: UnsafeRawBufferPointer, body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let input = ownedInput.pointer
         guard pcm.count >= format.bytesPerFrame else { return }
-        let frames = pcm.count / format.bytesPerFrame
-        input.pointee.nb_samples = Int32(frames)
-        input.pointee.format = Self.sampleFormat(format).rawValue
-        input.pointee.sample_rate = Int32(format.sampleRate)
-        onair_default_channel_layout(&input.pointee.ch_layout, Int32(format.channels))
-        input.pointee.pts = nextTimestamp
-        nextTimestamp += Int64(frames)
-        var status = av_frame_get_buffer(input, 0)
-        guard status >= 0 else { throw MediaError("cannot allocate a filter frame", code: status) }
-        input.pointee.data.0!.update(from: pcm.bindMemory(to: UInt8.self).baseAddress!, count: frames * format.bytesPerFrame)
-        status = av_buffersrc_add_frame(source, input)  // takes the frame's buffers and resets it
-        guard status >= 0 else { throw MediaError("cannot feed the tempo filter", code: status) }
+        try graph.feed(pcm)
         try pull(body)
     }
 
     /// Flushes what the filter still holds (at the end of a recording).
     public func drain(body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        av_buffersrc_add_frame(source, nil)
+        try graph.feedEnd()
         try pull(body)
     }
 
     private func pull(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let output = ownedOutput.pointer
-        while true {
-            let status = av_buffersink_get_frame(sink, output)
-            if status == onair_averror_eagain() || status == onair_averror_eof() { return }
-            guard status >= 0 else { throw MediaError("cannot read from the tempo filter", code: status) }
-            defer { av_frame_unref(output) }
-            let bytes = Int(output.pointee.nb_samples) * format.bytesPerFrame
-            try body(UnsafeRawBufferPointer(start: output.pointee.data.0, count: bytes))
+        try graph.pull { frame in
+            try body(UnsafeRawBufferPointer(start: frame.pointee.data.0, count: Int(frame.pointee.nb_samples) * format.bytesPerFrame))
         }
-    }
-
-    private static func add(_ filter: String, _ name: String, arguments: String?,
-                            to graph: UnsafeMutablePointer<AVFilterGraph>) throws -> UnsafeMutablePointer<AVFilterContext> {
-        var context: UnsafeMutablePointer<AVFilterContext>?
-        let status = avfilter_graph_create_filter(&context, avfilter_get_by_name(filter), name, arguments, nil, graph)
-        guard status >= 0, let context else { throw MediaError("cannot create the \(filter) filter", code: status) }
-        return context
-    }
-
-    private static func sampleFormatName(_ format: PCMFormat) -> String? {
-        switch format.bitsPerSample {
-        case 16: return "s16"
-        case 32: return "s32"
-        default: return nil
-        }
-    }
-
-    private static func sampleFormat(_ format: PCMFormat) -> AVSampleFormat {
-        format.bitsPerSample == 16 ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_S32
     }
 }

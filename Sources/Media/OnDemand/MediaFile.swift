@@ -1,6 +1,7 @@
 import CFFmpeg
 import Foundation
 import RadioModel
+import StreamInput
 
 /// A recording on disk decoded to PCM: the on-demand side of the same decoder path live stations take
 /// (Demuxer, AudioDecoder, Resampler), seekable to the sample. Its FFmpeg handles stay on the thread
@@ -15,6 +16,8 @@ public final class MediaFile {
     public let bitrate: Int?
     /// The file's own title tag ("artist - title" when both are there).
     public let title: String?
+    /// The loudness its ReplayGain or R128 tags give.
+    public let loudness: LoudnessTag?
     private let demuxer: Demuxer
     private let decoder: AudioDecoder
     private var resampler: Resampler
@@ -30,11 +33,20 @@ public final class MediaFile {
     private var landing: Int64?
     private var drained = false
 
+    /// `path`: a file, or an http(s) URL read with range requests (a podcast episode on its server).
     public init(path: String, format: PCMFormat) throws {
-        guard FileManager.default.fileExists(atPath: path) else { throw MediaError("no such file: \(path)") }
         self.path = path
         self.format = format
-        demuxer = try Demuxer(path: path)
+        if path.hasPrefix("http://") || path.hasPrefix("https://") {
+            do {
+                demuxer = try Demuxer(remote: try RemoteFile(url: path))
+            } catch let error as TransferError {
+                throw MediaError("\(error)")
+            }
+        } else {
+            guard FileManager.default.fileExists(atPath: path) else { throw MediaError("no such file: \(path)") }
+            demuxer = try Demuxer(path: path)
+        }
         decoder = try AudioDecoder(stream: demuxer.stream)
         resampler = Resampler(format: format)
         ownedPacket = try OwnedPacket()
@@ -49,6 +61,10 @@ public final class MediaFile {
         bitrate = parameters.bit_rate > 0 ? Int(parameters.bit_rate)
             : (context.pointee.bit_rate > 0 ? Int(context.pointee.bit_rate) : nil)
         title = demuxer.takeInStreamTitle()
+        let dictionaries = [context.pointee.metadata, demuxer.stream.pointee.metadata]
+        loudness = LoudnessTag { name in
+            dictionaries.lazy.compactMap { av_dict_get($0, name, nil, 0)?.pointee.value.map { String(cString: $0) } }.first
+        }
         chapters = (0..<Int(context.pointee.nb_chapters)).compactMap { index in
             guard let chapter = context.pointee.chapters[index] else { return nil }
             let base = av_q2d(chapter.pointee.time_base)

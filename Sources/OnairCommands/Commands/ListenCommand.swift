@@ -1,5 +1,6 @@
 import ArgumentParser
 import Engine
+import MPRIS
 import Outputs
 import Playback
 import RadioModel
@@ -13,7 +14,13 @@ struct ListenCommand: ParsableCommand {
         a live view: station, programme, title, codec, reconnects and gaps, volume and sleep timer. Keys: \
         space pause (time-shift: the station keeps buffering, up to 2 minutes), l back to live, +/- volume, \
         m mute, s sleep timer (off, 5, 10, 15, 30, 45, 60 min, fading out), n/p next/previous favourite \
-        (onair favourites), q quit. Piped or under systemd it prints plain lines and takes no keys.
+        (onair favourites), q quit. Piped or under systemd it prints plain lines and takes no keys. \
+        With a D-Bus session bus it is also an MPRIS player, on a terminal or not: media keys, desktop \
+        widgets and playerctl show its title and pause, switch or stop it.
+
+        --normalize levels the station to -16 LUFS (or --normalize-target): its loudness is measured as it \
+        plays (EBU R128, integrated since the start), so switching stations does not jump in volume. The \
+        first 0.4 s, while it measures, are silent.
 
         The station is a catalogue id (see `onair stations`) or a URL: a stream, a .pls/.m3u playlist, \
         an HLS playlist or a DASH MPD. onair reconnects on drops and stalls, reporting each gap. HLS and \
@@ -26,6 +33,7 @@ struct ListenCommand: ParsableCommand {
           onair listen fip --sink wav:fip.wav --json
           onair listen bbc-radio-4 --from 06:00 --sink wav:today.wav --duration 3h
           onair listen fip --to speaker --to fifo:/tmp/snapfifo
+          onair listen fip --normalize
 
         Exit codes: 0 stopped or duration reached; 1 the stream could not be played; \
         2 a sink failed; 3 configuration error (catalogue, unknown station); 64 usage error.
@@ -39,6 +47,8 @@ struct ListenCommand: ParsableCommand {
     var sink: String?
 
     @OptionGroup var outputs: RelayOutputOptions
+
+    @OptionGroup var loudness: LoudnessOptions
 
     @Option(help: ArgumentHelp("Stop after this much audio (seconds, or 90s, 45m, 1h30m).", valueName: "duration"))
     var duration: String?
@@ -54,16 +64,21 @@ struct ListenCommand: ParsableCommand {
             let sinks = try chosenSinks()
             var run = StationRun(station: stream, sinks: sinks, pacing: outputs.pacing, metaFIFO: outputs.metaFIFO,
                                  duration: duration.flatMap { TimeSpan($0)?.seconds })
-            guard TerminalSession.isInteractive, !stream.json, !sinks.contains(.stdout) else {
+            let interactive = TerminalSession.isInteractive && !stream.json && !sinks.contains(.stdout)
+            // Without a view the player is there for --normalize and the desktop's media keys (MPRIS, with a session bus).
+            guard interactive || loudness.target != nil || MPRISPlayer.sessionBusConfigured else {
                 try run.run()
                 return
             }
             let store = try? PlayerSupport.openStore()
-            let terminal: TerminalSession
-            do { terminal = try TerminalSession() } catch { throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration) }
-            defer { terminal.restore() }
-            run.view = LiveRun.View(controls: PlayerSupport.controls(for: sinks, onDemand: false), terminal: terminal, store: store)
-            // n/p step through the favourites, from the station playing (or the first).
+            var terminal: TerminalSession?
+            if interactive {
+                do { terminal = try TerminalSession() } catch { throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration) }
+            }
+            defer { terminal?.restore() }
+            run.player = LiveRun.Player(controls: PlayerSupport.controls(for: sinks, onDemand: false), terminal: terminal, store: store)
+            run.player?.normalizeTarget = loudness.target
+            // n/p (or the desktop's next/previous) step through the favourites, from the station playing (or the first).
             while case .switchFavourite(let step) = try run.run() {
                 let favourites = (try? store?.favourites()) ?? []
                 guard !favourites.isEmpty else { break }

@@ -12,13 +12,19 @@ struct PlayCommand: ParsableCommand {
         abstract: "Play a recording, or a programme's episodes, through the same decoder as live stations.",
         discussion: """
         What to play is a file, a recording's id (see `onair recordings`), a programme id (its \
-        recorded episodes in order, hidden ones left out), a podcast episode (episode:ID, downloaded \
-        first; see `onair podcasts`), or a playlist: playlist:ID, playlist:liked (see `onair playlists`). Each recording resumes where it was left (unless --start), and is \
+        recorded episodes in order, hidden ones left out), a podcast episode (episode:ID, streamed \
+        with range requests or downloaded first; see `onair podcasts`), or a playlist: playlist:ID, playlist:liked (see `onair playlists`). Each recording resumes where it was left (unless --start), and is \
         marked as heard once played to its end.
 
         On a terminal it plays on the speakers and shows a view with keys: space pause, ←/→ seek 15 s, \
         [/] speed 0.5×–3× (the pitch stays), ,/. previous/next chapter, </> previous/next in the queue, \
-        +/- volume, m mute, s sleep timer (off, 5 … 60 minutes, end of this episode), q quit.
+        +/- volume, m mute, s sleep timer (off, 5 … 60 minutes, end of this episode), q quit. With a D-Bus \
+        session bus it is also an MPRIS player: media keys, desktop widgets and playerctl pause, seek, \
+        skip and stop it.
+
+        --normalize levels each item to -16 LUFS (or --normalize-target) by its ReplayGain or R128 tag, \
+        which onair writes into MP3 and Ogg recordings as it finishes them; an item without one is measured \
+        as it plays and starts after the 0.4 s that takes.
 
         Examples:
           onair play ~/Music/onair/fip/2026-11-21.mp3
@@ -26,6 +32,7 @@ struct PlayCommand: ParsableCommand {
           onair play bbc-radio-4-today --shuffle --repeat all
           onair play playlist:2
           onair play 12 --start 10m --sink wav:out.wav
+          onair play playlist:2 --normalize
 
         Exit codes: 0 played or stopped; 1 a recording could not be played; 2 a sink failed; \
         3 configuration error; 4 nothing to play by that name; 64 usage error.
@@ -53,6 +60,8 @@ struct PlayCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("PCM format RATE:BITS:CHANNELS (bits 16 or 32 to change the speed).", valueName: "format"))
     var pcm: String = PCMFormat.snapcastDefault.description
+
+    @OptionGroup var loudness: LoudnessOptions
 
     @Flag(help: "Print events (playing, ended) as JSON lines.")
     var json = false
@@ -86,7 +95,8 @@ struct PlayCommand: ParsableCommand {
                 output.finish()
                 throw ValidationError("\(spec) does not take PCM")
             }
-            let stage = PlayerStage(format: format, controls: controls, sinks: [pcmSink], timeShiftSeconds: nil)
+            let stage = PlayerStage(format: format, controls: controls, sinks: [pcmSink], timeShiftSeconds: nil,
+                                    normalizer: loudness.target.map { LoudnessNormalizer(format: format, target: $0) })
             let progress = PlayProgress()
             let report = PlayReport(json: json, audioOnStandardOutput: spec == .stdout)
             let player = OnDemandPlayer(queue: queue, format: format, controls: controls, stage: stage, speed: speed,
@@ -112,8 +122,10 @@ struct PlayCommand: ParsableCommand {
             let shownOn = terminal
             let trap = SignalTrap(beforeExit: { shownOn?.restore() }) { player.stop() }
             player.start()
+            let desktop = DesktopPlayer.onDemand(player, controls: controls)
             terminal.map(player.run(on:))
             player.waitUntilFinished()
+            desktop?.stop()
             withExtendedLifetime(trap) {}
             if let failure = progress.first { throw CommandFailure(message: failure, exitCode: ExitStatus.streamFailed) }
         }

@@ -23,8 +23,11 @@ enum LibraryAccess {
                             podcasts: podcasts, podcastFetch: PodcastsCommand.fetcher(podcasts))
     }
 
+    /// A library failure exits 3 (configuration), one fetching from the network 1 (stream failed).
     static func run<T>(_ body: () throws(LibraryError) -> T) throws -> T {
-        do { return try body() } catch { throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration) }
+        do { return try body() } catch {
+            throw CommandFailure(message: "\(error)", exitCode: error.isNetwork ? ExitStatus.streamFailed : ExitStatus.configuration)
+        }
     }
 
     /// The item ITEM names, or exit status 4.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Library
 import Playback
 import Podcasts
 import Scheduling
@@ -11,8 +12,9 @@ struct PodcastsCommand: ParsableCommand {
         abstract: "Follow podcasts (RSS 2.0 with iTunes and Podcasting 2.0 tags, or Atom) and play their episodes.",
         discussion: """
         A feed is asked for again with If-None-Match and If-Modified-Since, so an unchanged one costs \
-        neither a download nor a parse. `onair play episode:ID` downloads the episode (into the data \
-        directory) and plays it through the same decoder as recordings: --start lands on the sample, and \
+        neither a download nor a parse. `onair play episode:ID` streams the episode with range requests \
+        (a seek fetches only what it lands on), or downloads it (into the data directory) when its \
+        server does not take them, and plays it through the same decoder as recordings: --start lands on the sample, and \
         it resumes where it stopped. `onair playlists add ID podcast:ID` adds a podcast's episodes.
 
         Examples:
@@ -21,11 +23,12 @@ struct PodcastsCommand: ParsableCommand {
           onair podcasts refresh
           onair podcasts refresh 1 --keep 3
           onair play episode:12 --start 10m
+          onair podcasts attach 1 bbc-radio-4-today    # play bbc-radio-4-today: recorded and published episodes
 
         Exit codes: 0 success; 1 the feed could not be fetched or read; 3 the database cannot be opened; \
         4 no such podcast.
         """,
-        subcommands: [List.self, Add.self, Episodes.self, Refresh.self],
+        subcommands: [List.self, Add.self, Episodes.self, Refresh.self, Attach.self, Detach.self],
         defaultSubcommand: List.self
     )
 
@@ -69,7 +72,8 @@ struct PodcastsCommand: ParsableCommand {
                 let podcasts = try PodcastsCommand.run { () throws(PodcastError) in try store.podcasts() }
                 if json { return podcasts.forEach { Console.json($0) } }
                 print(podcasts.isEmpty ? "No podcasts yet (onair podcasts add URL)"
-                      : TextTable.render(podcasts.map { [String($0.id!), $0.title, $0.url] }, maxWidths: [nil, 40, nil]))
+                      : TextTable.render(podcasts.map { [String($0.id!), $0.title, $0.programme.map { "→ \($0)" } ?? "", $0.url] },
+                                         maxWidths: [nil, 40, nil, nil]))
             }
         }
     }
@@ -105,6 +109,43 @@ struct PodcastsCommand: ParsableCommand {
                 }
                 if !json { print(rows.isEmpty ? "No episodes" : TextTable.render(rows, maxWidths: [nil, 24, nil, nil, 60])) }
             }
+        }
+    }
+
+    struct Attach: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Attach a podcast to the catalogue programme it publishes.",
+            discussion: "`onair play PROGRAMME` (and a playlist's programme) then queues the programme's recordings and the "
+                + "podcast's episodes as one list, by date.")
+        @Argument(help: "The podcast's id.") var podcast: Int64
+        @Argument(help: "A programme id from the catalogue (see: onair stations show STATION) or one recorded.") var programme: String
+
+        func run() throws {
+            try reportingFailures {
+                let resolver = try LibraryAccess.resolver()
+                guard let item = try LibraryAccess.run({ () throws(LibraryError) in try resolver.item(named: "programme:\(programme)") }) else {
+                    throw CommandFailure(message: "no programme '\(programme)' in the catalogue or the recordings", exitCode: ExitStatus.notFound)
+                }
+                try PodcastsCommand.attach(podcast, to: item.ref)
+                print("podcast \(podcast) → \(item.title) (\(item.ref))")
+            }
+        }
+    }
+
+    struct Detach: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Detach a podcast from its programme.")
+        @Argument(help: "The podcast's id.") var podcast: Int64
+
+        func run() throws {
+            try reportingFailures { try PodcastsCommand.attach(podcast, to: nil) }
+        }
+    }
+
+    /// Exit status 4 if there is no such podcast.
+    static func attach(_ podcast: Int64, to programme: String?) throws {
+        let store = try openStore()
+        guard try run({ () throws(PodcastError) in try store.attach(podcast, to: programme) }) else {
+            throw CommandFailure(message: "no podcast \(podcast) (see: onair podcasts)", exitCode: ExitStatus.notFound)
         }
     }
 

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Library
 import Recording
+import Scheduling
 
 struct RecordingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,7 +11,9 @@ struct RecordingsCommand: ParsableCommand {
         discussion: """
         Every recording `onair record` or `onair recover` finishes is entered in an index \
         ($XDG_DATA_HOME/onair/onair.sqlite, or $ONAIR_HOME/data): station, programme, start and end \
-        (UTC and the station's local time), file, size, duration, codec, titles and gaps.
+        (UTC and the station's local time), file, size, duration, codec, titles and gaps, and its loudness \
+        (EBU R128, measured when it was finished and written into the file as a ReplayGain tag, or \
+        R128_TRACK_GAIN in Opus; `onair play --normalize` levels by it).
 
         Examples:
           onair recordings
@@ -31,6 +35,11 @@ struct RecordingsCommand: ParsableCommand {
         }
     }
 
+    /// "-23.4 LUFS", or "-" when not measured (silence, or finalised before onair measured loudness).
+    static func loudness(_ lufs: Double?) -> String {
+        lufs.map { String(format: "%.1f LUFS", $0) } ?? "-"
+    }
+
     static func entry(_ id: Int64, in index: RecordingsIndex) throws -> IndexedRecording {
         do {
             guard let entry = try index.recording(id: id) else {
@@ -45,11 +54,16 @@ struct RecordingsCommand: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the recordings, oldest first.")
 
+        @Option(help: ArgumentHelp("Only this programme's episodes: its recordings and what an attached podcast published "
+                                   + "(onair podcasts attach), as one list by date.", valueName: "programme"))
+        var programme: String?
+
         @Flag(help: "One JSON object per recording.")
         var json = false
 
         func run() throws {
             try reportingFailures {
+                if let programme { return try RecordingsCommand.listEpisodes(of: programme, json: json) }
                 let entries: [IndexedRecording]
                 do {
                     entries = try openIndex().all()
@@ -64,14 +78,27 @@ struct RecordingsCommand: ParsableCommand {
                     Console.message("No recordings yet (record one with: onair record STATION --duration 1h)")
                     return
                 }
-                let rows = [["ID", "START", "STATION", "WHAT", "LENGTH", "SIZE", "FILE"]] + entries.map { entry in
+                let rows = [["ID", "START", "STATION", "WHAT", "LENGTH", "SIZE", "LOUDNESS", "FILE"]] + entries.map { entry in
                     [String(entry.id ?? 0), String(entry.startLocal.prefix(16)).replacingOccurrences(of: "T", with: " "),
                      entry.stationName, entry.programmeName ?? entry.titles.first?.title ?? "",
-                     EventReporter.clock(entry.duration), RecordingReporter.size(entry.size), entry.file]
+                     EventReporter.clock(entry.duration), RecordingReporter.size(entry.size),
+                     RecordingsCommand.loudness(entry.loudness), entry.file]
                 }
-                print(TextTable.render(rows, maxWidths: [nil, nil, 20, 40, nil, nil, nil]))
+                print(TextTable.render(rows, maxWidths: [nil, nil, 20, 40, nil, nil, nil, nil]))
             }
         }
+    }
+
+    /// What `onair play PROGRAMME` would queue, and when each was recorded or published.
+    fileprivate static func listEpisodes(of programme: String, json: Bool) throws {
+        let resolver = try LibraryAccess.resolver()
+        let episodes = try LibraryAccess.run { () throws(LibraryError) in try resolver.episodes(ofProgramme: programme) }
+        if json { return episodes.forEach { Console.json($0) } }
+        guard !episodes.isEmpty else { return Console.message("No episodes of \(programme) yet") }
+        print(TextTable.render([["ITEM", "DATE", "LENGTH", "TITLE"]] + episodes.map { episode in
+            [episode.item.reference, episode.date.map { ScheduleTimes.utc($0) } ?? "", episode.duration.map { EventReporter.clock($0) } ?? "",
+             episode.item.title]
+        }, maxWidths: [nil, nil, nil, 60]))
     }
 
     struct Show: ParsableCommand {
@@ -97,6 +124,7 @@ struct RecordingsCommand: ParsableCommand {
                     "  end:       \(entry.endLocal)",
                     "  length:    \(EventReporter.clock(entry.duration)), \(RecordingReporter.size(entry.size)), "
                         + "\(entry.codec) in \(entry.container)",
+                    "  loudness:  \(RecordingsCommand.loudness(entry.loudness))",
                     "  source:    \(entry.source)",
                 ]
                 if let cue = entry.cueSheet { lines.append("  cue sheet: \(cue)") }

@@ -13,8 +13,8 @@ struct StationRun {
     var metaFIFO: String?
     /// Stop after this many seconds of audio; nil plays until stopped.
     var duration: Double?
-    /// The player's view and keys on a terminal; without, events are reported as lines.
-    var view: LiveRun.View?
+    /// The listener's controls and, on a terminal, the view and keys; without a view, events are reported as lines.
+    var player: LiveRun.Player?
 
     @discardableResult
     func run() throws -> LivePlayer.Ending {
@@ -22,9 +22,9 @@ struct StationRun {
         let target = try StreamTarget.named(station.station)
         let reporter = EventReporter(json: station.json, audioOnStandardOutput: sinks.contains(.stdout))
         let run = try LiveRun(target: target, options: station.liveStreamOptions(for: target), format: station.format, sinks: sinks,
-                              pacing: pacing, metaFIFO: metaFIFO, duration: duration, view: view, paths: CatalogueAccess.paths,
+                              pacing: pacing, metaFIFO: metaFIFO, duration: duration, player: player, paths: CatalogueAccess.paths,
                               report: reporter, onSinkStatus: reporter.report(sink:_:))
-        let terminal = view?.terminal
+        let terminal = player?.terminal
         let trap = SignalTrap(beforeExit: { terminal?.restore() }) { run.stop() }
         defer { withExtendedLifetime(trap) {} }
         return try run.play()

@@ -13,6 +13,9 @@ public struct Podcast: Codable, Sendable, Equatable, FetchableRecord, MutablePer
     public var lastModified: String?
     public var checkedAt: Date?
     public var changedAt: Date?
+    /// The catalogue programme the podcast publishes, when attached: its episodes and the programme's
+    /// recordings are then one list.
+    public var programme: String?
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
@@ -97,6 +100,18 @@ public final class PodcastStore: Sendable {
     }
 
     /// A podcast's episodes, oldest first (as published).
+    /// Attaches the podcast to a catalogue programme (nil detaches it); false if there is no such podcast.
+    public func attach(_ podcast: Int64, to programme: String?) throws(PodcastError) -> Bool {
+        try access { db in
+            try Podcast.filter(key: podcast).updateAll(db, Column("programme").set(to: programme)) > 0
+        }
+    }
+
+    /// The podcasts attached to a programme.
+    public func podcasts(ofProgramme programme: String) throws(PodcastError) -> [Podcast] {
+        try access(write: false) { db in try Podcast.filter(Column("programme") == programme).order(Column("id")).fetchAll(db) }
+    }
+
     public func episodes(of podcast: Int64) throws(PodcastError) -> [PodcastEpisode] {
         try access(write: false) { db in
             try PodcastEpisode.filter(Column("podcast") == podcast).order(Column("published"), Column("id")).fetchAll(db)
@@ -154,6 +169,11 @@ public final class PodcastStore: Sendable {
                 t.column("file", .text)
                 t.column("chapters", .jsonText)
                 t.uniqueKey(["podcast", "guid"])
+            }
+        }
+        migrator.registerMigration("podcasts-v2-programme") { db in
+            try db.alter(table: Podcast.databaseTableName) { t in
+                t.add(column: "programme", .text)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 import Media
 
 /// A cue sheet for a recording's chapters, for players and tools that read cue sheets rather than

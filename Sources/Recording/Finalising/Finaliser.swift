@@ -84,7 +84,10 @@ public final class Finaliser: @unchecked Sendable {  // immutable; the work is s
         let titles = contents.titles.filter { $0.start < summary.duration }
         let chapters = start.track != nil ? [] : ChapterList.chapters(titles: titles, gaps: gaps, duration: summary.duration,
                                                                         untitled: contents.stationName)
-        let metadata = RecordingTags.metadata(for: contents, duration: summary.duration, gaps: gaps)
+        var metadata = RecordingTags.metadata(for: contents, duration: summary.duration, gaps: gaps)
+        // The audio stays as sent; its loudness goes into the tags (ReplayGain, R128) for players to level it.
+        let loudness = Self.loudness(of: partial.path)
+        if let loudness { metadata.merge(loudness.tags(container: container, codec: summary.codecName)) { $1 } }
         let desired = try desiredPath(contents)
         let temporary = desired.deletingLastPathComponent()
             .appendingPathComponent(".\(desired.deletingPathExtension().lastPathComponent).finalising.\(desired.pathExtension)")
@@ -108,7 +111,7 @@ public final class Finaliser: @unchecked Sendable {  // immutable; the work is s
             end: contents.endedAt ?? start.startedAt.addingTimeInterval(written.duration + gaps.reduce(0) { $0 + $1.seconds }),
             timeZone: start.timeZone, file: file.path, cueSheet: cueSheet?.path, size: finalSize ?? 0, duration: written.duration,
             codec: written.codecName, container: container.rawValue, titles: titles, gaps: gaps, source: contents.source,
-            track: start.track)
+            track: start.track, loudness: loudness?.integrated)
         try journal.append(.finalised(finished))
         try journal.sync()
         try index?.add(finished)
@@ -145,6 +148,13 @@ public final class Finaliser: @unchecked Sendable {  // immutable; the work is s
             throw RecordingError("cannot write \(cue.path): \(PartialFile.reason(errno))")
         }
         return cue
+    }
+
+    /// The recording's loudness and peak, decoded once through; nil for silence or audio that does not decode
+    /// (the recording is finished without the tags).
+    private static func loudness(of path: String) -> LoudnessTag? {
+        guard let measured = try? LoudnessMeter.measure(file: path), let integrated = measured.integrated else { return nil }
+        return LoudnessTag(integrated: integrated, peak: measured.peak)
     }
 
     private static func sync(_ file: URL) throws(RecordingError) {

@@ -22,6 +22,9 @@ public struct FinishedRecording: Codable, Equatable, Sendable {
     /// The URL recorded, credentials redacted.
     public var source: String
     public var track: TrackMark?
+    /// EBU R128 integrated loudness, LUFS, measured when finalised; nil for silence (and recordings
+    /// finalised before onair measured it).
+    public var loudness: Double?
 
     /// "2026-11-22T06:00:00+01:00" in the station's time zone.
     public var startLocal: String { Self.local(start, timeZone) }

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 
 /// The tags a finished recording carries, by FFmpeg's generic names (each muxer maps them to ID3v2
 /// frames, MP4 atoms or Vorbis comments).
@@ -54,21 +55,5 @@ enum RecordingTags {
     static func clock(_ seconds: Double) -> String {
         let whole = Int(seconds)
         return String(format: "%d:%02d:%02d", whole / 3600, whole % 3600 / 60, whole % 60)
-    }
-}
-
-/// A stream title split the way stations write it: "Artist - Title".
-struct TrackTitle {
-    let artist: String?
-    let title: String
-
-    init(_ text: String) {
-        if let range = text.range(of: " - ") {
-            artist = String(text[..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
-            title = String(text[range.upperBound...]).trimmingCharacters(in: .whitespaces)
-        } else {
-            artist = nil
-            title = text
-        }
     }
 }

@@ -32,6 +32,8 @@ public struct IndexedRecording: Codable, Equatable, Sendable, FetchableRecord, M
     public var source: String
     /// "cut-at-start" / "cut-at-end" for a track cut by the recording's start or end.
     public var partial: String?
+    /// EBU R128 integrated loudness, LUFS (also in the file's ReplayGain or R128 tag, except in MP4).
+    public var loudness: Double?
 
     public init(_ recording: FinishedRecording) {
         station = recording.station.id
@@ -56,6 +58,7 @@ public struct IndexedRecording: Codable, Equatable, Sendable, FetchableRecord, M
         gaps = recording.gaps
         source = recording.source
         partial = recording.track.flatMap { $0.completeness == .whole ? nil : $0.completeness.rawValue }
+        loudness = recording.loudness
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -154,6 +157,11 @@ public final class RecordingsIndex: Sendable {
                 t.add(column: "episodeTitle", .text)
                 t.add(column: "episodeDescription", .text)
                 t.add(column: "episodeNumber", .text)
+            }
+        }
+        migrator.registerMigration("recording-v3-loudness") { db in
+            try db.alter(table: IndexedRecording.databaseTableName) { t in
+                t.add(column: "loudness", .double)
             }
         }
     }
