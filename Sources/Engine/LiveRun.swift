@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import Monitoring
 import Outputs
 import Playback
 import RadioModel
@@ -33,13 +34,13 @@ public final class LiveRun: Sendable {
     /// - Parameters:
     ///   - report: hears the station's events, unless the view shows them.
     ///   - onSinkStatus: a sink's peer reached, lost or waited for, unless the view shows it.
-    public init(target: StreamTarget, options: LiveStreamOptions, format: PCMFormat, sinks: [SinkSpec],
+    public init(target: StreamTarget, options: LiveStreamOptions, format: PCMFormat, alerts: AlertRules = .standard, sinks: [SinkSpec],
                 pacing: PacedPCMSink.Options, metaFIFO: String?, duration: Double?, view: View?, paths: AppPaths,
                 report: EventConsumer, onSinkStatus: @escaping SinkStatusHandler) throws {
         self.target = target
         self.view = view
         connection = try StationConnection(target: target, options: options, format: format, stopAfter: duration,
-                                           endsWhenConsumersFail: true)
+                                           endsWhenConsumersFail: true, alerts: alerts)
         let nowPlaying = view.map { _ in NowPlaying(station: target.displayName, programmeOnAir: { target.programmeOnAir() }) }
         self.nowPlaying = nowPlaying
         var settings = SinkFactory.Settings()

@@ -2,7 +2,6 @@ import ArgumentParser
 import Engine
 import Foundation
 import Media
-import Monitoring
 import RadioModel
 import Scheduling
 import StreamInput
@@ -58,11 +57,7 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run this shell command for each alert, the alert in its environment and on its stdin.", valueName: "command"))
     var alertExec: String?
 
-    @Option(help: ArgumentHelp("Audio below this level (dBFS, RMS) counts as dead air.", valueName: "dbfs"))
-    var deadAirLevel: Double = AlertRules.standard.quietLevel
-
-    @Option(help: ArgumentHelp("Seconds of dead air, or of no audio, that raise an alert (0: no alerts).", valueName: "seconds"))
-    var deadAirSeconds: Double = AlertRules.standard.seconds
+    @OptionGroup var alerts: AlertOptions
 
     @Flag(help: "Show FFmpeg's own warnings.")
     var verbose = false
@@ -73,12 +68,6 @@ struct DaemonCommand: ParsableCommand {
         }
         if let alertWebhook, !["http", "https"].contains(URLComponents(string: alertWebhook)?.scheme?.lowercased() ?? "") {
             throw ValidationError("invalid --alert-webhook '\(URLRedaction.redact(alertWebhook))': expected an http or https URL")
-        }
-        guard deadAirLevel < 0 else {
-            throw ValidationError("invalid --dead-air-level \(deadAirLevel): expected a level below 0 dBFS, e.g. -50")
-        }
-        guard deadAirSeconds >= 0 else {
-            throw ValidationError("invalid --dead-air-seconds \(deadAirSeconds): expected 0 or more seconds")
         }
     }
 
@@ -103,7 +92,7 @@ struct DaemonCommand: ParsableCommand {
         var options = DaemonService.Options()
         options.preroll = preroll
         options.guideRefresh = TimeSpan(guideRefresh)!.seconds
-        options.alerts = AlertRules(quietLevel: deadAirLevel, seconds: deadAirSeconds)
+        options.alerts = alerts.rules
         options.alertWebhook = alertWebhook
         options.alertCommand = alertExec
         let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.named($0) }, log: log)
