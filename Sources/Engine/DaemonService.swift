@@ -108,7 +108,8 @@ public final class DaemonService: Sendable {
         self.log = log
     }
 
-    /// The daemon's metrics in Prometheus' text format: what `GET /metrics` serves.
+    /// The daemon's metrics in Prometheus' text format: what `GET /metrics` serves, as
+    /// `Content-Type: text/plain; version=0.0.4`. Safe from any thread; each call reads the stations' meters.
     public func metricsText() -> String {
         var figures = OnairMetrics.DaemonFigures()
         let jobs = jobs.tally()

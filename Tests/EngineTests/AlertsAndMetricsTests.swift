@@ -3,6 +3,7 @@ import Foundation
 import Monitoring
 import RadioModel
 import Scheduling
+import Store
 import StreamInput
 import TestSupport
 import XCTest
@@ -107,7 +108,7 @@ final class AlertsAndMetricsTests: XCTestCase {
             "/station.mp3": FixtureHTTPServer.icyStream(ICYStreamWriter(audio: audio), bytesPerSecond: 16000),
         ])
         // Nothing listens there: every POST fails.
-        let webhook = "http://127.0.0.1:\(try FreePort.pick())/hook"
+        let webhook = "http://onair:secret@127.0.0.1:\(try FreePort.pick())/hook"
         try startDaemon(webhook: webhook, recording: station.url("/station.mp3"))
         XCTAssertTrue(eventually(timeout: 10) { ((try? self.jobStatus())?.bytes ?? 0) > 16000 }, "the recording gets audio")
 
@@ -117,7 +118,8 @@ final class AlertsAndMetricsTests: XCTestCase {
                       "down within N + 5 s; log: \(logged.current.map(\.event))")
         XCTAssertTrue(eventually(timeout: 10) { self.logged.current.contains { $0.event == "alert-failed" } })
         let failure = try XCTUnwrap(logged.current.first { $0.event == "alert-failed" })
-        XCTAssertTrue(failure.message?.hasPrefix("alert webhook \(webhook): ") == true, failure.message ?? "")
+        XCTAssertTrue(failure.message?.hasPrefix("alert webhook \(URLRedaction.redact(webhook)): ") == true, failure.message ?? "")
+        XCTAssertFalse(failure.message?.contains("secret") ?? true, "the webhook's password never shows")
         XCTAssertFalse(failure.message?.contains("\n") ?? true, "one line")
         let down = try XCTUnwrap(logged.current.first { $0.event == "stream-down" })
         XCTAssertTrue(down.message?.hasPrefix("down: no audio for ") == true, down.message ?? "")
@@ -126,13 +128,21 @@ final class AlertsAndMetricsTests: XCTestCase {
         XCTAssertEqual(try jobStatus()?.state, "reconnecting")
     }
 
-    func testTheMetricsMoveAsAudioFlowsAndAGapCounts() throws {
+    func testTheMetricsMoveAsAudioFlowsAndAGapAndAnEpisodeCount() throws {
         // Six seconds, then the server ends the stream: the station reconnects and the pause is a gap.
         let audio = try Data(contentsOf: AudioFixtures.sine(frequency: 440, seconds: 6))
         let station = try FixtureHTTPServer(routes: [
             "/station.mp3": FixtureHTTPServer.icyStream(ICYStreamWriter(audio: audio), bytesPerSecond: 16000),
         ])
         defer { station.stop() }
+        // A three-second episode of the station, due four seconds from now.
+        let start = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date().addingTimeInterval(4))
+        let paths = AppPaths(environment: ["ONAIR_HOME": home.url.path])
+        _ = try ScheduleStore(database: try OnairDatabase(directory: paths.data)).add(ScheduleRule(
+            station: station.url("/station.mp3").absoluteString,
+            timing: .once(LocalDateTime(year: start.year!, month: start.month!, day: start.day!, hour: start.hour!, minute: start.minute!,
+                                        second: start.second!), duration: TimeSpan(seconds: 3)),
+            timeZone: "UTC"))
         try startDaemon(webhook: nil, recording: station.url("/station.mp3"))
         let label = "{station=\"\(station.url("/station.mp3").absoluteString)\"}"
         func value(_ name: String) -> Double? { Self.value(name + label, in: daemon?.metricsText() ?? "") }
@@ -157,5 +167,7 @@ final class AlertsAndMetricsTests: XCTestCase {
                       "a gap; log: \(logged.current.map(\.event))")
         XCTAssertGreaterThanOrEqual(value("onair_station_reconnects_total") ?? 0, 1)
         XCTAssertGreaterThan(value("onair_station_gap_seconds_total") ?? 0, 0)
+        XCTAssertTrue(eventually(timeout: 20) { Self.value("onair_episodes_total{outcome=\"done\"}", in: self.daemon?.metricsText() ?? "") == 1 },
+                      "the episode counts as done; log: \(logged.current.map(\.event))")
     }
 }
