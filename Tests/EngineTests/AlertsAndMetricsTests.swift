@@ -132,7 +132,7 @@ final class AlertsAndMetricsTests: XCTestCase {
         // Six seconds, then the server ends the stream: the station reconnects and the pause is a gap.
         let audio = try Data(contentsOf: AudioFixtures.sine(frequency: 440, seconds: 6))
         let station = try FixtureHTTPServer(routes: [
-            "/station.mp3": FixtureHTTPServer.icyStream(ICYStreamWriter(audio: audio), bytesPerSecond: 16000),
+            "/station.mp3": FixtureHTTPServer.icyStream(ICYStreamWriter(audio: audio, schedule: [.title("Tone FM")]), bytesPerSecond: 16000),
         ])
         defer { station.stop() }
         // A three-second episode of the station, due four seconds from now.
@@ -147,6 +147,14 @@ final class AlertsAndMetricsTests: XCTestCase {
         let label = "{station=\"\(station.url("/station.mp3").absoluteString)\"}"
         func value(_ name: String) -> Double? { Self.value(name + label, in: daemon?.metricsText() ?? "") }
 
+        // A relay of the station, and a listener on its mount for three seconds.
+        let mount = URL(string: "http://127.0.0.1:\(try FreePort.pick())/tone.mp3")!
+        _ = try ControlClient(socket: daemon!.socket).send(ControlRequest(.startJob, job: JobSpec(kind: .relay, station: station.url("/station.mp3").absoluteString,
+                                                                                            sinks: [mount.absoluteString])),
+                                                           expecting: JobStatus.self)
+        let listener = Thread { _ = try? RawHTTP.get(mount, duration: 3) }
+        listener.start()
+        XCTAssertTrue(eventually(timeout: 5) { value("onair_station_listeners") == 1 }, daemon?.metricsText() ?? "")
         XCTAssertTrue(eventually(timeout: 10) { (value("onair_station_received_bytes_total") ?? 0) > 0 })
         let firstBytes = try XCTUnwrap(value("onair_station_received_bytes_total"))
         Thread.sleep(forTimeInterval: 2)
@@ -157,6 +165,8 @@ final class AlertsAndMetricsTests: XCTestCase {
         XCTAssertGreaterThan(Self.value("onair_station_decoded_seconds_total\(label)", in: text) ?? 0, 1, "dead-air watching decodes")
         XCTAssertGreaterThan(Self.value("onair_station_received_seconds_total\(label)", in: text) ?? 0, 1)
         XCTAssertEqual(Self.value("onair_jobs{kind=\"record\"}", in: text), 1, text)
+        XCTAssertEqual(Self.value("onair_jobs{kind=\"relay\"}", in: text), 1, text)
+        XCTAssertLessThan(Self.value("onair_station_since_title_seconds\(label)", in: text) ?? 99, 10, "the title came at the start")
         XCTAssertEqual(Self.value("onair_stations_open", in: text), 1)
         XCTAssertEqual(Self.value("onair_leases_held", in: text), 0)
         XCTAssertGreaterThan(Self.value("onair_disk_free_bytes", in: text) ?? 0, 0)
