@@ -197,9 +197,10 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
             meter.notePacket(size: bytes.count)
             // Raw MP3/ADTS frames carry no checksum: a frame garbled upstream is only found by decoding
             // it, so copies are decoded too and a frame the decoder rejects never reaches a file. A packet
-            // whose length nothing tells is decoded as well, to learn it; and all are when the meter
-            // measures the level (dead-air alerts).
-            guard wantsPCM || meter.measuresLevel || framing == true || copyDuration <= 0 else {
+            // whose length nothing tells is decoded as well, to learn it; and so is every packet no
+            // check applies to when the meter measures the level (dead-air alerts). A frame found
+            // incomplete stays undecoded: left out of the copy, not reported as a gap.
+            guard wantsPCM || framing == true || copyDuration <= 0 || (meter.measuresLevel && framing == nil) else {
                 // Nobody listens to PCM: no decoding, the frames' nominal lengths keep the time.
                 if framing != false { fanOut.deliver(copy) }
                 advanceClock(by: copyDuration)
