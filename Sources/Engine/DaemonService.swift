@@ -55,7 +55,9 @@ public final class DaemonService: Sendable {
         let alerts = AlertSender(webhook: options.alertWebhook, command: options.alertCommand) { station, message in
             log(DaemonEvent(event: "alert-failed", station: station, message: message))
         }
-        let stations = Stations(alerts: options.alerts, meters: metrics.meter(for:)) { station, event in
+        // A station is shown (log, alerts, metrics' labels) by its id, or its URL with the password masked.
+        let stations = Stations(alerts: options.alerts, meters: { metrics.meter(for: URLRedaction.redact($0)) }) { key, event in
+            let station = URLRedaction.redact(key)
             metrics.note(station: station, event)
             alerts.send(station: station, event)
             switch event {
@@ -69,7 +71,7 @@ public final class DaemonService: Sendable {
             }
         }
         // Episodes' outcomes are counted as the scheduler logs them.
-        let log: @Sendable (DaemonEvent) -> Void = { event in
+        let logAndCount: @Sendable (DaemonEvent) -> Void = { event in
             switch event.event {
             case "episode-done": metrics.noteEpisode("done")
             case "episode-failed": metrics.noteEpisode("failed")
@@ -82,7 +84,7 @@ public final class DaemonService: Sendable {
         schedulerOptions.preroll = options.preroll
         let episodes = EpisodeRecordings(stations: stations, finaliser: finaliser, paths: paths, lookup: lookup)
         let scheduler = ScheduleDaemon(store: store, guide: guide, index: index, finaliser: finaliser, recordings: paths.recordings,
-                                   recorder: episodes, options: schedulerOptions, log: log)
+                                   recorder: episodes, options: schedulerOptions, log: logAndCount)
         self.scheduler = scheduler
         guideRefresher = GuideRefresher(store: guide, every: options.guideRefresh) { url, outcome in
             switch outcome {
@@ -105,7 +107,7 @@ public final class DaemonService: Sendable {
         self.episodes = episodes
         self.metrics = metrics
         recordings = paths.recordings
-        self.log = log
+        self.log = logAndCount
     }
 
     /// The daemon's metrics in Prometheus' text format: what `GET /metrics` serves, as
@@ -115,8 +117,8 @@ public final class DaemonService: Sendable {
         let jobs = jobs.tally()
         figures.jobs = jobs.kinds
         figures.jobs["episode"] = episodes.activeRecordings().count
-        figures.listeners = jobs.listeners
-        figures.openStations = stations.identifiers
+        figures.listeners = Dictionary(jobs.listeners.map { (URLRedaction.redact($0.key), $0.value) }, uniquingKeysWith: +)
+        figures.openStations = Set(stations.identifiers.map(URLRedaction.redact))
         // Daemons do not share work yet: no leases.
         figures.leases = 0
         figures.recordings = recordings

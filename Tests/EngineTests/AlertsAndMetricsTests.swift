@@ -135,21 +135,23 @@ final class AlertsAndMetricsTests: XCTestCase {
             "/station.mp3": FixtureHTTPServer.icyStream(ICYStreamWriter(audio: audio, schedule: [.title("Tone FM")]), bytesPerSecond: 16000),
         ])
         defer { station.stop() }
+        // Its URL has a password, which no label may show.
+        let source = URL(string: "http://onair:secret@127.0.0.1:\(station.port)/station.mp3")!
         // A three-second episode of the station, due four seconds from now.
         let start = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date().addingTimeInterval(4))
         let paths = AppPaths(environment: ["ONAIR_HOME": home.url.path])
         _ = try ScheduleStore(database: try OnairDatabase(directory: paths.data)).add(ScheduleRule(
-            station: station.url("/station.mp3").absoluteString,
+            station: source.absoluteString,
             timing: .once(LocalDateTime(year: start.year!, month: start.month!, day: start.day!, hour: start.hour!, minute: start.minute!,
                                         second: start.second!), duration: TimeSpan(seconds: 3)),
             timeZone: "UTC"))
-        try startDaemon(webhook: nil, recording: station.url("/station.mp3"))
-        let label = "{station=\"\(station.url("/station.mp3").absoluteString)\"}"
+        try startDaemon(webhook: nil, recording: source)
+        let label = "{station=\"\(URLRedaction.redact(source.absoluteString))\"}"
         func value(_ name: String) -> Double? { Self.value(name + label, in: daemon?.metricsText() ?? "") }
 
         // A relay of the station, and a listener on its mount for three seconds.
         let mount = URL(string: "http://127.0.0.1:\(try FreePort.pick())/tone.mp3")!
-        _ = try ControlClient(socket: daemon!.socket).send(ControlRequest(.startJob, job: JobSpec(kind: .relay, station: station.url("/station.mp3").absoluteString,
+        _ = try ControlClient(socket: daemon!.socket).send(ControlRequest(.startJob, job: JobSpec(kind: .relay, station: source.absoluteString,
                                                                                             sinks: [mount.absoluteString])),
                                                            expecting: JobStatus.self)
         let listener = Thread { _ = try? RawHTTP.get(mount, duration: 3) }
@@ -171,6 +173,7 @@ final class AlertsAndMetricsTests: XCTestCase {
         XCTAssertEqual(Self.value("onair_leases_held", in: text), 0)
         XCTAssertGreaterThan(Self.value("onair_disk_free_bytes", in: text) ?? 0, 0)
         XCTAssertTrue(text.contains("# TYPE onair_station_received_bytes_total counter"), text)
+        XCTAssertFalse(text.contains("secret"), "the station's password never shows")
 
         // The stream ends after 6 s; the reconnection's pause is a gap, counted.
         XCTAssertTrue(eventually(timeout: 20) { (value("onair_station_gaps_total") ?? 0) >= 1 },
