@@ -6,7 +6,7 @@ import StreamInput
 
 /// The daemon's metrics in Prometheus' text format (swift-prometheus' registry, owned here rather
 /// than bootstrapped into swift-metrics' process-wide factory, so two daemons in one test process
-/// keep their own): per station (label `station`) and per daemon. `exposition()` is what
+/// keep their own): per station (label `station`) and per daemon. `exposition(_:)` is what
 /// `GET /metrics` serves.
 ///
 /// How each value gets here, and what it costs the stations:
