@@ -128,6 +128,42 @@ final class AlertsAndMetricsTests: XCTestCase {
         XCTAssertEqual(try jobStatus()?.state, "reconnecting")
     }
 
+    func testAStationWhoseIcecastIsKilledIsDownAndRecoveredWhenItComesBack() throws {
+        let icecast: IcecastHarness
+        do {
+            icecast = try IcecastHarness(burstSize: 0)
+        } catch {
+            throw XCTSkip("icecast2 could not start (\(error)): install it with scripts/setup")
+        }
+        defer { icecast.stop() }
+        try icecast.startSource(mount: "/live.mp3", codec: .mp3)
+        let hook = try FixtureHTTPServer(routes: ["/hook": FixtureHTTPServer.status(200)])
+        defer { hook.stop() }
+        try startDaemon(webhook: hook.url("/hook").absoluteString, recording: icecast.url(mount: "/live.mp3"))
+        XCTAssertTrue(eventually(timeout: 10) { ((try? self.jobStatus())?.bytes ?? 0) > 16000 }, "the recording gets audio")
+
+        // Killed as a crash would: the mount is gone until its source connects again.
+        try icecast.restartServer()
+        let killed = Date()
+        XCTAssertTrue(eventually(timeout: Self.alertSeconds + 5) { Self.notices(hook).contains { $0.event == "down" } },
+                      "down within N + 5 s; log: \(logged.current.map(\.event))")
+        let down = try XCTUnwrap(Self.notices(hook).first)
+        XCTAssertEqual(down.event, "down")
+        XCTAssertEqual(down.since.timeIntervalSince(killed), 0, accuracy: 1.5, "the audio stopped when Icecast died")
+
+        try icecast.startSource(mount: "/live.mp3", codec: .mp3)
+        let back = Date()
+        // The next reconnection (backoff at most 8 s by now) finds the mount again.
+        XCTAssertTrue(eventually(timeout: 15) { Self.notices(hook).contains { $0.event == "recovered" } },
+                      "recovered; log: \(logged.current.map(\.event))")
+        let recovered = try XCTUnwrap(Self.notices(hook).last)
+        XCTAssertEqual(recovered.alert, "down")
+        XCTAssertEqual(recovered.since, down.since)
+        XCTAssertGreaterThanOrEqual(recovered.seconds, back.timeIntervalSince(killed) - 1, "down from the kill until the source was back, at least")
+        XCTAssertLessThan(recovered.seconds, Date().timeIntervalSince(killed) + 1)
+        XCTAssertEqual(Self.notices(hook).map(\.event), ["down", "recovered"])
+    }
+
     func testTheMetricsMoveAsAudioFlowsAndAGapAndAnEpisodeCount() throws {
         // Six seconds, then the server ends the stream: the station reconnects and the pause is a gap.
         let audio = try Data(contentsOf: AudioFixtures.sine(frequency: 440, seconds: 6))
