@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C interop lives only in these shims.
@@ -70,16 +71,21 @@ let package = Package(
         .target(name: "Library", dependencies: [
             "Media", "Playback", "Podcasts", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // What an operator watches: dead-air and down alerts judged from each station's meter, sent to a
+        // webhook or a command, and the Prometheus metrics of stations and the daemon.
+        .target(name: "Monitoring", dependencies: [
+            "Media", "RadioModel", "StreamInput", .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
         // The engine: stations run as jobs (listen, record, relay, scheduled episodes), one upstream
         // connection per station shared by all its jobs; the daemon's runtime jobs and its control protocol.
         .target(name: "Engine", dependencies: [
-            "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide",
+            "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide", "Monitoring",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.
         .target(name: "OnairCommands", dependencies: [
             "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Engine", "Guide", "Library", "Podcasts",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Monitoring", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The executable: runs the root command and nothing else.
         .executableTarget(name: "onair", dependencies: ["OnairCommands"]),
@@ -97,7 +103,7 @@ let package = Package(
         .testTarget(name: "GuideTests", dependencies: ["Guide", "Store", "StreamInput", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: [
-            "Engine", "Scheduling", "Recording", "Outputs", "Media", "RadioModel", "StreamInput", "Store", "TestSupport",
+            "Engine", "Monitoring", "Scheduling", "Recording", "Outputs", "Media", "RadioModel", "StreamInput", "Store", "TestSupport",
         ]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]

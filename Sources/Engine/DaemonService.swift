@@ -1,5 +1,6 @@
 import Foundation
 import Guide
+import Monitoring
 import RadioModel
 import Recording
 import Scheduling
@@ -15,6 +16,12 @@ public final class DaemonService: Sendable {
         public var preroll: Double = 3
         /// How often guides imported from a URL are asked for again (a conditional request).
         public var guideRefresh: TimeInterval = 6 * 3600
+        /// When a station counts as dead air or down.
+        public var alerts = AlertRules.standard
+        /// Where alerts are POSTed as JSON.
+        public var alertWebhook: String?
+        /// A shell command run for each alert, with the alert in its environment and on its stdin.
+        public var alertCommand: String?
         public init() {}
     }
 
@@ -23,6 +30,10 @@ public final class DaemonService: Sendable {
     private let finaliser: Finaliser
     private let server: ControlServer
     private let guideRefresher: GuideRefresher
+    private let stations: Stations
+    private let episodes: EpisodeRecordings
+    private let metrics: OnairMetrics
+    private let recordings: URL
     private let log: @Sendable (DaemonEvent) -> Void
 
     /// Opens the database and starts answering the control channel; `run()` then does the work.
@@ -40,20 +51,40 @@ public final class DaemonService: Sendable {
             throw EngineError("\(error)", kind: .configuration)
         }
         let finaliser = Finaliser(index: index)
-        let stations = Stations { station, event in
+        let metrics = OnairMetrics(rules: options.alerts)
+        let alerts = AlertSender(webhook: options.alertWebhook, command: options.alertCommand) { station, message in
+            log(DaemonEvent(event: "alert-failed", station: station, message: message))
+        }
+        // A station is shown (log, alerts, metrics' labels) by its id, or its URL with the password masked.
+        let stations = Stations(alerts: options.alerts, meters: { metrics.meter(for: URLRedaction.redact($0)) }) { key, event in
+            let station = URLRedaction.redact(key)
+            metrics.note(station: station, event)
+            alerts.send(station: station, event)
             switch event {
             case .failed(let message): log(DaemonEvent(event: "stream-failed", station: station, message: message))
             case .reconnecting(let attempt, let delay):
                 log(DaemonEvent(event: "stream-reconnecting", station: station, message: "attempt \(attempt) in \(delay) s"))
             case .gap(let gap): log(DaemonEvent(event: "stream-gap", station: station, message: String(format: "%.1f s", gap.seconds)))
+            case .alert(let alert): log(DaemonEvent(event: "stream-\(alert.kind.rawValue)", station: station, message: alert.alertLine))
+            case .recovered(let alert): log(DaemonEvent(event: "stream-recovered", station: station, message: alert.recoveryLine))
             default: break
             }
         }
+        // Episodes' outcomes are counted as the scheduler logs them.
+        let logAndCount: @Sendable (DaemonEvent) -> Void = { event in
+            switch event.event {
+            case "episode-done": metrics.noteEpisode("done")
+            case "episode-failed": metrics.noteEpisode("failed")
+            case "episode-missed": metrics.noteEpisode("missed")
+            default: break
+            }
+            log(event)
+        }
         var schedulerOptions = ScheduleDaemon.Options()
         schedulerOptions.preroll = options.preroll
+        let episodes = EpisodeRecordings(stations: stations, finaliser: finaliser, paths: paths, lookup: lookup)
         let scheduler = ScheduleDaemon(store: store, guide: guide, index: index, finaliser: finaliser, recordings: paths.recordings,
-                                   recorder: EpisodeRecordings(stations: stations, finaliser: finaliser, paths: paths, lookup: lookup),
-                                   options: schedulerOptions, log: log)
+                                   recorder: episodes, options: schedulerOptions, log: logAndCount)
         self.scheduler = scheduler
         guideRefresher = GuideRefresher(store: guide, every: options.guideRefresh) { url, outcome in
             switch outcome {
@@ -72,7 +103,26 @@ public final class DaemonService: Sendable {
             throw EngineError("\(error)", kind: .configuration)
         }
         self.finaliser = finaliser
-        self.log = log
+        self.stations = stations
+        self.episodes = episodes
+        self.metrics = metrics
+        recordings = paths.recordings
+        self.log = logAndCount
+    }
+
+    /// The daemon's metrics in Prometheus' text format: what `GET /metrics` serves, as
+    /// `Content-Type: text/plain; version=0.0.4`. Safe from any thread; each call reads the stations' meters.
+    public func metricsText() -> String {
+        var figures = OnairMetrics.DaemonFigures()
+        let jobs = jobs.tally()
+        figures.jobs = jobs.kinds
+        figures.jobs["episode"] = episodes.activeRecordings().count
+        figures.listeners = Dictionary(jobs.listeners.map { (URLRedaction.redact($0.key), $0.value) }, uniquingKeysWith: +)
+        figures.openStations = Set(stations.identifiers.map(URLRedaction.redact))
+        // Daemons do not share work yet: no leases.
+        figures.leases = 0
+        figures.recordings = recordings
+        return metrics.exposition(figures)
     }
 
     /// Where clients reach it.

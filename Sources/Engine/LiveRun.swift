@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import Monitoring
 import MPRIS
 import Outputs
 import Playback
@@ -39,13 +40,13 @@ public final class LiveRun: Sendable {
     ///   - player: the listener's controls and, on a terminal, the view; nil plays straight into the sinks (relay).
     ///   - report: hears the station's events, unless the view shows them.
     ///   - onSinkStatus: a sink's peer reached, lost or waited for, unless the view shows it.
-    public init(target: StreamTarget, options: LiveStreamOptions, format: PCMFormat, sinks: [SinkSpec],
+    public init(target: StreamTarget, options: LiveStreamOptions, format: PCMFormat, alerts: AlertRules = .standard, sinks: [SinkSpec],
                 pacing: PacedPCMSink.Options, metaFIFO: String?, duration: Double?, player: Player?, paths: AppPaths,
                 report: EventConsumer, onSinkStatus: @escaping SinkStatusHandler) throws {
         self.target = target
         self.player = player
         connection = try StationConnection(target: target, options: options, format: format, stopAfter: duration,
-                                           endsWhenConsumersFail: true)
+                                           endsWhenConsumersFail: true, alerts: alerts)
         let nowPlaying = player.map { _ in NowPlaying(station: target.displayName, programmeOnAir: { target.programmeOnAir() }) }
         self.nowPlaying = nowPlaying
         let view = player?.terminal == nil ? nil : nowPlaying

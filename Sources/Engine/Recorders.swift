@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import Monitoring
 import RadioModel
 import Recording
 import StreamInput
@@ -33,7 +34,7 @@ public final class StationRecording: Sendable {
 
     /// `observers` are attached before the recorder (a reporter hears the stream's events first).
     public init(target: StreamTarget, plan: RecordingPlan, duration: Double?, split: SplitOptions?, options: LiveStreamOptions,
-                finaliser: Finaliser, observers: [StreamConsumer] = [],
+                alerts: AlertRules = .standard, finaliser: Finaliser, observers: [StreamConsumer] = [],
                 onRecordingEvent: @escaping @Sendable (RecordingEvent) -> Void) throws {
         station = plan.station.id
         let failure = self.failure
@@ -42,7 +43,7 @@ public final class StationRecording: Sendable {
             onRecordingEvent(event)
         }
         connection = try StationConnection(target: target, options: options, format: Recorders.pcmFormat, stopAfter: duration,
-                                           endsWhenConsumersFail: true)
+                                           endsWhenConsumersFail: true, alerts: alerts)
         observers.forEach { connection.attach($0) }
         connection.attach(recorder)
     }

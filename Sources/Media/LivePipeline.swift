@@ -14,6 +14,8 @@ import StreamInput
 public final class LivePipeline: @unchecked Sendable {  // `stopping` and the media clock inside `lock`; FFmpeg objects on the decode thread only
     public let format: PCMFormat
     public let fanOut: StreamFanOut
+    /// Bytes, seconds and the level of the audio, as the decode thread passes it on.
+    public let meter: StationMeter
     private let source: IngestSource
     private let observer: @Sendable (StreamEvent) -> Void
     private let stopAfterFrames: Int64?
@@ -47,10 +49,13 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
     /// `stopAfter` ends the pipeline after exactly that many seconds of audio reached the consumers.
     /// With `endsWhenConsumersFail`, a consumer failure that leaves none attached ends it too (a
     /// one-off listen); without, it keeps the station flowing for consumers that attach later.
+    /// A `meter` that measures a level makes the pipeline decode even when nobody takes PCM.
     public init(source: IngestSource, format: PCMFormat, stopAfter seconds: Double? = nil,
-                endsWhenConsumersFail: Bool = false, onEvent: @escaping @Sendable (StreamEvent) -> Void = { _ in }) {
+                endsWhenConsumersFail: Bool = false, meter: StationMeter = StationMeter(),
+                onEvent: @escaping @Sendable (StreamEvent) -> Void = { _ in }) {
         self.source = source
         self.format = format
+        self.meter = meter
         self.observer = onEvent
         stopAfterFrames = seconds.map { Int64(($0 * Double(format.sampleRate)).rounded()) }
         let failures = ConsumerFailureHandler(stopSource: endsWhenConsumersFail ? source : nil)
@@ -189,13 +194,17 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
             let copyDuration = parameters.frame_size > 0 && parameters.sample_rate > 0
                 ? Double(parameters.frame_size) / Double(parameters.sample_rate) : copy.duration
             let wantsPCM = fanOut.wantsPCM
+            meter.notePacket(size: bytes.count)
             // Raw MP3/ADTS frames carry no checksum: a frame garbled upstream is only found by decoding
             // it, so copies are decoded too and a frame the decoder rejects never reaches a file. A packet
-            // whose length nothing tells is decoded as well, to learn it.
-            guard wantsPCM || framing == true || copyDuration <= 0 else {
+            // whose length nothing tells is decoded as well, to learn it; and so is every packet no
+            // check applies to when the meter measures the level (dead-air alerts). A frame found
+            // incomplete stays undecoded: left out of the copy, not reported as a gap.
+            guard wantsPCM || framing == true || copyDuration <= 0 || (meter.measuresLevel && framing == nil) else {
                 // Nobody listens to PCM: no decoding, the frames' nominal lengths keep the time.
                 if framing != false { fanOut.deliver(copy) }
                 advanceClock(by: copyDuration)
+                meter.noteReceived(seconds: copyDuration)
                 continue
             }
             do {
@@ -204,8 +213,10 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
                 var decodedSeconds = 0.0
                 try decoder.decode(packet, frame: frame) { decoded in
                     decodedSeconds += Double(decoded.pointee.nb_samples) / Double(max(1, decoded.pointee.sample_rate))
+                    meter.measure(decoded)
                     if wantsPCM { try handleFrame(decoded) }
                 }
+                meter.noteReceived(seconds: copyDuration > 0 ? copyDuration : decodedSeconds)
                 if packet.pointee.duration <= 0, decodedSeconds > 0 {
                     let timeBase = demuxer.stream.pointee.time_base
                     packet.pointee.duration = Int64((decodedSeconds * Double(timeBase.den) / Double(max(1, timeBase.num))).rounded())

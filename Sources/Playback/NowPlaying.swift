@@ -46,6 +46,8 @@ public final class NowPlaying: @unchecked Sendable {  // `stored` inside `lock`
                 stored.gapSeconds += gap.seconds
             case .warning(let message): stored.notice = message
             case .consumerFailed(let label, let reason): stored.notice = "\(label) failed: \(reason)"
+            case .alert(let alert): stored.notice = alert.alertLine
+            case .recovered(let alert): stored.notice = alert.recoveryLine
             default: break
             }
         }

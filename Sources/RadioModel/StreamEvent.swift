@@ -105,6 +105,40 @@ public struct Gap: Sendable, Equatable, Codable {
     }
 }
 
+/// A station that went quiet or silent: its decoded audio stayed below a level (dead air), or no
+/// audio came at all (down), for at least the alert's threshold.
+public struct SignalAlert: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable {
+        case deadAir = "dead-air"
+        case down
+    }
+
+    public var kind: Kind
+    /// When the quiet or the absence began.
+    public var since: Date
+    /// How long it has lasted: at the alert, the threshold it passed; at the recovery, its whole length.
+    public var seconds: Double
+    /// Dead air: the level in dBFS the audio stayed below.
+    public var level: Double?
+
+    public init(kind: Kind, since: Date, seconds: Double, level: Double? = nil) {
+        self.kind = kind; self.since = since; self.seconds = seconds; self.level = level
+    }
+
+    /// The alert as a plain line: "dead air: below -50 dBFS for 30 s".
+    public var alertLine: String {
+        switch kind {
+        case .deadAir: return String(format: "dead air: below %.0f dBFS for %.0f s", level ?? 0, seconds)
+        case .down: return String(format: "down: no audio for %.0f s", seconds)
+        }
+    }
+
+    /// The recovery as a plain line: "recovered from dead air after 47.2 s".
+    public var recoveryLine: String {
+        String(format: "recovered from %@ after %.1f s", kind == .deadAir ? "dead air" : "being down", seconds)
+    }
+}
+
 /// Everything a listener, recorder or relay may want to show or log, in order of occurrence.
 public enum StreamEvent: Sendable, Equatable {
     case connected(ConnectionInfo)
@@ -123,6 +157,10 @@ public enum StreamEvent: Sendable, Equatable {
     case consumerFailed(label: String, reason: String)
     /// The stream ended for good; the message says why.
     case failed(String)
+    /// The station has been quiet (`dead-air`) or without audio (`down`) for the alert's threshold.
+    case alert(SignalAlert)
+    /// Sound came back after an alert; `seconds` is how long the station was quiet or down.
+    case recovered(SignalAlert)
 }
 
 extension StreamEvent: Encodable {
@@ -131,6 +169,7 @@ extension StreamEvent: Encodable {
         case start, seconds, message, sink, codec, sampleRate, channels, bitrate
         case programDateTime, sequence, firstSequence, lastSequence
         case artworkURL, length, titleKind
+        case since, level, alert
     }
 
     /// One flat JSON object per event, `{"event":"metadata","title":…}`, for `--json` output.
@@ -188,6 +227,16 @@ extension StreamEvent: Encodable {
         case .failed(let message):
             try c.encode("error", forKey: .event)
             try c.encode(message, forKey: .message)
+        case .alert(let alert):
+            try c.encode(alert.kind.rawValue, forKey: .event)
+            try c.encode(alert.since, forKey: .since)
+            try c.encode(alert.seconds, forKey: .seconds)
+            try c.encodeIfPresent(alert.level, forKey: .level)
+        case .recovered(let alert):
+            try c.encode("recovered", forKey: .event)
+            try c.encode(alert.kind.rawValue, forKey: .alert)
+            try c.encode(alert.since, forKey: .since)
+            try c.encode(alert.seconds, forKey: .seconds)
         }
     }
 }

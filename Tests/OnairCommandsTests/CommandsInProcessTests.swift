@@ -45,6 +45,24 @@ final class CommandsInProcessTests: XCTestCase {
         try text.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
     }
 
+    func testRecordJSONShowsDeadAirAndRecoveredWhenTheStationFallsSilentAndSoundReturns() throws {
+        let audio = try Data(contentsOf: AudioFixtures.tones([Tone(frequency: 440, seconds: 2), .silence(seconds: 5),
+                                                               Tone(frequency: 440, seconds: 10)]))
+        let station = try FixtureHTTPServer(routes: [
+            "/station.mp3": FixtureHTTPServer.icyStream(ICYStreamWriter(audio: audio), bytesPerSecond: 16000),
+        ])
+        defer { station.stop() }
+        let run = try onair(["record", station.url("/station.mp3").absoluteString, "--duration", "10", "--json",
+                             "--dead-air-seconds", "2", "-o", home.file("{station}").path])
+        XCTAssertEqual(run.status, 0, run.output.standardError)
+        let events = try jsonLines(run.output.standardOutput).filter { ["dead-air", "recovered"].contains($0["event"] as? String) }
+        XCTAssertEqual(events.map { $0["event"] as? String }, ["dead-air", "recovered"], run.output.standardOutput)
+        XCTAssertEqual(events.first?["level"] as? Double, -50)
+        XCTAssertEqual(events.first?["station"] as? String, "127.0.0.1")
+        XCTAssertEqual(events.last?["alert"] as? String, "dead-air")
+        XCTAssertEqual(try XCTUnwrap(events.last?["seconds"] as? Double), 5, accuracy: 1.5, "five seconds of silence")
+    }
+
     func testCreatedPlaylistsAreNamedAsTheUserExpectsAndStored() throws {
         let first = try onair(["playlists", "create", "", "--json"])
         let second = try onair(["playlists", "create", "", "--json"])

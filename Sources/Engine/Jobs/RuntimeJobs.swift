@@ -51,6 +51,17 @@ public final class RuntimeJobs: Sendable {
         running.current.values.map(\.status).sorted { $0.id < $1.id }
     }
 
+    /// How many jobs of each kind run, and how many listeners each station's HTTP relays have: for the metrics.
+    public func tally() -> (kinds: [String: Int], listeners: [String: Int]) {
+        var kinds: [String: Int] = [:], listeners: [String: Int] = [:]
+        for job in running.current.values {
+            kinds[job.spec.kind.rawValue, default: 0] += 1
+            let station = job.membership.connection.target.identifier
+            listeners[station, default: 0] += job.sinks.compactMap { ($0.consumer as? ListenedSink)?.listeners }.reduce(0, +)
+        }
+        return (kinds, listeners)
+    }
+
     /// Stops a job and forgets it, persisted or not; its recording is finalised before this returns.
     public func stop(id: Int64) throws -> JobStatus {
         guard let job = running.withLock({ $0.removeValue(forKey: id) }) else {
@@ -186,7 +197,7 @@ private final class JobTally: EventConsumer, PacketConsumer, Sendable {
             case .failed(let message):
                 counts.state = "failed"
                 counts.lastError = message
-            case .decoding, .programDateTime: break
+            case .decoding, .programDateTime, .alert, .recovered: break
             }
         }
     }

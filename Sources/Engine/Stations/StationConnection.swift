@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import Monitoring
 import Outputs
 import RadioModel
 import Recording
@@ -14,6 +15,8 @@ public final class StationConnection: Sendable {
     public let pipeline: LivePipeline
     /// The wall-clock time of the audio being delivered: what an episode's window is cut by.
     public let clock: StreamWallClock
+    /// Raises `dead-air`, `down` and `recovered` into the station's events from its pipeline's meter.
+    private let watch: SignalWatch
     private let state = Locked(State())
 
     private struct State {
@@ -26,17 +29,22 @@ public final class StationConnection: Sendable {
     ///   - stopAfter: seconds of audio after which the stream ends (a timed `listen` or `record`).
     ///   - endsWhenConsumersFail: a one-off run ends when its last consumer fails; a shared connection
     ///     keeps flowing for the consumers that attach later.
+    ///   - alerts: when the station counts as dead air or down.
+    ///   - meter: where the decode thread measures the audio; a daemon keeps one per station (its
+    ///     metrics), else the connection makes its own, measuring the level `alerts` name.
     ///   - log: the owner's log of the station's events (a daemon's), told before any consumer.
     public init(target: StreamTarget, options: LiveStreamOptions, format: PCMFormat, stopAfter: Double? = nil,
-                endsWhenConsumersFail: Bool = false, log: @escaping @Sendable (StreamEvent) -> Void = { _ in }) throws {
+                endsWhenConsumersFail: Bool = false, alerts: AlertRules = .standard, meter: StationMeter? = nil,
+                log: @escaping @Sendable (StreamEvent) -> Void = { _ in }) throws {
         self.target = target
         // The source exists before the pipeline it reports into; events flow only once it has started.
         let route = Locked(WeakPipeline())
         let source = try target.liveSource(options: options) { event in route.current.pipeline?.publish(event) }
         let clockBox = Locked<StreamWallClock?>(nil)
         let state = self.state
-        pipeline = LivePipeline(source: source, format: format, stopAfter: stopAfter, endsWhenConsumersFail: endsWhenConsumersFail) {
-            event in
+        let meter = meter ?? StationMeter(quietBelow: alerts.enabled ? alerts.quietLevel : nil)
+        pipeline = LivePipeline(source: source, format: format, stopAfter: stopAfter, endsWhenConsumersFail: endsWhenConsumersFail,
+                                meter: meter) { event in
             // First, on the thread the event came from: the clock, so a window cuts by the newest mark.
             clockBox.current?.note(event)
             switch event {
@@ -48,6 +56,7 @@ public final class StationConnection: Sendable {
             log(event)
         }
         let pipeline = self.pipeline
+        watch = SignalWatch(meter: meter, rules: alerts) { [weak pipeline] event in pipeline?.publish(event) }
         clock = StreamWallClock(mediaTime: { [weak pipeline] in pipeline?.mediaTime ?? 0 })
         clockBox.withLock { $0 = clock }
         route.withLock { $0.pipeline = pipeline }
@@ -59,10 +68,15 @@ public final class StationConnection: Sendable {
             defer { state.started = true }
             return !state.started
         }
-        if first { pipeline.start() }
+        guard first else { return }
+        pipeline.start()
+        watch.start { [weak pipeline] in pipeline?.waitUntilFinished(timeout: 0) ?? true }
     }
 
-    public func stop() { pipeline.stop() }
+    public func stop() {
+        watch.stop()
+        pipeline.stop()
+    }
 
     public func waitUntilFinished() { pipeline.waitUntilFinished() }
 

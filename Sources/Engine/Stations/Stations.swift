@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import Monitoring
 import RadioModel
 import StreamInput
 
@@ -10,10 +11,16 @@ import StreamInput
 /// so the next job connects afresh.
 public final class Stations: Sendable {
     private let connections = Locked<[String: StationConnection]>([:])
+    private let alerts: AlertRules
+    private let meters: @Sendable (String) -> StationMeter?
     private let log: @Sendable (String, StreamEvent) -> Void
 
-    /// `log` hears every station's events, with its identifier: the daemon's log.
-    public init(log: @escaping @Sendable (String, StreamEvent) -> Void = { _, _ in }) {
+    /// `log` hears every station's events, with its identifier: the daemon's log. `alerts` say when a
+    /// station is dead air or down; `meters` gives a station the meter its metrics read, if any.
+    public init(alerts: AlertRules = .standard, meters: @escaping @Sendable (String) -> StationMeter? = { _ in nil },
+                log: @escaping @Sendable (String, StreamEvent) -> Void = { _, _ in }) {
+        self.alerts = alerts
+        self.meters = meters
         self.log = log
     }
 
@@ -43,7 +50,9 @@ public final class Stations: Sendable {
         // Made outside the lock (an HLS station is resolved over the network) and never started if
         // the station turns out to be connected already.
         let fresh = connections.current[key] == nil
-            ? try StationConnection(target: target, options: options, format: Recorders.pcmFormat) { [log] in log(key, $0) } : nil
+            ? try StationConnection(target: target, options: options, format: Recorders.pcmFormat, alerts: alerts, meter: meters(key)) {
+                [log] in log(key, $0)
+            } : nil
         let joined = try connections.withLock { connections -> Membership? in
             guard let connection = connections[key] ?? fresh else { return nil }
             let tokens = try consumers(connection).map { connection.attach($0) }
@@ -71,6 +80,9 @@ public final class Stations: Sendable {
 
     /// How many upstream connections are open now.
     public var count: Int { connections.current.count }
+
+    /// The stations connected now, by identifier.
+    public var identifiers: Set<String> { Set(connections.current.keys) }
 
     private func forgetWhenEnded(_ connection: StationConnection, key: String) {
         Thread.detachNewThread { [weak self] in

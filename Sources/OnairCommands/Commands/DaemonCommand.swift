@@ -4,6 +4,7 @@ import Foundation
 import Media
 import RadioModel
 import Scheduling
+import StreamInput
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,15 +27,22 @@ struct DaemonCommand: ParsableCommand {
         every file properly. Guides imported from a URL (onair guide import URL) are asked for again every \
         --guide-refresh, with a conditional request. scripts/onair-daemon.service runs it as a systemd user service.
 
+        A station whose audio stays below --dead-air-level for --dead-air-seconds raises `dead-air`, one that \
+        sends no audio that long raises `down`, and `recovered` follows when sound returns; each is logged, \
+        POSTed as JSON to --alert-webhook and handed to --alert-exec (in ONAIR_ALERT, ONAIR_ALERT_STATION, \
+        ONAIR_ALERT_SINCE, ONAIR_ALERT_SECONDS, ONAIR_ALERT_JSON, and as JSON on its stdin).
+
         Examples:
           onair daemon
           onair daemon --json
+          onair daemon --alert-webhook http://127.0.0.1:9000/onair --dead-air-seconds 20
+          onair daemon --alert-exec 'logger -t onair "$ONAIR_ALERT $ONAIR_ALERT_STATION"'
 
         Exit codes: 0 stopped; 3 another daemon is running, or the database cannot be opened.
         """
     )
 
-    @Flag(help: "Log events as JSON lines: episode-started, episode-done, episode-failed, episode-missed, recovered, clock-jumped, …")
+    @Flag(help: "Log events as JSON lines: episode-started, episode-done, episode-failed, episode-missed, recovered, clock-jumped, stream-dead-air, stream-down, stream-recovered, alert-failed, …")
     var json = false
 
     @Option(help: "Seconds before a window opens that its station is connected.")
@@ -43,12 +51,23 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How often guides imported from a URL are asked for again.", valueName: "duration"))
     var guideRefresh: String = "6h"
 
+    @Option(help: ArgumentHelp("POST each alert (dead-air, down, recovered) as JSON to this http(s) URL.", valueName: "url"))
+    var alertWebhook: String?
+
+    @Option(help: ArgumentHelp("Run this shell command for each alert, the alert in its environment and on its stdin.", valueName: "command"))
+    var alertExec: String?
+
+    @OptionGroup var alerts: AlertOptions
+
     @Flag(help: "Show FFmpeg's own warnings.")
     var verbose = false
 
     func validate() throws {
         guard let span = TimeSpan(guideRefresh), span.seconds >= 1 else {
             throw ValidationError("invalid --guide-refresh '\(guideRefresh)': use a span like 30m or 6h")
+        }
+        if let alertWebhook, !["http", "https"].contains(URLComponents(string: alertWebhook)?.scheme?.lowercased() ?? "") {
+            throw ValidationError("invalid --alert-webhook '\(URLRedaction.redact(alertWebhook))': expected an http or https URL")
         }
     }
 
@@ -73,6 +92,9 @@ struct DaemonCommand: ParsableCommand {
         var options = DaemonService.Options()
         options.preroll = preroll
         options.guideRefresh = TimeSpan(guideRefresh)!.seconds
+        options.alerts = alerts.rules
+        options.alertWebhook = alertWebhook
+        options.alertCommand = alertExec
         let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.named($0) }, log: log)
         let trap = SignalTrap { daemon.stop() }
         signal(SIGHUP, SIG_IGN)

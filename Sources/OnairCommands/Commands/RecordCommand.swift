@@ -98,6 +98,8 @@ struct RecordCommand: ParsableCommand {
                              + "recording-finished, recording-failed, and the stream's own (connected, metadata, gap, …)."))
     var json = false
 
+    @OptionGroup var alerts: AlertOptions
+
     @Flag(help: "Show FFmpeg's own warnings.")
     var verbose = false
 
@@ -179,7 +181,7 @@ struct RecordCommand: ParsableCommand {
             let station = plan.station.id
             recordings.append(try StationRecording(
                 target: target, plan: plan, duration: duration.flatMap { TimeSpan($0)?.seconds }, split: split, options: stationOptions,
-                finaliser: finaliser, observers: [EventTap(label: "report") { reporter.report(station: station, $0) }],
+                alerts: alerts.rules, finaliser: finaliser, observers: [EventTap(label: "report") { reporter.report(station: station, $0) }],
                 onRecordingEvent: { reporter.report(station: station, $0) }))
         }
 

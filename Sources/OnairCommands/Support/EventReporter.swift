@@ -50,6 +50,10 @@ final class EventReporter: EventConsumer, Sendable {
             Console.message("error: \(label) failed: \(reason)")
         case .failed:
             break // the command ends with this as its last line
+        case .alert(let alert):
+            Console.message(alert.alertLine)
+        case .recovered(let alert):
+            Console.message(alert.recoveryLine)
         }
     }
 

@@ -47,6 +47,8 @@ final class RecordingReporter: @unchecked Sendable {  // recorders, statuses, ti
         case .disconnected(let reason): text = "disconnected: \(reason)"
         case .warning(let message): text = "warning: \(message)"
         case .failed(let message): text = "error: \(message)"
+        case .alert(let alert): text = alert.alertLine
+        case .recovered(let alert): text = alert.recoveryLine
         // A failed recorder reports itself, with where its audio is.
         case .decoding, .programDateTime, .consumerFailed: text = nil
         }

@@ -33,7 +33,9 @@ struct StationOptions: ParsableArguments {
                                valueName: "min:max"))
     var reconnectDelay: String = "0.5:30"
 
-    @Flag(help: "Print events (connected, decoding, metadata, gap, reconnecting, sink, error) as JSON lines.")
+    @OptionGroup var alerts: AlertOptions
+
+    @Flag(help: "Print events (connected, decoding, metadata, gap, reconnecting, dead-air, down, recovered, sink, error) as JSON lines.")
     var json = false
 
     @Flag(help: "Show FFmpeg's own warnings.")

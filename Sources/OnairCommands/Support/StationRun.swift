@@ -21,8 +21,8 @@ struct StationRun {
         FFmpegLogging.configure(verbose: station.verbose)
         let target = try StreamTarget.named(station.station)
         let reporter = EventReporter(json: station.json, audioOnStandardOutput: sinks.contains(.stdout))
-        let run = try LiveRun(target: target, options: station.liveStreamOptions(for: target), format: station.format, sinks: sinks,
-                              pacing: pacing, metaFIFO: metaFIFO, duration: duration, player: player, paths: CatalogueAccess.paths,
+        let run = try LiveRun(target: target, options: station.liveStreamOptions(for: target), format: station.format, alerts: station.alerts.rules,
+                              sinks: sinks, pacing: pacing, metaFIFO: metaFIFO, duration: duration, player: player, paths: CatalogueAccess.paths,
                               report: reporter, onSinkStatus: reporter.report(sink:_:))
         let terminal = player?.terminal
         let trap = SignalTrap(beforeExit: { terminal?.restore() }) { run.stop() }

@@ -58,11 +58,13 @@ public struct TransferRequest: Sendable {
     /// HTTP redirects followed at most; they may only lead to http or https.
     public var maxRedirects: Int
     public var userAgent: String
+    /// Sent as a POST when set (an alert to a webhook); nil makes a GET.
+    public var body: Data?
 
     public init(url: String, headers: [(name: String, value: String)] = [], connectTimeout: Double = 10,
-                stallTimeout: Double = 15, maxRedirects: Int = 5, userAgent: String = defaultUserAgent) {
+                stallTimeout: Double = 15, maxRedirects: Int = 5, userAgent: String = defaultUserAgent, body: Data? = nil) {
         self.url = url; self.headers = headers; self.connectTimeout = connectTimeout
-        self.stallTimeout = stallTimeout; self.maxRedirects = maxRedirects; self.userAgent = userAgent
+        self.stallTimeout = stallTimeout; self.maxRedirects = maxRedirects; self.userAgent = userAgent; self.body = body
     }
 }
 

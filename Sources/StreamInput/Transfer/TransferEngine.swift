@@ -255,6 +255,15 @@ private final class Transfer {
             headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
         }
         onair_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
+        if let body = request.body {
+            onair_curl_setopt_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
+            // curl copies the bytes, so they need not outlive this call.
+            if body.isEmpty {
+                onair_curl_setopt_string(easy, CURLOPT_COPYPOSTFIELDS, "")
+            } else {
+                body.withUnsafeBytes { _ = onair_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress!)) }
+            }
+        }
         onair_curl_setopt_write_function(easy, transferWriteCallback)
         onair_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, me)
         onair_curl_setopt_header_function(easy, transferHeaderCallback)

@@ -1,0 +1,222 @@
+import Engine
+import Foundation
+import Monitoring
+import RadioModel
+import Scheduling
+import Store
+import StreamInput
+import TestSupport
+import XCTest
+
+/// The daemon in-process watching real stations served as ICY streams: a station that goes silent
+/// raises `dead-air` at a real webhook and `recovered` when sound returns, one whose server dies
+/// raises `down`, a webhook that fails costs one line, and the metrics move as audio flows.
+final class AlertsAndMetricsTests: XCTestCase {
+    private var home: TemporaryDirectory!
+    private var daemon: DaemonService?
+    private var running: Thread?
+    private let logged = Locked<[DaemonEvent]>([])
+    private let finished = Locked(false)
+    /// Short enough for a test, long enough that a reconnect's pause is not taken for dead air.
+    private static let alertSeconds = 3.0
+
+    override func setUpWithError() throws {
+        home = try TemporaryDirectory(prefix: "onair-alerts")
+    }
+
+    override func tearDown() {
+        daemon?.stop()
+        XCTAssertTrue(eventually(timeout: 30) { self.finished.current }, "the daemon stops")
+        home?.remove()
+    }
+
+    /// Starts a daemon whose alerts go to `webhook`, and a recording job on `station`.
+    private func startDaemon(webhook: String?, recording station: URL) throws {
+        var options = DaemonService.Options()
+        options.alerts = AlertRules(quietLevel: -50, seconds: Self.alertSeconds)
+        options.alertWebhook = webhook
+        let logged = self.logged, finished = self.finished
+        let daemon = try DaemonService(paths: AppPaths(environment: ["ONAIR_HOME": home.url.path]), options: options,
+                                       lookup: { text in try StreamTarget.parse(text, catalogue: { Catalogue(stations: []) }) },
+                                       log: { event in logged.withLock { $0.append(event) } })
+        self.daemon = daemon
+        let thread = Thread {
+            try? daemon.run()
+            finished.withLock { $0 = true }
+        }
+        thread.start()
+        running = thread
+        _ = try ControlClient(socket: daemon.socket).send(ControlRequest(.startJob, job: JobSpec(kind: .record, station: station.absoluteString)),
+                                                          expecting: JobStatus.self)
+    }
+
+    private func jobStatus() throws -> JobStatus? {
+        try ControlClient(socket: daemon!.socket).send(ControlRequest(.listJobs), expecting: JobList.self).reply.jobs.first
+    }
+
+    private static func notices(_ server: FixtureHTTPServer) -> [AlertSender.Notice] {
+        server.requests("/hook").compactMap { try? OnairJSON.decoder.decode(AlertSender.Notice.self, from: $0.body) }
+    }
+
+    /// The value of one series in an exposition, e.g. `onair_station_gaps_total{station="…"}`.
+    private static func value(_ series: String, in text: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    func testASilentStationRaisesDeadAirAtTheWebhookWithinNPlusFiveSecondsAndRecoveredWhenSoundReturns() throws {
+        let audio = try Data(contentsOf: AudioFixtures.tones([Tone(frequency: 440, seconds: 4), .silence(seconds: 10),
+                                                               Tone(frequency: 440, seconds: 30)]))
+        let station = try FixtureHTTPServer(routes: [
+            "/station.mp3": FixtureHTTPServer.icyStream(ICYStreamWriter(audio: audio), bytesPerSecond: 16000),
+            "/hook": FixtureHTTPServer.status(200),
+        ])
+        defer { station.stop() }
+        let started = Date()
+        try startDaemon(webhook: station.url("/hook").absoluteString, recording: station.url("/station.mp3"))
+
+        // The silence starts 4 s into the stream: dead air is due at 4 + N, and must arrive within N + 5 s of its start.
+        XCTAssertTrue(eventually(timeout: 4 + Self.alertSeconds + 5) { Self.notices(station).contains { $0.event == "dead-air" } },
+                      "dead-air at the webhook; log: \(logged.current.map(\.event))")
+        let deadAir = try XCTUnwrap(Self.notices(station).first)
+        XCTAssertEqual(deadAir.event, "dead-air")
+        XCTAssertEqual(deadAir.station, station.url("/station.mp3").absoluteString)
+        XCTAssertEqual(deadAir.level, -50)
+        XCTAssertGreaterThanOrEqual(deadAir.seconds, Self.alertSeconds)
+        XCTAssertEqual(deadAir.since.timeIntervalSince(started), 4, accuracy: 2.5, "the silence began 4 s in")
+        let text = try XCTUnwrap(daemon?.metricsText())
+        let label = "{station=\"\(station.url("/station.mp3").absoluteString)\"}"
+        XCTAssertGreaterThanOrEqual(Self.value("onair_station_silence_seconds\(label)", in: text) ?? 0, Self.alertSeconds, text)
+
+        // Sound returns 14 s in: recovered, with the silence's length.
+        XCTAssertTrue(eventually(timeout: 15) { Self.notices(station).contains { $0.event == "recovered" } },
+                      "recovered at the webhook; log: \(logged.current.map(\.event))")
+        let recovered = try XCTUnwrap(Self.notices(station).last)
+        XCTAssertEqual(recovered.event, "recovered")
+        XCTAssertEqual(recovered.alert, "dead-air")
+        XCTAssertEqual(recovered.seconds, 10, accuracy: 2, "ten seconds of silence")
+        XCTAssertEqual(Self.notices(station).map(\.event), ["dead-air", "recovered"], "one alert, one recovery")
+        XCTAssertEqual(logged.current.filter { $0.event.hasPrefix("stream-") }.map(\.event), ["stream-dead-air", "stream-recovered"])
+        let after = try XCTUnwrap(daemon?.metricsText())
+        XCTAssertEqual(Self.value("onair_station_alerts_total{station=\"\(station.url("/station.mp3").absoluteString)\",alert=\"dead-air\"}",
+                                  in: after), 1, after)
+        XCTAssertEqual(Self.value("onair_station_silence_seconds\(label)", in: after), 0, after)
+    }
+
+    func testAStationWhoseServerDiesRaisesDownAndAFailingWebhookCostsOneLineWhileTheRecordingGoesOn() throws {
+        let audio = try Data(contentsOf: AudioFixtures.sine(frequency: 440, seconds: 60))
+        let station = try FixtureHTTPServer(routes: [
+            "/station.mp3": FixtureHTTPServer.icyStream(ICYStreamWriter(audio: audio), bytesPerSecond: 16000),
+        ])
+        // Nothing listens there: every POST fails.
+        let webhook = "http://onair:secret@127.0.0.1:\(try FreePort.pick())/hook"
+        try startDaemon(webhook: webhook, recording: station.url("/station.mp3"))
+        XCTAssertTrue(eventually(timeout: 10) { ((try? self.jobStatus())?.bytes ?? 0) > 16000 }, "the recording gets audio")
+
+        station.stop()
+        let stopped = Date()
+        XCTAssertTrue(eventually(timeout: Self.alertSeconds + 5) { self.logged.current.contains { $0.event == "stream-down" } },
+                      "down within N + 5 s; log: \(logged.current.map(\.event))")
+        XCTAssertTrue(eventually(timeout: 10) { self.logged.current.contains { $0.event == "alert-failed" } })
+        let failure = try XCTUnwrap(logged.current.first { $0.event == "alert-failed" })
+        XCTAssertTrue(failure.message?.hasPrefix("alert webhook \(URLRedaction.redact(webhook)): ") == true, failure.message ?? "")
+        XCTAssertFalse(failure.message?.contains("secret") ?? true, "the webhook's password never shows")
+        XCTAssertFalse(failure.message?.contains("\n") ?? true, "one line")
+        let down = try XCTUnwrap(logged.current.first { $0.event == "stream-down" })
+        XCTAssertTrue(down.message?.hasPrefix("down: no audio for ") == true, down.message ?? "")
+        XCTAssertLessThan(Date().timeIntervalSince(stopped), Self.alertSeconds + 10)
+        // The job is still there, reconnecting, and was not failed by the webhook.
+        XCTAssertEqual(try jobStatus()?.state, "reconnecting")
+    }
+
+    func testAStationWhoseIcecastIsKilledIsDownAndRecoveredWhenItComesBack() throws {
+        let icecast: IcecastHarness
+        do {
+            icecast = try IcecastHarness(burstSize: 0)
+        } catch {
+            throw XCTSkip("icecast2 could not start (\(error)): install it with scripts/setup")
+        }
+        defer { icecast.stop() }
+        try icecast.startSource(mount: "/live.mp3", codec: .mp3)
+        let hook = try FixtureHTTPServer(routes: ["/hook": FixtureHTTPServer.status(200)])
+        defer { hook.stop() }
+        try startDaemon(webhook: hook.url("/hook").absoluteString, recording: icecast.url(mount: "/live.mp3"))
+        XCTAssertTrue(eventually(timeout: 10) { ((try? self.jobStatus())?.bytes ?? 0) > 16000 }, "the recording gets audio")
+
+        // Killed as a crash would: the mount is gone until its source connects again.
+        try icecast.restartServer()
+        let killed = Date()
+        XCTAssertTrue(eventually(timeout: Self.alertSeconds + 5) { Self.notices(hook).contains { $0.event == "down" } },
+                      "down within N + 5 s; log: \(logged.current.map(\.event))")
+        let down = try XCTUnwrap(Self.notices(hook).first)
+        XCTAssertEqual(down.event, "down")
+        XCTAssertEqual(down.since.timeIntervalSince(killed), 0, accuracy: 1.5, "the audio stopped when Icecast died")
+
+        try icecast.startSource(mount: "/live.mp3", codec: .mp3)
+        let back = Date()
+        // The next reconnection (backoff at most 8 s by now) finds the mount again.
+        XCTAssertTrue(eventually(timeout: 15) { Self.notices(hook).contains { $0.event == "recovered" } },
+                      "recovered; log: \(logged.current.map(\.event))")
+        let recovered = try XCTUnwrap(Self.notices(hook).last)
+        XCTAssertEqual(recovered.alert, "down")
+        XCTAssertEqual(recovered.since, down.since)
+        XCTAssertGreaterThanOrEqual(recovered.seconds, back.timeIntervalSince(killed) - 1, "down from the kill until the source was back, at least")
+        XCTAssertLessThan(recovered.seconds, Date().timeIntervalSince(killed) + 1)
+        XCTAssertEqual(Self.notices(hook).map(\.event), ["down", "recovered"])
+    }
+
+    func testTheMetricsMoveAsAudioFlowsAndAGapAndAnEpisodeCount() throws {
+        // Six seconds, then the server ends the stream: the station reconnects and the pause is a gap.
+        let audio = try Data(contentsOf: AudioFixtures.sine(frequency: 440, seconds: 6))
+        let station = try FixtureHTTPServer(routes: [
+            "/station.mp3": FixtureHTTPServer.icyStream(ICYStreamWriter(audio: audio, schedule: [.title("Tone FM")]), bytesPerSecond: 16000),
+        ])
+        defer { station.stop() }
+        // Its URL has a password, which no label may show.
+        let source = URL(string: "http://onair:secret@127.0.0.1:\(station.port)/station.mp3")!
+        // A three-second episode of the station, due four seconds from now.
+        let start = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date().addingTimeInterval(4))
+        let paths = AppPaths(environment: ["ONAIR_HOME": home.url.path])
+        _ = try ScheduleStore(database: try OnairDatabase(directory: paths.data)).add(ScheduleRule(
+            station: source.absoluteString,
+            timing: .once(LocalDateTime(year: start.year!, month: start.month!, day: start.day!, hour: start.hour!, minute: start.minute!,
+                                        second: start.second!), duration: TimeSpan(seconds: 3)),
+            timeZone: "UTC"))
+        try startDaemon(webhook: nil, recording: source)
+        let label = "{station=\"\(URLRedaction.redact(source.absoluteString))\"}"
+        func value(_ name: String) -> Double? { Self.value(name + label, in: daemon?.metricsText() ?? "") }
+
+        // A relay of the station, and a listener on its mount for three seconds.
+        let mount = URL(string: "http://127.0.0.1:\(try FreePort.pick())/tone.mp3")!
+        _ = try ControlClient(socket: daemon!.socket).send(ControlRequest(.startJob, job: JobSpec(kind: .relay, station: source.absoluteString,
+                                                                                            sinks: [mount.absoluteString])),
+                                                           expecting: JobStatus.self)
+        let listener = Thread { _ = try? RawHTTP.get(mount, duration: 3) }
+        listener.start()
+        XCTAssertTrue(eventually(timeout: 5) { value("onair_station_listeners") == 1 }, daemon?.metricsText() ?? "")
+        XCTAssertTrue(eventually(timeout: 10) { (value("onair_station_received_bytes_total") ?? 0) > 0 })
+        let firstBytes = try XCTUnwrap(value("onair_station_received_bytes_total"))
+        Thread.sleep(forTimeInterval: 2)
+        let text = try XCTUnwrap(daemon?.metricsText())
+        let laterBytes = try XCTUnwrap(Self.value("onair_station_received_bytes_total\(label)", in: text))
+        XCTAssertGreaterThan(laterBytes - firstBytes, 16000, "about 16 kB a second arrive at 128 kbit/s")
+        XCTAssertEqual(Self.value("onair_station_connected\(label)", in: text), 1, text)
+        XCTAssertGreaterThan(Self.value("onair_station_decoded_seconds_total\(label)", in: text) ?? 0, 1, "dead-air watching decodes")
+        XCTAssertGreaterThan(Self.value("onair_station_received_seconds_total\(label)", in: text) ?? 0, 1)
+        XCTAssertEqual(Self.value("onair_jobs{kind=\"record\"}", in: text), 1, text)
+        XCTAssertEqual(Self.value("onair_jobs{kind=\"relay\"}", in: text), 1, text)
+        XCTAssertLessThan(Self.value("onair_station_since_title_seconds\(label)", in: text) ?? 99, 10, "the title came at the start")
+        XCTAssertEqual(Self.value("onair_stations_open", in: text), 1)
+        XCTAssertEqual(Self.value("onair_leases_held", in: text), 0)
+        XCTAssertGreaterThan(Self.value("onair_disk_free_bytes", in: text) ?? 0, 0)
+        XCTAssertTrue(text.contains("# TYPE onair_station_received_bytes_total counter"), text)
+        XCTAssertFalse(text.contains("secret"), "the station's password never shows")
+
+        // The stream ends after 6 s; the reconnection's pause is a gap, counted.
+        XCTAssertTrue(eventually(timeout: 20) { (value("onair_station_gaps_total") ?? 0) >= 1 },
+                      "a gap; log: \(logged.current.map(\.event))")
+        XCTAssertGreaterThanOrEqual(value("onair_station_reconnects_total") ?? 0, 1)
+        XCTAssertGreaterThan(value("onair_station_gap_seconds_total") ?? 0, 0)
+        XCTAssertTrue(eventually(timeout: 20) { Self.value("onair_episodes_total{outcome=\"done\"}", in: self.daemon?.metricsText() ?? "") == 1 },
+                      "the episode counts as done; log: \(logged.current.map(\.event))")
+    }
+}
