@@ -18,8 +18,12 @@ public final class DaemonService: Sendable {
         public init() {}
     }
 
+    /// What the daemon's HTTP side reads and changes: the schedule, the recordings index, the guide, the runtime jobs.
+    public let schedule: ScheduleStore
+    public let recordings: RecordingsIndex
+    public let guide: GuideStore
+    public let jobs: RuntimeJobs
     private let scheduler: ScheduleDaemon
-    private let jobs: RuntimeJobs
     private let finaliser: Finaliser
     private let server: ControlServer
     private let guideRefresher: GuideRefresher
@@ -73,6 +77,7 @@ public final class DaemonService: Sendable {
         }
         self.finaliser = finaliser
         self.log = log
+        (schedule, recordings, self.guide) = (store, index, guide)
     }
 
     /// Where clients reach it.
@@ -100,6 +105,9 @@ public final class DaemonService: Sendable {
     }
 
     public func stop() { scheduler.stop() }
+
+    /// What `onair status` shows: the episodes being recorded, the next ones, the recent failures.
+    public func status() -> DaemonStatus { scheduler.status() }
 
     /// Re-reads the schedule now (SIGHUP).
     public func wake() { scheduler.wake() }
