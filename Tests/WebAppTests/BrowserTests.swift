@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOPosix
+import RadioModel
+import TestSupport
+import XCTest
+
+/// The web app in a real browser: Debian's headless Chromium, driven by selenium through chromedriver
+/// (Browser/walkthrough.py), against the pages served in-process on a real daemon whose station is a
+/// real Icecast mount. The script's screenshots of each page (phone and laptop width) are kept in
+/// .build/web-screenshots.
+final class BrowserTests: XCTestCase {
+    private static let mount = "/demo.mp3"
+    private static let hostileTitle = "<script>window.owned=1</script> News"
+
+    func testAPersonFindsAStationSchedulesARecordingPlaysItJumpsToAChapterAndDeletesIt() async throws {
+        for tool in ["chromium", "chromedriver", "python3"] where ProcessRunner.which(tool) == nil {
+            throw XCTSkip("\(tool) is not installed: run scripts/setup")
+        }
+        guard (try? ProcessRunner.run("python3", ["-c", "import selenium"]).status) == 0 else {
+            throw XCTSkip("selenium is not installed for python3: run scripts/setup")
+        }
+        let icecast: IcecastHarness
+        do {
+            icecast = try IcecastHarness(burstSize: 0)
+        } catch {
+            throw XCTSkip("icecast2 could not start (\(error)): install it with scripts/setup")
+        }
+        defer { icecast.stop() }
+        try icecast.startSource(mount: Self.mount, codec: .mp3, frequency: 440, title: "Morning tune")
+        let harness = try WebAppHarness(stations: [
+            TestStations.station(id: "demo", name: "Demo FM", url: icecast.url(mount: Self.mount).absoluteString, programmes: [
+                Programme(id: "breakfast", name: "The Breakfast Show",
+                          slots: [BroadcastSlot(days: [.mon, .tue, .wed, .thu, .fri], start: ClockTime(hour: 7, minute: 0),
+                                                duration: TimeSpan(seconds: 7200))]),
+            ]),
+            TestStations.station(id: "hostile", name: "<script>window.owned=1</script> Radio", url: "http://127.0.0.1:9/x.mp3"),
+        ])
+        defer { harness.stop() }
+        harness.runDaemon()
+
+        // A few seconds into the scheduled episode the station sends a hostile title: the recording's second chapter.
+        let titled = Thread {
+            guard eventually(timeout: 90, { harness.daemon.status().active.contains { $0.state == "recording" } }) else { return }
+            Thread.sleep(forTimeInterval: 4)
+            try? icecast.setTitle(mount: Self.mount, Self.hostileTitle)
+        }
+        titled.start()
+
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/walkthrough.py")
+        let screenshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/web-screenshots")
+        try await harness.application().test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            let result = try await Self.run(script, environment: ["ONAIR_WEB_URL": "http://127.0.0.1:\(port)",
+                                                                  "ONAIR_SCREENSHOTS": screenshots.path])
+            XCTAssertEqual(result.status, 0, "the walkthrough failed:\n\(result.output)")
+            XCTAssertTrue(result.output.contains("walkthrough passed"), result.output)
+        }
+        XCTAssertEqual(try harness.daemon.recordings.all().count, 1, "the scheduled recording was deleted, the one recorded by hand kept")
+        for page in ["stations", "station", "schedule", "recordings", "recording", "status"] {
+            for width in ["phone", "laptop"] {
+                XCTAssertTrue(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent("\(page)-\(width).png").path))
+            }
+        }
+    }
+
+    /// Runs the script on NIO's thread pool, so no thread of Swift's pool waits for it; killed after 4 minutes.
+    private static func run(_ script: URL, environment: [String: String]) async throws -> (status: Int32, output: String) {
+        try await NIOThreadPool.singleton.runIfActive {
+            let result = try ProcessRunner.run("python3", [script.path], timeout: 240, environment: environment)
+            return (result.succeeded ? 0 : max(result.status, 1), result.stdoutText + result.stderrText)
+        }
+    }
+}
