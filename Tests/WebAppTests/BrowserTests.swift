@@ -13,6 +13,7 @@ import XCTest
 final class BrowserTests: XCTestCase {
     private static let mount = "/demo.mp3"
     private static let hostileTitle = "<script>window.owned=1</script> News"
+    private static let hostileLiveTitle = "<img src=x onerror=window.owned=1> Live"
 
     func testAPersonFindsAStationSchedulesARecordingPlaysItJumpsToAChapterAndDeletesIt() async throws {
         for tool in ["chromium", "chromedriver", "python3"] where ProcessRunner.which(tool) == nil {
@@ -51,7 +52,16 @@ final class BrowserTests: XCTestCase {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/walkthrough.py")
         let screenshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(".build/web-screenshots")
-        try await harness.application().test(.live) { client in
+        // The daemon's event stream is the API's; in its place, one title event in the shape it sends, as
+        // Server-Sent Events (EventSource reconnects when the body ends, and gets it again).
+        let events = harness.application { router in
+            router.get("/api/v1/events") { _, _ in
+                let event = #"{"station":"demo","title":"\#(Self.hostileLiveTitle)","type":"title"}"#
+                return Response(status: .ok, headers: [.contentType: "text/event-stream"],
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: "retry: 500\ndata: \(event)\n\n")))
+            }
+        }
+        try await events.test(.live) { client in
             let port = try XCTUnwrap(client.port)
             let result = try await Self.run(script, environment: ["ONAIR_WEB_URL": "http://127.0.0.1:\(port)",
                                                                   "ONAIR_SCREENSHOTS": screenshots.path])

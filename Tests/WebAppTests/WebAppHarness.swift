@@ -34,10 +34,11 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
                                directory: try RadioBrowserClient(baseURLs: directory, environment: [:]), relaySinks: relaySinks)
     }
 
-    /// An application serving only the web app's routes.
-    func application() -> some ApplicationProtocol {
+    /// An application serving the web app's routes, and `others` (what the API would serve beside them).
+    func application(_ others: (Router<BasicRequestContext>) -> Void = { _ in }) -> some ApplicationProtocol {
         let router = Router()
         WebApp.addRoutes(to: router, services: services)
+        others(router)
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 

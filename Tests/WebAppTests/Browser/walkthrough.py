@@ -13,7 +13,9 @@ import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 BASE = os.environ["ONAIR_WEB_URL"]
@@ -101,6 +103,12 @@ def main():
         names = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#catalogue .title")]
         check(names == ["Demo FM"], f"searching the catalogue for demo lists Demo FM ({names})")
         open_page(driver, "/stations")
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        focused = driver.execute_script("const e = document.activeElement; return [e.textContent, e.getBoundingClientRect().left]")
+        check(focused[0] == "Skip to the content" and focused[1] >= 0, f"the first Tab shows the skip link ({focused})")
+        ActionChains(driver).send_keys(Keys.TAB, Keys.TAB).perform()
+        focused = driver.execute_script("return document.activeElement.textContent")
+        check(focused == "Stations", f"Tab goes on to the sections ({focused!r})")
         hostile = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#catalogue .title") if "script" in e.text]
         check(hostile == ["<script>window.owned=1</script> Radio"], f"a hostile station name shows as text ({hostile})")
         page_checks(driver, "stations")
@@ -108,6 +116,10 @@ def main():
         open_page(driver, "/stations/demo")
         check(driver.find_element(By.ID, "listen").get_attribute("src") == BASE + "/live/demo",
               "the station page listens through the station's live mount")
+        live = wait_for("a title from the event stream shows as now playing",
+                        lambda: driver.find_element(By.ID, "now-playing").text, 10)
+        check(live == "<img src=x onerror=window.owned=1> Live", f"the live title is shown as text ({live!r})")
+        check(driver.find_elements(By.CSS_SELECTOR, "#now-playing img") == [], "the live title made no element")
         page_checks(driver, "station")
 
         # Schedule a one-off recording a few seconds ahead (the station's clock is UTC).
