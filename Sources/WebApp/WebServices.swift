@@ -17,7 +17,10 @@ public struct WebServices: Sendable {
     public var schedule: ScheduleStore
     public var recordings: RecordingsIndex
     public var guide: GuideStore
-    public var jobs: RuntimeJobs
+    /// The runtime jobs: started and stopped as `onair jobs` does, listed with their live state.
+    public var startJob: @Sendable (JobSpec) throws -> JobStatus
+    public var stopJob: @Sendable (_ id: Int64) throws -> JobStatus
+    public var jobs: @Sendable () -> [JobStatus]
     /// The scheduler's view: episodes being recorded, the next ones, recent failures.
     public var status: @Sendable () -> DaemonStatus
     /// Tells the scheduler the rules changed.
@@ -27,10 +30,12 @@ public struct WebServices: Sendable {
 
     public init(paths: AppPaths, catalogue: @escaping @Sendable () throws -> Catalogue,
                 directory: @escaping @Sendable (String) throws -> [DirectoryStation],
-                schedule: ScheduleStore, recordings: RecordingsIndex, guide: GuideStore, jobs: RuntimeJobs,
-                status: @escaping @Sendable () -> DaemonStatus, wakeScheduler: @escaping @Sendable () -> Void, relaySinks: [String] = []) {
+                schedule: ScheduleStore, recordings: RecordingsIndex, guide: GuideStore,
+                startJob: @escaping @Sendable (JobSpec) throws -> JobStatus, stopJob: @escaping @Sendable (Int64) throws -> JobStatus,
+                jobs: @escaping @Sendable () -> [JobStatus], status: @escaping @Sendable () -> DaemonStatus, wakeScheduler: @escaping @Sendable () -> Void, relaySinks: [String] = []) {
         self.paths = paths; self.catalogue = catalogue; self.directory = directory; self.schedule = schedule
-        self.recordings = recordings; self.guide = guide; self.jobs = jobs; self.status = status
+        self.recordings = recordings; self.guide = guide; self.startJob = startJob; self.stopJob = stopJob; self.jobs = jobs
+        self.status = status
         self.wakeScheduler = wakeScheduler; self.relaySinks = relaySinks
     }
 
@@ -38,7 +43,8 @@ public struct WebServices: Sendable {
     public init(daemon: DaemonService, paths: AppPaths, catalogue: @escaping @Sendable () throws -> Catalogue,
                 directory: RadioBrowserClient, relaySinks: [String] = []) {
         self.init(paths: paths, catalogue: catalogue, directory: { try directory.search($0) }, schedule: daemon.schedule,
-                  recordings: daemon.recordings, guide: daemon.guide, jobs: daemon.jobs, status: { daemon.status() },
+                  recordings: daemon.recordings, guide: daemon.guide, startJob: daemon.jobs.start, stopJob: daemon.jobs.stop(id:),
+                  jobs: daemon.jobs.list, status: { daemon.status() },
                   wakeScheduler: { daemon.wake() }, relaySinks: relaySinks)
     }
 

@@ -89,7 +89,7 @@ extension Pages {
             return notFound("No station with id \(id) in the catalogue.", section: "/stations")
         }
         let target = StreamTarget.station(station)
-        let jobs = services.jobs.list().filter { $0.station == id }
+        let jobs = services.jobs().filter { $0.station == id }
         let view = StationView(
             chrome: Chrome(title: station.name, section: "/stations", notice: notice, error: error),
             id: id, homepage: station.homepage.flatMap { $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil },
@@ -131,7 +131,7 @@ extension Pages {
             return try station(id: id, error: "Unknown kind of job \(form.kind): relay or record.")
         }
         do {
-            let started = try services.jobs.start(spec)
+            let started = try services.startJob(spec)
             let what = spec.kind == .relay ? "Relaying to \(spec.sinks[0])" : "Recording"
             return .redirect(Self.location("/stations/\(id)", notice: "\(what) (job \(started.id))."))
         } catch {
@@ -141,7 +141,7 @@ extension Pages {
 
     func stopJob(_ job: Int64, returningTo page: String) throws -> RenderedPage {
         do {
-            _ = try services.jobs.stop(id: job)
+            _ = try services.stopJob(job)
         } catch let error as EngineError where error.kind == .notFound {
             return notFound("No job \(job) is running.", section: page.hasPrefix("/status") ? "/status" : "/stations")
         }

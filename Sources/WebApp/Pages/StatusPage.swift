@@ -55,7 +55,7 @@ extension Pages {
                 StatusView.Line(title: [recording.station, recording.programme].compactMap { $0 }.joined(separator: ": "),
                                 meta: "\(recording.state) until \(Display.time(recording.windowEnd, .current))")
             },
-            jobs: services.jobs.list().map { job in
+            jobs: services.jobs().map { job in
                 let what = job.kind == .relay ? "relay of \(job.station) to " + job.sinks.map(\.sink).joined(separator: ", ")
                                               : "recording of \(job.station)"
                 return StatusView.Job(id: job.id, title: what,
