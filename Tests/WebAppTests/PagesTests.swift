@@ -133,6 +133,20 @@ final class PagesTests: XCTestCase {
         }
     }
 
+    func testAFailedEpisodeShowsWhyOnTheSchedule() async throws {
+        let store = harness.daemon.schedule
+        var request = RuleRequest(station: "demo")
+        (request.on, request.duration) = ("2030-06-01T21:30", "1h")
+        let rule = try store.add(try request.rule(catalogueStation: nil, guide: nil).rule)
+        let occurrence = try XCTUnwrap(try RuleExpansion(rule, guide: nil).occurrences(endingAfter: Date(), limit: 1).first)
+        try store.episode(of: rule, occurrence, creatingAs: .failed, reason: "http://127.0.0.1:9/demo.mp3: HTTP 404 <Not Found>")
+        try await test { client, _ in
+            let html = String(buffer: try await client.execute(uri: "/schedule", method: .get).body)
+            XCTAssertTrue(html.contains(#"<li class="failed"><span class="title">demo</span> <span class="meta">Sat 1 Jun 2030, 21:30</span>"#), html)
+            XCTAssertTrue(html.contains(#"<span class="status">failed</span> <span class="reason">http://127.0.0.1:9/demo.mp3: HTTP 404 &lt;Not Found&gt;</span>"#), html)
+        }
+    }
+
     func testAnInvalidRuleIsRefusedWithItsReasonAndNothingIsStored() async throws {
         try await test { client, harness in
             let zone = try await client.execute(uri: "/schedule/rules", method: .post, headers: Self.formHeaders,
