@@ -79,6 +79,10 @@ final class PagesTests: XCTestCase {
 
             let page = String(buffer: try await client.execute(uri: location, method: .get).body)
             XCTAssertTrue(page.contains("Added SomaFM Sonic Universe to your stations"), page)
+
+            let malformed = try await client.execute(uri: "/stations/add", method: .post, headers: Self.formHeaders,
+                                                     body: ByteBuffer(string: "uuid=x"))
+            XCTAssertEqual(malformed.status, .badRequest, "a form without its fields is refused, not a server error")
             XCTAssertTrue(page.contains(#"<audio id="listen" controls preload="none" src="/live/\#(id)">"#), page)
         }
     }
