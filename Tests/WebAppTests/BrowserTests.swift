@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOPosix
+import Engine
 import RadioModel
 import TestSupport
 import XCTest
@@ -52,9 +53,22 @@ final class BrowserTests: XCTestCase {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/walkthrough.py")
         let screenshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(".build/web-screenshots")
-        // The daemon's event stream is the API's; in its place, one title event in the shape it sends, as
-        // Server-Sent Events (EventSource reconnects when the body ends, and gets it again).
+        // The live mounts and the event stream are the API's. In place of `/live/demo`, a redirect to a real
+        // relay of the station, started (as a live mount joins its station) when a player first asks; in
+        // place of the event stream, one title event in the shape it sends, as Server-Sent Events
+        // (EventSource reconnects when the body ends).
+        let relay = "http://127.0.0.1:\(try FreePort.pick())/demo.mp3"
+        let relayStart = NSLock()
         let events = harness.application { router in
+            router.get("/live/demo") { _, _ in
+                try await NIOThreadPool.singleton.runIfActive {
+                    try relayStart.withLock {
+                        guard !harness.daemon.jobs.list().contains(where: { $0.kind == .relay }) else { return }
+                        _ = try harness.daemon.jobs.start(JobSpec(kind: .relay, station: "demo", sinks: [relay]))
+                    }
+                }
+                return Response.redirect(to: relay, type: .found)
+            }
             router.get("/api/v1/events") { _, _ in
                 let event = #"{"station":"demo","title":"\#(Self.hostileLiveTitle)","type":"title"}"#
                 return Response(status: .ok, headers: [.contentType: "text/event-stream"],
@@ -69,6 +83,7 @@ final class BrowserTests: XCTestCase {
             XCTAssertTrue(result.output.contains("walkthrough passed"), result.output)
         }
         XCTAssertEqual(try harness.daemon.recordings.all().count, 1, "the scheduled recording was deleted, the one recorded by hand kept")
+        XCTAssertEqual(harness.daemon.jobs.list().map(\.kind), [.relay], "the recording job was stopped from the status page")
         for page in ["stations", "station", "schedule", "recordings", "recording", "status"] {
             for width in ["phone", "laptop"] {
                 XCTAssertTrue(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent("\(page)-\(width).png").path))

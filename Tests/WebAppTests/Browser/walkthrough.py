@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What a person does with onair's web app, in headless Chromium (Debian's chromium and chromedriver,
 driven by selenium): find a station, schedule a one-off recording a few seconds ahead, see it recorded,
-play it, jump to a chapter, delete it, record a station by hand; every page readable at 375 px wide and
+play it, jump to a chapter, delete it, record a station by hand, listen to it live; every page readable at 375 px wide and
 escaped. Run by WebAppTests.BrowserTests with the app's address in ONAIR_WEB_URL; screenshots of each
 page at phone and laptop width go to ONAIR_SCREENSHOTS. Prints one line per check; exits 1 on the first
 failure, naming it."""
@@ -178,11 +178,18 @@ def main():
         check(notice_text.startswith("Deleted"), f"the recording is deleted ({notice_text})")
         check(driver.find_elements(By.CSS_SELECTOR, "main .cards a.title") == [], "the recordings page no longer lists it")
 
-        # Record the station by hand, see the job, stop it.
+        # Listen to the station live in the browser.
         open_page(driver, "/stations/demo")
+        driver.execute_script("document.getElementById('listen').play()")
+        wait_for("listening in the browser: the live audio's currentTime advances past 1 s",
+                 lambda: (driver.execute_script("return document.getElementById('listen').currentTime") or 0) > 1, 20)
+        check(True, "the station plays live in the browser")
+        driver.execute_script("document.getElementById('listen').pause()")
+
+        # Record the station by hand, see the job, stop it.
         driver.find_element(By.XPATH, "//button[text()='Record now']").click()
         notice_text = notice(driver)
-        check(notice_text.startswith("Recording (job"), f"record now starts a job ({notice_text})")
+        check(notice_text.startswith("Recording (job 2)"), f"record now starts a job ({notice_text})")
         def recording_job():
             open_page(driver, "/status")
             jobs = driver.find_element(By.ID, "status-jobs").text
@@ -190,7 +197,7 @@ def main():
         jobs = wait_for("the status page lists the job, playing", recording_job, 20)
         check(True, f"the status page lists the job ({jobs!r})")
         page_checks(driver, "status")
-        driver.find_element(By.XPATH, "//button[starts-with(text(), 'Stop job')]").click()
+        driver.find_element(By.XPATH, "//li[contains(., 'recording of demo')]//button[starts-with(text(), 'Stop job')]").click()
         notice_text = notice(driver, 30)
         check(notice_text.startswith("Stopped job"), f"the job is stopped ({notice_text})")
     finally:
