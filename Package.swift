@@ -77,7 +77,7 @@ let package = Package(
         // The web app: the pages a person uses from a phone or a laptop (Mustache templates, a small script and
         // stylesheet, all compiled in), as routes added to the daemon's HTTP router.
         .target(name: "WebApp", dependencies: [
-            "RadioModel", "StreamInput", "Recording", "Scheduling", "Guide", "Engine",
+            "RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "Guide", "Engine",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Mustache", package: "swift-mustache"),
         ]),

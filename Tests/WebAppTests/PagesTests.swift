@@ -103,6 +103,15 @@ final class PagesTests: XCTestCase {
                                                    body: Self.form(["kind": "relay", "sink": "carrier-pigeon:home"]))
             XCTAssertEqual(badSink.status, .unprocessableContent)
             XCTAssertTrue(String(buffer: badSink.body).contains(#"role="alert""#))
+
+            // A page may not have the daemon write a file it names (only a configured sink may).
+            let file = harness.home.file("written-by-a-page.wav").path
+            let fileSink = try await client.execute(uri: "/stations/demo/jobs", method: .post, headers: Self.formHeaders,
+                                                    body: Self.form(["kind": "relay", "sink": "wav:\(file)"]))
+            XCTAssertEqual(fileSink.status, .unprocessableContent)
+            XCTAssertTrue(String(buffer: fileSink.body).contains("only among the daemon&#39;s configured sinks"))
+            XCTAssertTrue(harness.daemon.jobs.list().isEmpty)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: file))
         }
     }
 

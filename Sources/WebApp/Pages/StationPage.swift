@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Guide
+import Outputs
 import RadioModel
 
 /// `/stations/ID`: what is on now, listening in the browser (the station's live mount), starting a relay
@@ -124,6 +125,7 @@ extension Pages {
         switch form.kind {
         case "relay":
             guard let sink = Display.given(form.sink) else { return try station(id: id, error: "Say where to relay to.") }
+            if let refusal = Self.refusal(ofSink: sink, configured: services.relaySinks) { return try station(id: id, error: refusal) }
             spec = JobSpec(kind: .relay, station: id, sinks: [sink])
         case "record":
             spec = JobSpec(kind: .record, station: id, format: Display.given(form.format) ?? "copy")
@@ -136,6 +138,18 @@ extension Pages {
             return .redirect(Self.location("/stations/\(id)", notice: "\(what) (job \(started.id))."))
         } catch {
             return try station(id: id, error: "\(error)")
+        }
+    }
+
+    /// Why a sink typed on the page is not taken: one that writes a file or a FIFO (or the daemon's
+    /// stdout) names a path on the server, so only the daemon's configured sinks may do that.
+    static func refusal(ofSink sink: String, configured: [String]) -> String? {
+        guard !configured.contains(sink) else { return nil }
+        switch try? SinkSpec(parsing: sink) {
+        case .wav, .fifo, .stdout:
+            return "\(sink): a page may relay to a file or a FIFO only among the daemon's configured sinks"
+        default:
+            return nil
         }
     }
 
