@@ -47,7 +47,7 @@ struct StationView {
     <form method="post" action="/stations/{{id}}/jobs" class="stack">
       <input type="hidden" name="kind" value="relay">
       <label for="sink">Relay to</label>
-      <input id="sink" name="sink" list="sinks" required placeholder="fifo:/tmp/snapfifo, http://127.0.0.1:8000/radio.mp3, pulse">
+      <input id="sink" name="sink" list="sinks" required placeholder="http://127.0.0.1:8000/radio.mp3, pulse, tcp:host:4953">
       <datalist id="sinks">{{#sinks}}<option value="{{.}}">{{/sinks}}</datalist>
       <button type="submit">Start the relay</button>
     </form>
