@@ -23,14 +23,8 @@ final class BrowserTests: XCTestCase {
         guard (try? ProcessRunner.run("python3", ["-c", "import selenium"]).status) == 0 else {
             throw XCTSkip("selenium is not installed for python3: run scripts/setup")
         }
-        let icecast: IcecastHarness
-        do {
-            icecast = try IcecastHarness(burstSize: 0)
-        } catch {
-            throw XCTSkip("icecast2 could not start (\(error)): install it with scripts/setup")
-        }
+        let icecast = try IcecastHarness.playingTone(at: Self.mount, title: "Morning tune")
         defer { icecast.stop() }
-        try icecast.startSource(mount: Self.mount, codec: .mp3, frequency: 440, title: "Morning tune")
         let harness = try WebAppHarness(stations: [
             TestStations.station(id: "demo", name: "Demo FM", url: icecast.url(mount: Self.mount).absoluteString, programmes: [
                 Programme(id: "breakfast", name: "The Breakfast Show",

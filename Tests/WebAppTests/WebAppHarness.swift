@@ -7,6 +7,7 @@ import Recording
 import StreamInput
 import TestSupport
 import WebApp
+import XCTest
 
 /// The web app on a real daemon's services, in a temporary ONAIR_HOME: the schedule, the index and the
 /// jobs are the daemon's own, the catalogue is `stations` plus the user's file, and the directory is
@@ -76,5 +77,20 @@ enum TestStations {
     static func station(id: String, name: String, url: String, programmes: [Programme] = []) -> Station {
         Station(id: id, name: name, country: "FR", language: "fr", timeZone: "UTC", tags: ["test"],
                 streams: [StreamEndpoint(url: url, kind: .icy, codec: "mp3")], programmes: programmes)
+    }
+}
+
+extension IcecastHarness {
+    /// A real Icecast whose `mount` plays a 440 Hz MP3 tone titled `title`; the test is skipped where
+    /// icecast2 cannot start.
+    static func playingTone(at mount: String, title: String) throws -> IcecastHarness {
+        let icecast: IcecastHarness
+        do {
+            icecast = try IcecastHarness(burstSize: 0)
+        } catch {
+            throw XCTSkip("icecast2 could not start (\(error)): install it with scripts/setup")
+        }
+        try icecast.startSource(mount: mount, codec: .mp3, frequency: 440, title: title)
+        return icecast
     }
 }
