@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // C interop lives only in these shims.
@@ -82,6 +84,13 @@ let package = Package(
             "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide", "Monitoring",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The web app: the pages a person uses from a phone or a laptop (Mustache templates, a small script and
+        // stylesheet, all compiled in), as routes added to the daemon's HTTP router.
+        .target(name: "WebApp", dependencies: [
+            "RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "Guide", "Engine",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Mustache", package: "swift-mustache"),
+        ]),
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.
         .target(name: "OnairCommands", dependencies: [
             "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Engine", "Guide", "Library", "Podcasts",
@@ -105,6 +114,11 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: [
             "Engine", "Monitoring", "Scheduling", "Recording", "Outputs", "Media", "RadioModel", "StreamInput", "Store", "TestSupport",
         ]),
+        .testTarget(name: "WebAppTests", dependencies: [
+            "WebApp", "Engine", "Scheduling", "Recording", "Guide", "RadioModel", "Store", "TestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
+        ], exclude: ["Browser"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]
 )

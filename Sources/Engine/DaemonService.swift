@@ -25,15 +25,19 @@ public final class DaemonService: Sendable {
         public init() {}
     }
 
+    /// What the daemon's HTTP side reads and changes: the schedule, the recordings index, the guide, the runtime jobs.
+    public let schedule: ScheduleStore
+    public let recordings: RecordingsIndex
+    public let guide: GuideStore
+    public let jobs: RuntimeJobs
     private let scheduler: ScheduleDaemon
-    private let jobs: RuntimeJobs
     private let finaliser: Finaliser
     private let server: ControlServer
     private let guideRefresher: GuideRefresher
     private let stations: Stations
     private let episodes: EpisodeRecordings
     private let metrics: OnairMetrics
-    private let recordings: URL
+    private let recordingsDirectory: URL
     private let log: @Sendable (DaemonEvent) -> Void
 
     /// Opens the database and starts answering the control channel; `run()` then does the work.
@@ -106,8 +110,9 @@ public final class DaemonService: Sendable {
         self.stations = stations
         self.episodes = episodes
         self.metrics = metrics
-        recordings = paths.recordings
+        recordingsDirectory = paths.recordings
         self.log = logAndCount
+        (schedule, recordings, self.guide) = (store, index, guide)
     }
 
     /// The daemon's metrics in Prometheus' text format: what `GET /metrics` serves, as
@@ -121,7 +126,7 @@ public final class DaemonService: Sendable {
         figures.openStations = Set(stations.identifiers.map(URLRedaction.redact))
         // Daemons do not share work yet: no leases.
         figures.leases = 0
-        figures.recordings = recordings
+        figures.recordings = recordingsDirectory
         return metrics.exposition(figures)
     }
 
@@ -150,6 +155,9 @@ public final class DaemonService: Sendable {
     }
 
     public func stop() { scheduler.stop() }
+
+    /// What `onair status` shows: the episodes being recorded, the next ones, the recent failures.
+    public func status() -> DaemonStatus { scheduler.status() }
 
     /// Re-reads the schedule now (SIGHUP).
     public func wake() { scheduler.wake() }

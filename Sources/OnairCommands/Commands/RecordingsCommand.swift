@@ -159,13 +159,10 @@ struct RecordingsCommand: ParsableCommand {
                 let index = try openIndex()
                 let entry = try RecordingsCommand.entry(id, in: index)
                 if !keepFile {
-                    for file in [entry.file, entry.cueSheet].compactMap({ $0 }) where FileManager.default.fileExists(atPath: file) {
-                        do {
-                            try FileManager.default.removeItem(atPath: file)
-                        } catch {
-                            throw CommandFailure(message: "cannot remove \(file): \(error.localizedDescription)",
-                                                 exitCode: ExitStatus.sinkFailed)
-                        }
+                    do {
+                        try entry.deleteFiles()
+                    } catch {
+                        throw CommandFailure(message: "\(error)", exitCode: ExitStatus.sinkFailed)
                     }
                 }
                 do {

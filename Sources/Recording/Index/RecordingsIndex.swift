@@ -62,6 +62,17 @@ public struct IndexedRecording: Codable, Equatable, Sendable, FetchableRecord, M
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// Deletes the recording's file and cue sheet from disk; one already gone is no error.
+    public func deleteFiles() throws(RecordingError) {
+        for file in [file, cueSheet].compactMap({ $0 }) where FileManager.default.fileExists(atPath: file) {
+            do {
+                try FileManager.default.removeItem(atPath: file)
+            } catch {
+                throw RecordingError("cannot remove \(file): \(error.localizedDescription)")
+            }
+        }
+    }
 }
 
 /// The recordings index: the `recording` table of onair's database, one row per finished recording.

@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+
+/// The pages: each builds its view from the services and renders it, on a thread of NIO's pool (see
+/// `WebApp`), so SQLite and the directory may block.
+struct Pages: Sendable {
+    let services: WebServices
+    let renderer: PageRenderer
+
+    /// A page's address with a notice to show once, after a form did what it said.
+    static func location(_ path: String, notice: String) -> String {
+        var components = URLComponents()
+        components.path = path
+        components.queryItems = [URLQueryItem(name: "notice", value: notice)]
+        return components.string ?? path
+    }
+
+    /// A page for what does not exist (an id in the address that is not, or no longer, there).
+    func notFound(_ message: String, section: String) -> RenderedPage {
+        renderer.render("message", MessageView(chrome: Chrome(title: "Not found", section: section, error: message)), status: .notFound)
+    }
+}
+
+struct MessageView {
+    var chrome: Chrome
+}
+
+/// Every page's template, registered once by `PageRenderer`.
+enum PageTemplates {
+    static let all: [(String, String)] = [
+        ("message", "{{<layout}}{{/layout}}"),
+        ("stations", StationsView.template), ("station", StationView.template), ("schedule", ScheduleView.template),
+        ("recordings", RecordingsView.template), ("recording", RecordingView.template), ("status", StatusView.template),
+    ]
+}
+
+/// Numbers and dates as the pages show them.
+enum Display {
+    /// "1:02:03", "2:03".
+    static func clock(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded(.down))
+        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
+    }
+
+    /// "12.3 MB".
+    static func size(_ bytes: Int64) -> String {
+        let units = ["bytes", "kB", "MB", "GB", "TB"]
+        var value = Double(bytes), unit = 0
+        while value >= 1000, unit < units.count - 1 { value /= 1000; unit += 1 }
+        return unit == 0 ? "\(bytes) bytes" : String(format: "%.1f %@", value, units[unit])
+    }
+
+    /// "Tue 24 Nov 2026, 08:30" on the wall clock of `zone`.
+    static func time(_ date: Date, _ zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.timeZone = zone
+        formatter.dateFormat = "EEE d MMM yyyy, HH:mm"
+        return formatter.string(from: date)
+    }
+
+    /// A form field as given: nil when left empty.
+    static func given(_ text: String?) -> String? {
+        guard let trimmed = text?.trimmingCharacters(in: .whitespaces), !trimmed.isEmpty else { return nil }
+        return trimmed
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Recording
+
+/// `/recordings`: the finished recordings by programme (or station), newest first.
+struct RecordingsView {
+    struct Group {
+        var name: String
+        var recordings: [Item]
+    }
+
+    struct Item {
+        var href: String
+        var title: String
+        var when: String
+        var length: String
+    }
+
+    var chrome: Chrome
+    var groups: [Group]
+
+    static let template = """
+    {{<layout}}{{$content}}
+    {{#groups}}
+    <section class="group"><h2>{{name}}</h2>
+    <ul class="cards">{{#recordings}}<li><a class="title" href="{{href}}">{{title}}</a> <span class="meta">{{when}} · {{length}}</span></li>{{/recordings}}</ul>
+    </section>
+    {{/groups}}
+    {{^groups}}<p>No recordings yet: record a station from its page, or add a rule to the schedule.</p>{{/groups}}
+    {{/content}}{{/layout}}
+    """
+}
+
+/// `/recordings/ID`: plays in the browser with seeking (the file is served with range requests), its
+/// chapters to jump to, its gaps, download and delete.
+struct RecordingView {
+    struct Chapter {
+        var title: String
+        var at: String
+        var seconds: String
+        var href: String
+    }
+
+    var chrome: Chrome
+    var id: Int64
+    var station: String
+    var when: String
+    var details: String
+    var audioURL: String
+    var playFrom: String
+    var fileName: String
+    var chapters: [Chapter]
+    var gaps: [String]
+
+    static let template = """
+    {{<layout}}{{$content}}
+    <p class="meta">{{station}} · {{when}}</p>
+    <p class="meta">{{details}}</p>
+    <audio id="player" controls preload="metadata" src="{{audioURL}}{{playFrom}}">Your browser cannot play this file:
+    <a href="{{audioURL}}">download it</a>.</audio>
+    <h2>Chapters</h2>
+    <ol class="chapters" id="chapters">
+    {{#chapters}}<li><a href="{{href}}" data-seek="{{seconds}}"><span class="at">{{at}}</span> {{title}}</a></li>{{/chapters}}
+    {{^chapters}}<li>No titles were sent during this recording.</li>{{/chapters}}
+    </ol>
+    <h2>Gaps</h2>
+    <ul class="cards" id="gaps">{{#gaps}}<li>{{.}}</li>{{/gaps}}{{^gaps}}<li>None: the audio is complete.</li>{{/gaps}}</ul>
+    <div class="actions">
+    <a class="button" href="{{audioURL}}" download="{{fileName}}">Download</a>
+    <form method="post" action="/recordings/{{id}}/delete" data-confirm="Delete this recording and its file?">
+    <button type="submit" class="danger">Delete the recording</button></form>
+    </div>
+    {{/content}}{{/layout}}
+    """
+}
+
+extension Pages {
+    func recordings(notice: String? = nil) -> RenderedPage {
+        var chrome = Chrome(title: "Recordings", section: "/recordings", notice: notice)
+        var groups: [RecordingsView.Group] = []
+        do {
+            let newestFirst = try services.recordings.all().reversed()
+            var order: [String] = []
+            var byName: [String: [RecordingsView.Item]] = [:]
+            for entry in newestFirst {
+                let name = entry.programmeName ?? entry.stationName
+                if byName[name] == nil { order.append(name) }
+                byName[name, default: []].append(RecordingsView.Item(
+                    href: "/recordings/\(entry.id ?? 0)", title: Self.title(of: entry),
+                    when: Display.time(entry.startUTC, TimeZone(identifier: entry.timeZone) ?? .current), length: Display.clock(entry.duration)))
+            }
+            groups = order.map { RecordingsView.Group(name: $0, recordings: byName[$0] ?? []) }
+        } catch {
+            chrome.error = "\(error)"
+        }
+        return renderer.render("recordings", RecordingsView(chrome: chrome, groups: groups), status: chrome.error == nil ? .ok : .internalServerError)
+    }
+
+    func recording(id: Int64, start: Double?) throws -> RenderedPage {
+        guard let entry = try services.recordings.recording(id: id) else {
+            return notFound("No recording \(id): it may have been deleted.", section: "/recordings")
+        }
+        let zone = TimeZone(identifier: entry.timeZone) ?? .current
+        let view = RecordingView(
+            chrome: Chrome(title: Self.title(of: entry), section: "/recordings"), id: id,
+            station: [entry.stationName, entry.programmeName].compactMap { $0 }.joined(separator: " – "),
+            when: Display.time(entry.startUTC, zone),
+            details: "\(Display.clock(entry.duration)) · \(Display.size(entry.size)) · \(entry.codec) in \(entry.container)",
+            audioURL: RecordingAudio.url(of: entry), playFrom: start.map { "#t=\(Self.seconds($0))" } ?? "",
+            fileName: URL(fileURLWithPath: entry.file).lastPathComponent,
+            chapters: entry.titles.map { title in
+                RecordingView.Chapter(title: title.title, at: Display.clock(title.start), seconds: Self.seconds(title.start),
+                                      href: "/recordings/\(id)?t=\(Self.seconds(title.start))")
+            },
+            gaps: entry.gaps.map { String(format: "%@: %.1f s missing", Display.clock($0.at), $0.seconds) })
+        return renderer.render("recording", view)
+    }
+
+    /// Deletes the file and cue sheet, then forgets the recording (as `onair recordings remove` does).
+    func deleteRecording(id: Int64) throws -> RenderedPage {
+        guard let entry = try services.recordings.recording(id: id) else {
+            return notFound("No recording \(id): it may have been deleted.", section: "/recordings")
+        }
+        try entry.deleteFiles()
+        _ = try services.recordings.remove(id: id)
+        return .redirect(Self.location("/recordings", notice: "Deleted \(Self.title(of: entry)) (\(URL(fileURLWithPath: entry.file).lastPathComponent))."))
+    }
+
+    private static func title(of entry: IndexedRecording) -> String {
+        let name = entry.episodeTitle ?? entry.programmeName ?? entry.stationName
+        return "\(name), \(entry.startLocal.prefix(16).replacingOccurrences(of: "T", with: " "))"
+    }
+
+    /// Seconds as a media fragment and `currentTime` take them: "83.25".
+    private static func seconds(_ value: Double) -> String { String(format: "%.2f", value) }
+}

@@ -1,0 +1,164 @@
+import Engine
+import Foundation
+import Guide
+import Outputs
+import RadioModel
+
+/// `/stations/ID`: what is on now, listening in the browser (the station's live mount), starting a relay
+/// or a recording, and the station's jobs.
+struct StationView {
+    struct Job {
+        var id: Int64
+        var what: String
+        var state: String
+        var stopAction: String
+    }
+
+    struct Programme {
+        var programme: String
+        var name: String
+        var when: String
+    }
+
+    var chrome: Chrome
+    var id: String
+    var homepage: String?
+    var place: String
+    var onAir: String?
+    var nowPlaying: String
+    var liveURL: String
+    var sinks: [String]
+    var jobs: [Job]
+    var programmes: [Programme]
+    var hasProgrammes: Bool
+    var formats: [String]
+
+    static let template = """
+    {{<layout}}{{$content}}
+    <p class="meta">{{place}}{{#homepage}} · <a href="{{homepage}}" rel="noopener">website</a>{{/homepage}}</p>
+    <section aria-labelledby="now">
+    <h2 id="now">On air</h2>
+    {{#onAir}}<p>Programme: <span class="programme">{{onAir}}</span></p>{{/onAir}}
+    <p>Now playing: <span class="live" id="now-playing" data-live-title="{{id}}">{{nowPlaying}}</span></p>
+    <audio id="listen" controls preload="none" src="{{liveURL}}">Your browser cannot play audio: <a href="{{liveURL}}">open the stream</a>.</audio>
+    </section>
+    <section aria-labelledby="jobs-heading">
+    <h2 id="jobs-heading">Relay or record</h2>
+    <form method="post" action="/stations/{{id}}/jobs" class="stack">
+      <input type="hidden" name="kind" value="relay">
+      <label for="sink">Relay to</label>
+      <input id="sink" name="sink" list="sinks" required placeholder="http://127.0.0.1:8000/radio.mp3, pulse, tcp:host:4953">
+      <datalist id="sinks">{{#sinks}}<option value="{{.}}">{{/sinks}}</datalist>
+      <button type="submit">Start the relay</button>
+    </form>
+    <form method="post" action="/stations/{{id}}/jobs" class="stack">
+      <input type="hidden" name="kind" value="record">
+      <label for="format">Record as</label>
+      <select id="format" name="format">{{#formats}}<option value="{{.}}">{{.}}</option>{{/formats}}</select>
+      <button type="submit">Record now</button>
+    </form>
+    <ul class="cards" id="jobs">
+    {{#jobs}}<li><span class="title">Job {{id}}: {{what}}</span> <span class="meta">{{state}}</span>
+      <form method="post" action="{{stopAction}}"><button type="submit">Stop job {{id}}</button></form></li>{{/jobs}}
+    </ul>
+    </section>
+    {{#hasProgrammes}}
+    <section aria-labelledby="programmes-heading">
+    <h2 id="programmes-heading">Programmes</h2>
+    <ul class="cards">
+    {{#programmes}}<li><span class="title">{{name}}</span> <span class="meta">{{when}}</span>
+      <form method="post" action="/schedule/rules"><input type="hidden" name="station" value="{{id}}">
+      <input type="hidden" name="programme" value="{{programme}}"><button type="submit">Record every broadcast of {{name}}</button></form></li>
+    {{/programmes}}
+    </ul>
+    </section>
+    {{/hasProgrammes}}
+    {{/content}}{{/layout}}
+    """
+}
+
+/// A relay or a recording asked for on a station's page.
+struct JobForm: Decodable, Sendable {
+    var kind: String
+    var sink: String?
+    var format: String?
+}
+
+extension Pages {
+    func station(id: String, notice: String? = nil, error: String? = nil) throws -> RenderedPage {
+        guard let station = try services.catalogue().station(id: id) else {
+            return notFound("No station with id \(id) in the catalogue.", section: "/stations")
+        }
+        let target = StreamTarget.station(station)
+        let jobs = services.jobs().filter { $0.station == id }
+        let view = StationView(
+            chrome: Chrome(title: station.name, section: "/stations", notice: notice, error: error),
+            id: id, homepage: station.homepage.flatMap { $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil },
+            place: "\(station.country) · \(station.language) · \(station.timeZone)",
+            onAir: guideBroadcastOnAir(station) ?? target.programmeOnAir(), nowPlaying: jobs.compactMap(\.title).first ?? "",
+            liveURL: "/live/\(id)", sinks: services.relaySinks,
+            jobs: jobs.map { job in
+                let what = job.kind == .relay ? "relay to " + job.sinks.map(\.sink).joined(separator: ", ") : "recording"
+                return StationView.Job(id: job.id, what: what, state: job.lastError.map { "\(job.state): \($0)" } ?? job.state,
+                                       stopAction: "/stations/\(id)/jobs/\(job.id)/stop")
+            },
+            programmes: station.programmes.map { programme in
+                StationView.Programme(programme: programme.id, name: programme.name,
+                                      when: programme.slots.map(\.description).joined(separator: "; "))
+            },
+            hasProgrammes: !station.programmes.isEmpty, formats: ["copy", "mp3", "m4a", "opus", "flac"])
+        return renderer.render("station", view, status: error == nil ? .ok : .unprocessableContent)
+    }
+
+    /// The programme guide's broadcast on the station now, if a guide lists the station.
+    private func guideBroadcastOnAir(_ station: Station) -> String? {
+        let now = Date()
+        guard let channel = try? services.guide.channel(forStation: station.id, guideID: station.guideID),
+              let broadcast = try? services.guide.broadcasts(channel: channel, overlapping: DateInterval(start: now, duration: 1)).first
+        else { return nil }
+        return broadcast.titles.preferring(station.language)
+    }
+
+    /// Starts a relay or a recording through the same `JobSpec` as `onair jobs start`.
+    func startJob(station id: String, _ form: JobForm) throws -> RenderedPage {
+        let spec: JobSpec
+        switch form.kind {
+        case "relay":
+            guard let sink = Display.given(form.sink) else { return try station(id: id, error: "Say where to relay to.") }
+            if let refusal = Self.refusal(ofSink: sink, configured: services.relaySinks) { return try station(id: id, error: refusal) }
+            spec = JobSpec(kind: .relay, station: id, sinks: [sink])
+        case "record":
+            spec = JobSpec(kind: .record, station: id, format: Display.given(form.format) ?? "copy")
+        default:
+            return try station(id: id, error: "Unknown kind of job \(form.kind): relay or record.")
+        }
+        do {
+            let started = try services.startJob(spec)
+            let what = spec.kind == .relay ? "Relaying to \(spec.sinks[0])" : "Recording"
+            return .redirect(Self.location("/stations/\(id)", notice: "\(what) (job \(started.id))."))
+        } catch {
+            return try station(id: id, error: "\(error)")
+        }
+    }
+
+    /// Why a sink typed on the page is not taken: one that writes a file or a FIFO (or the daemon's
+    /// stdout) names a path on the server, so only the daemon's configured sinks may do that.
+    static func refusal(ofSink sink: String, configured: [String]) -> String? {
+        guard !configured.contains(sink) else { return nil }
+        switch try? SinkSpec(parsing: sink) {
+        case .wav, .fifo, .stdout:
+            return "\(sink): a page may relay to a file or a FIFO only among the daemon's configured sinks"
+        default:
+            return nil
+        }
+    }
+
+    func stopJob(_ job: Int64, returningTo page: String) throws -> RenderedPage {
+        do {
+            _ = try services.stopJob(job)
+        } catch let error as EngineError where error.kind == .notFound {
+            return notFound("No job \(job) is running.", section: page.hasPrefix("/status") ? "/status" : "/stations")
+        }
+        return .redirect(Self.location(page, notice: "Stopped job \(job)."))
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Scheduling
+
+/// `/status`: what the daemon is doing: episodes being recorded, runtime jobs, the next episodes,
+/// recent failures and the disk space left for recordings.
+struct StatusView {
+    struct Line {
+        var title: String
+        var meta: String
+    }
+
+    struct Job {
+        var id: Int64
+        var title: String
+        var meta: String
+        var nowPlaying: String
+        var station: String
+    }
+
+    var chrome: Chrome
+    var diskFree: String
+    var active: [Line]
+    var jobs: [Job]
+    var next: [Line]
+    var failures: [Line]
+
+    static let template = """
+    {{<layout}}{{$content}}
+    <p id="disk">Free space for recordings: {{diskFree}}</p>
+    <h2>Recording now</h2>
+    <ul class="cards" id="active">{{#active}}<li><span class="title">{{title}}</span> <span class="meta">{{meta}}</span></li>{{/active}}
+    {{^active}}<li>No episode is being recorded.</li>{{/active}}</ul>
+    <h2>Jobs</h2>
+    <ul class="cards" id="status-jobs">{{#jobs}}<li><span class="title">Job {{id}}: {{title}}</span> <span class="meta">{{meta}}</span>
+      <span class="live" data-live-title="{{station}}">{{nowPlaying}}</span>
+      <form method="post" action="/status/jobs/{{id}}/stop"><button type="submit">Stop job {{id}}</button></form></li>{{/jobs}}
+    {{^jobs}}<li>No relay or recording started by hand is running.</li>{{/jobs}}</ul>
+    <h2>Next episodes</h2>
+    <ul class="cards">{{#next}}<li><span class="title">{{title}}</span> <span class="meta">{{meta}}</span></li>{{/next}}
+    {{^next}}<li>Nothing ahead.</li>{{/next}}</ul>
+    <h2>Recent failures</h2>
+    <ul class="cards" id="failures">{{#failures}}<li class="failed"><span class="title">{{title}}</span> <span class="reason">{{meta}}</span></li>{{/failures}}
+    {{^failures}}<li>None.</li>{{/failures}}</ul>
+    {{/content}}{{/layout}}
+    """
+}
+
+extension Pages {
+    func status(notice: String? = nil) -> RenderedPage {
+        let status = services.status()
+        let view = StatusView(
+            chrome: Chrome(title: "Status", section: "/status", notice: notice),
+            diskFree: freeSpace().map { Display.size($0) } ?? "unknown",
+            active: status.active.map { recording in
+                StatusView.Line(title: [recording.station, recording.programme].compactMap { $0 }.joined(separator: ": "),
+                                meta: "\(recording.state) until \(Display.time(recording.windowEnd, .current))")
+            },
+            jobs: services.jobs().map { job in
+                let what = job.kind == .relay ? "relay of \(job.station) to " + job.sinks.map(\.sink).joined(separator: ", ")
+                                              : "recording of \(job.station)"
+                return StatusView.Job(id: job.id, title: what,
+                                      meta: "\(job.state), \(Display.clock(job.uptime)), \(Display.size(job.bytes))"
+                                          + (job.gaps > 0 ? ", \(job.gaps) gaps" : "") + (job.lastError.map { "; \($0)" } ?? ""),
+                                      nowPlaying: job.title ?? "", station: job.station)
+            },
+            next: status.next.map { episode in
+                StatusView.Line(title: [episode.station, episode.programme].compactMap { $0 }.joined(separator: ": "),
+                                meta: Display.time(episode.start, TimeZone(identifier: episode.timeZone) ?? .current))
+            },
+            failures: status.recentFailures.map { episode in
+                StatusView.Line(title: "\(episode.station), \(Display.time(episode.programmeStart, .current))",
+                                meta: "\(episode.status.rawValue): \(episode.reason ?? "no reason given")")
+            })
+        return renderer.render("status", view)
+    }
+
+    /// Bytes free on the file system of the recordings (or of its nearest existing parent).
+    private func freeSpace() -> Int64? {
+        var directory = services.paths.recordings
+        while !FileManager.default.fileExists(atPath: directory.path), directory.pathComponents.count > 1 {
+            directory.deleteLastPathComponent()
+        }
+        return (try? FileManager.default.attributesOfFileSystem(forPath: directory.path))?[.systemFreeSize] as? Int64
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import Mustache
+
+/// A page's answer: HTML, or a redirect after a form (post/redirect/get, so a reload posts nothing twice).
+enum RenderedPage: Sendable {
+    case html(String, status: HTTPResponse.Status)
+    case redirect(String)
+
+    var response: Response {
+        switch self {
+        case .redirect(let location): return .redirect(to: location, type: .normal)
+        case .html(let html, let status):
+            return Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        }
+    }
+}
+
+/// Renders the pages' Mustache templates inside the layout. Every value goes through `{{…}}`, which
+/// escapes HTML: a station's title with `<script>` in it shows as text.
+struct PageRenderer: Sendable {
+    private let library: MustacheLibrary
+
+    init() {
+        var library = MustacheLibrary()
+        for (name, text) in [("layout", Layout.template)] + PageTemplates.all {
+            do {
+                try library.register(text, named: name)
+            } catch {
+                preconditionFailure("the \(name) template does not parse: \(error)")
+            }
+        }
+        self.library = library
+    }
+
+    func render(_ template: String, _ context: Any, status: HTTPResponse.Status = .ok) -> RenderedPage {
+        guard let html = library.render(context, withTemplate: template) else { preconditionFailure("no template \(template)") }
+        return .html(html, status: status)
+    }
+}
+
+/// What every page shows around its content: the title, the navigation, a notice or an error.
+struct Chrome {
+    struct Link {
+        var href: String
+        var label: String
+        var current: Bool
+    }
+
+    var title: String
+    var nav: [Link]
+    var notice: String?
+    var error: String?
+
+    init(title: String, section: String, notice: String? = nil, error: String? = nil) {
+        self.title = title
+        nav = [("/stations", "Stations"), ("/schedule", "Schedule"), ("/recordings", "Recordings"), ("/status", "Status")]
+            .map { Link(href: $0.0, label: $0.1, current: $0.0 == section) }
+        self.notice = notice
+        self.error = error
+    }
+}
+
+/// The page around each page's content (Mustache template inheritance: pages fill `{{$content}}`).
+enum Layout {
+    static let template = """
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    {{#chrome}}<title>{{title}} · onair</title>{{/chrome}}
+    <link rel="stylesheet" href="/assets/app.css">
+    <script src="/assets/app.js" defer></script>
+    </head>
+    <body>
+    <a class="skip" href="#main">Skip to the content</a>
+    <header class="top">
+    <a class="brand" href="/stations">onair</a>
+    <nav aria-label="Sections"><ul>
+    {{#chrome.nav}}<li><a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a></li>{{/chrome.nav}}
+    </ul></nav>
+    </header>
+    <main id="main">
+    {{#chrome}}
+    <h1>{{title}}</h1>
+    {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+    {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+    {{/chrome}}
+    {{$content}}{{/content}}
+    </main>
+    </body>
+    </html>
+    """
+}

@@ -1,0 +1,52 @@
+import Engine
+import Foundation
+import Guide
+import RadioModel
+import Recording
+import Scheduling
+import StreamInput
+
+/// What the pages read and change: the daemon's stores and jobs, the catalogue and the directory. The
+/// pages hand the same requests in as the CLI and the API (`JobSpec`, `RuleRequest`).
+public struct WebServices: Sendable {
+    public var paths: AppPaths
+    /// The catalogue as it is now (the user's file changes when a station is added).
+    public var catalogue: @Sendable () throws -> Catalogue
+    /// Searches the radio-browser directory.
+    public var directory: @Sendable (_ query: String) throws -> [DirectoryStation]
+    public var schedule: ScheduleStore
+    public var recordings: RecordingsIndex
+    public var guide: GuideStore
+    /// The runtime jobs: started and stopped as `onair jobs` does, listed with their live state.
+    public var startJob: @Sendable (JobSpec) throws -> JobStatus
+    public var stopJob: @Sendable (_ id: Int64) throws -> JobStatus
+    public var jobs: @Sendable () -> [JobStatus]
+    /// The scheduler's view: episodes being recorded, the next ones, recent failures.
+    public var status: @Sendable () -> DaemonStatus
+    /// Tells the scheduler the rules changed.
+    public var wakeScheduler: @Sendable () -> Void
+    /// Sinks a station page offers to relay to (as `--to` takes them), e.g. a Snapcast FIFO.
+    public var relaySinks: [String]
+
+    public init(paths: AppPaths, catalogue: @escaping @Sendable () throws -> Catalogue,
+                directory: @escaping @Sendable (String) throws -> [DirectoryStation],
+                schedule: ScheduleStore, recordings: RecordingsIndex, guide: GuideStore,
+                startJob: @escaping @Sendable (JobSpec) throws -> JobStatus, stopJob: @escaping @Sendable (Int64) throws -> JobStatus,
+                jobs: @escaping @Sendable () -> [JobStatus], status: @escaping @Sendable () -> DaemonStatus, wakeScheduler: @escaping @Sendable () -> Void, relaySinks: [String] = []) {
+        self.paths = paths; self.catalogue = catalogue; self.directory = directory; self.schedule = schedule
+        self.recordings = recordings; self.guide = guide; self.startJob = startJob; self.stopJob = stopJob; self.jobs = jobs
+        self.status = status
+        self.wakeScheduler = wakeScheduler; self.relaySinks = relaySinks
+    }
+
+    /// The services of a running daemon.
+    public init(daemon: DaemonService, paths: AppPaths, catalogue: @escaping @Sendable () throws -> Catalogue,
+                directory: RadioBrowserClient, relaySinks: [String] = []) {
+        self.init(paths: paths, catalogue: catalogue, directory: { try directory.search($0) }, schedule: daemon.schedule,
+                  recordings: daemon.recordings, guide: daemon.guide, startJob: daemon.jobs.start, stopJob: daemon.jobs.stop(id:),
+                  jobs: daemon.jobs.list, status: { daemon.status() },
+                  wakeScheduler: { daemon.wake() }, relaySinks: relaySinks)
+    }
+
+    var userCatalogue: UserCatalogue { UserCatalogue(paths: paths) }
+}

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""What a person does with onair's web app, in headless Chromium (Debian's chromium and chromedriver,
+driven by selenium): find a station, schedule a one-off recording a few seconds ahead, see it recorded,
+play it, jump to a chapter, delete it, record a station by hand, listen to it live; every page readable at 375 px wide and
+escaped. Run by WebAppTests.BrowserTests with the app's address in ONAIR_WEB_URL; screenshots of each
+page at phone and laptop width go to ONAIR_SCREENSHOTS. Prints one line per check; exits 1 on the first
+failure, naming it."""
+
+import datetime
+import os
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+BASE = os.environ["ONAIR_WEB_URL"]
+SHOTS = os.environ["ONAIR_SCREENSHOTS"]
+PHONE = {"width": 375, "height": 812, "deviceScaleFactor": 2, "mobile": True}
+LAPTOP = {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+
+
+def check(condition, what):
+    if not condition:
+        print(f"FAILED: {what}", flush=True)
+        sys.exit(1)
+    print(f"ok: {what}", flush=True)
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--autoplay-policy=no-user-gesture-required", "--mute-audio"):
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def viewport(driver, metrics):
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+
+
+def open_page(driver, path):
+    driver.get(BASE + path)
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def wait_for(what, predicate, timeout):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.5)
+    check(False, what)
+
+
+def notice(driver, timeout=10):
+    """The page's one-time notice after a form; the page's text when there is none."""
+    def shown(d):
+        found = d.find_elements(By.CSS_SELECTOR, ".notice, .error")
+        return found[0] if found else None
+    try:
+        element = WebDriverWait(driver, timeout).until(shown)
+    except Exception:
+        check(False, f"a notice after the form; the page at {driver.current_url} says: {driver.find_element(By.TAG_NAME, 'body').text[:500]!r}")
+    check("notice" in element.get_attribute("class"), f"the form succeeded: {element.text!r}")
+    return element.text
+
+
+def page_checks(driver, name):
+    """At phone width: no horizontal scroll, every field labelled; a screenshot at both widths."""
+    viewport(driver, PHONE)
+    driver.refresh()
+    overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    check(overflow <= 0, f"{name}: no horizontal scroll at 375 px (overflow {overflow} px)")
+    unlabelled = driver.execute_script(
+        "return [...document.querySelectorAll('input:not([type=hidden]), select')]"
+        ".filter(e => e.labels.length === 0).map(e => e.name)")
+    check(unlabelled == [], f"{name}: every field has a label ({unlabelled})")
+    check(driver.execute_script("return window.owned") is None, f"{name}: no injected script ran")
+    driver.save_screenshot(os.path.join(SHOTS, f"{name}-phone.png"))
+    viewport(driver, LAPTOP)
+    driver.refresh()
+    driver.save_screenshot(os.path.join(SHOTS, f"{name}-laptop.png"))
+
+
+def main():
+    os.makedirs(SHOTS, exist_ok=True)
+    driver = browser()
+    try:
+        viewport(driver, LAPTOP)
+        # Find the station in the catalogue.
+        open_page(driver, "/stations")
+        search = driver.find_element(By.ID, "q")
+        search.send_keys("demo")
+        search.submit()
+        WebDriverWait(driver, 10).until(lambda d: "q=demo" in d.current_url)
+        names = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#catalogue .title")]
+        check(names == ["Demo FM"], f"searching the catalogue for demo lists Demo FM ({names})")
+        open_page(driver, "/stations")
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        focused = driver.execute_script("const e = document.activeElement; return [e.textContent, e.getBoundingClientRect().left]")
+        check(focused[0] == "Skip to the content" and focused[1] >= 0, f"the first Tab shows the skip link ({focused})")
+        ActionChains(driver).send_keys(Keys.TAB, Keys.TAB).perform()
+        focused = driver.execute_script("return document.activeElement.textContent")
+        check(focused == "Stations", f"Tab goes on to the sections ({focused!r})")
+        hostile = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#catalogue .title") if "script" in e.text]
+        check(hostile == ["<script>window.owned=1</script> Radio"], f"a hostile station name shows as text ({hostile})")
+        page_checks(driver, "stations")
+
+        open_page(driver, "/stations/demo")
+        check(driver.find_element(By.ID, "listen").get_attribute("src") == BASE + "/live/demo",
+              "the station page listens through the station's live mount")
+        live = wait_for("a title from the event stream shows as now playing",
+                        lambda: driver.find_element(By.ID, "now-playing").text, 10)
+        check(live == "<img src=x onerror=window.owned=1> Live", f"the live title is shown as text ({live!r})")
+        check(driver.find_elements(By.CSS_SELECTOR, "#now-playing img") == [], "the live title made no element")
+        page_checks(driver, "station")
+
+        # Schedule a one-off recording a few seconds ahead (the station's clock is UTC).
+        open_page(driver, "/schedule")
+        start = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0) + datetime.timedelta(seconds=8)
+        driver.find_element(By.ID, "station").send_keys("demo")
+        driver.execute_script("document.getElementById('on').value = arguments[0]", start.strftime("%Y-%m-%dT%H:%M:%S"))
+        driver.find_element(By.ID, "duration").send_keys("12s")
+        driver.find_element(By.XPATH, "//button[text()='Add the rule']").click()
+        notice_text = notice(driver)
+        check(notice_text.startswith("Added rule 1: demo"), f"the rule is added ({notice_text})")
+        upcoming = driver.find_element(By.ID, "next").text
+        check("demo" in upcoming and start.strftime("%H:%M") in upcoming, f"its episode is among the next ({upcoming!r})")
+        page_checks(driver, "schedule")
+
+        # Its recording appears once the episode is over.
+        def recorded():
+            open_page(driver, "/recordings")
+            return driver.find_elements(By.CSS_SELECTOR, "main .cards a.title")
+        links = wait_for("the scheduled episode's recording is listed", recorded, 60)
+        check(len(links) == 1, f"one recording listed ({len(links)})")
+        page_checks(driver, "recordings")
+        links = driver.find_elements(By.CSS_SELECTOR, "main .cards a.title")
+        links[0].click()
+
+        # Play it, then jump to the second title's chapter.
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.ID, "player"))
+        chapters = driver.find_elements(By.CSS_SELECTOR, "#chapters a[data-seek]")
+        texts = [c.text for c in chapters]
+        check(len(chapters) >= 2, f"the recording has its titles as chapters ({texts})")
+        check(any("<script>window.owned=1</script> News" in t for t in texts), f"a hostile title is shown as text ({texts})")
+        driver.execute_script("document.getElementById('player').play()")
+        played = wait_for("the audio element plays: currentTime advances past 1 s",
+                          lambda: (driver.execute_script("return document.getElementById('player').currentTime") or 0) > 1, 15)
+        check(played, "the recording plays in the browser")
+        target = chapters[-1]
+        seconds = float(target.get_attribute("data-seek"))
+        before = driver.execute_script("return document.getElementById('player').currentTime")
+        check(before < seconds - 0.5, f"the player is before the last chapter ({before:.2f} s < {seconds} s)")
+        target.click()
+        def at_chapter():
+            now = driver.execute_script("return document.getElementById('player').currentTime")
+            return now if seconds - 0.1 <= now <= seconds + 3 else None
+        landed = wait_for(f"a chapter link seeks to {seconds} s", at_chapter, 10)
+        check(True, f"the chapter link seeked to {landed:.2f} s (chapter at {seconds} s)")
+        ranged = driver.execute_script(
+            "return performance.getEntriesByType('resource').filter(e => e.name.includes('/audio/')).length")
+        check(ranged >= 1, "the player fetched the audio file")
+        page_checks(driver, "recording")
+
+        # Delete it: the page asks first.
+        open_page(driver, driver.current_url.split("?")[0].replace(BASE, ""))
+        driver.find_element(By.XPATH, "//button[text()='Delete the recording']").click()
+        WebDriverWait(driver, 5).until(lambda d: d.switch_to.alert).accept()
+        notice_text = notice(driver)
+        check(notice_text.startswith("Deleted"), f"the recording is deleted ({notice_text})")
+        check(driver.find_elements(By.CSS_SELECTOR, "main .cards a.title") == [], "the recordings page no longer lists it")
+
+        # Listen to the station live in the browser.
+        open_page(driver, "/stations/demo")
+        driver.execute_script("document.getElementById('listen').play()")
+        wait_for("listening in the browser: the live audio's currentTime advances past 1 s",
+                 lambda: (driver.execute_script("return document.getElementById('listen').currentTime") or 0) > 1, 20)
+        check(True, "the station plays live in the browser")
+        driver.execute_script("document.getElementById('listen').pause()")
+
+        # Record the station by hand, see the job, stop it.
+        driver.find_element(By.XPATH, "//button[text()='Record now']").click()
+        notice_text = notice(driver)
+        check(notice_text.startswith("Recording (job 2)"), f"record now starts a job ({notice_text})")
+        def recording_job():
+            open_page(driver, "/status")
+            jobs = driver.find_element(By.ID, "status-jobs").text
+            return jobs if "recording of demo" in jobs and "playing" in jobs and " 0 bytes" not in jobs else None
+        jobs = wait_for("the status page lists the job, playing", recording_job, 20)
+        check(True, f"the status page lists the job ({jobs!r})")
+        page_checks(driver, "status")
+        driver.find_element(By.XPATH, "//li[contains(., 'recording of demo')]//button[starts-with(text(), 'Stop job')]").click()
+        notice_text = notice(driver, 30)
+        check(notice_text.startswith("Stopped job"), f"the job is stopped ({notice_text})")
+    finally:
+        driver.quit()
+    print("walkthrough passed", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOPosix
+import Engine
+import RadioModel
+import TestSupport
+import XCTest
+
+/// The web app in a real browser: Debian's headless Chromium, driven by selenium through chromedriver
+/// (Browser/walkthrough.py), against the pages served in-process on a real daemon whose station is a
+/// real Icecast mount. The script's screenshots of each page (phone and laptop width) are kept in
+/// .build/web-screenshots.
+final class BrowserTests: XCTestCase {
+    private static let mount = "/demo.mp3"
+    private static let hostileTitle = "<script>window.owned=1</script> News"
+    private static let hostileLiveTitle = "<img src=x onerror=window.owned=1> Live"
+
+    func testAPersonFindsAStationSchedulesARecordingPlaysItJumpsToAChapterAndDeletesIt() async throws {
+        for tool in ["chromium", "chromedriver", "python3"] where ProcessRunner.which(tool) == nil {
+            throw XCTSkip("\(tool) is not installed: run scripts/setup")
+        }
+        guard (try? ProcessRunner.run("python3", ["-c", "import selenium"]).status) == 0 else {
+            throw XCTSkip("selenium is not installed for python3: run scripts/setup")
+        }
+        let icecast = try IcecastHarness.playingTone(at: Self.mount, title: "Morning tune")
+        defer { icecast.stop() }
+        let harness = try WebAppHarness(stations: [
+            TestStations.station(id: "demo", name: "Demo FM", url: icecast.url(mount: Self.mount).absoluteString, programmes: [
+                Programme(id: "breakfast", name: "The Breakfast Show",
+                          slots: [BroadcastSlot(days: [.mon, .tue, .wed, .thu, .fri], start: ClockTime(hour: 7, minute: 0),
+                                                duration: TimeSpan(seconds: 7200))]),
+            ]),
+            TestStations.station(id: "hostile", name: "<script>window.owned=1</script> Radio", url: "http://127.0.0.1:9/x.mp3"),
+        ])
+        defer { harness.stop() }
+        harness.runDaemon()
+
+        // A few seconds into the scheduled episode the station sends a hostile title: the recording's second chapter.
+        let titled = Thread {
+            guard eventually(timeout: 90, { harness.daemon.status().active.contains { $0.state == "recording" } }) else { return }
+            Thread.sleep(forTimeInterval: 4)
+            try? icecast.setTitle(mount: Self.mount, Self.hostileTitle)
+        }
+        titled.start()
+
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/walkthrough.py")
+        let screenshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/web-screenshots")
+        // The live mounts and the event stream are the API's. In place of `/live/demo`, a redirect to a real
+        // relay of the station, started (as a live mount joins its station) when a player first asks; in
+        // place of the event stream, one title event in the shape it sends, as Server-Sent Events
+        // (EventSource reconnects when the body ends).
+        let relay = "http://127.0.0.1:\(try FreePort.pick())/demo.mp3"
+        let relayStart = NSLock()
+        let events = harness.application { router in
+            router.get("/live/demo") { _, _ in
+                try await NIOThreadPool.singleton.runIfActive {
+                    try relayStart.withLock {
+                        guard !harness.daemon.jobs.list().contains(where: { $0.kind == .relay }) else { return }
+                        _ = try harness.daemon.jobs.start(JobSpec(kind: .relay, station: "demo", sinks: [relay]))
+                    }
+                }
+                return Response.redirect(to: relay, type: .found)
+            }
+            router.get("/api/v1/events") { _, _ in
+                let event = #"{"station":"demo","title":"\#(Self.hostileLiveTitle)","type":"title"}"#
+                return Response(status: .ok, headers: [.contentType: "text/event-stream"],
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: "retry: 500\ndata: \(event)\n\n")))
+            }
+        }
+        try await events.test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            let result = try await Self.run(script, environment: ["ONAIR_WEB_URL": "http://127.0.0.1:\(port)",
+                                                                  "ONAIR_SCREENSHOTS": screenshots.path])
+            XCTAssertEqual(result.status, 0, "the walkthrough failed:\n\(result.output)")
+            XCTAssertTrue(result.output.contains("walkthrough passed"), result.output)
+        }
+        XCTAssertEqual(try harness.daemon.recordings.all().count, 1, "the scheduled recording was deleted, the one recorded by hand kept")
+        XCTAssertEqual(harness.daemon.jobs.list().map(\.kind), [.relay], "the recording job was stopped from the status page")
+        for page in ["stations", "station", "schedule", "recordings", "recording", "status"] {
+            for width in ["phone", "laptop"] {
+                XCTAssertTrue(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent("\(page)-\(width).png").path))
+            }
+        }
+    }
+
+    /// Runs the script on NIO's thread pool, so no thread of Swift's pool waits for it; killed after 4 minutes.
+    private static func run(_ script: URL, environment: [String: String]) async throws -> (status: Int32, output: String) {
+        try await NIOThreadPool.singleton.runIfActive {
+            let result = try ProcessRunner.run("python3", [script.path], timeout: 240, environment: environment)
+            return (result.succeeded ? 0 : max(result.status, 1), result.stdoutText + result.stderrText)
+        }
+    }
+}

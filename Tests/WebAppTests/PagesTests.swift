@@ -1,0 +1,251 @@
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdTesting
+import RadioModel
+import Recording
+import Scheduling
+import TestSupport
+import XCTest
+
+/// Each page as the server renders it, in-process: what it lists, what its forms do (through the same
+/// library requests as the CLI), and that every value is escaped.
+final class PagesTests: XCTestCase {
+    private static let hostile = "<script>alert('owned')</script> & Friends"
+    private var harness: WebAppHarness!
+    private var directory: FixtureHTTPServer!
+
+    override func setUpWithError() throws {
+        let answer = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../StreamInputTests/Fixtures/radio-browser-search-jazz.json"))
+        directory = try FixtureHTTPServer(routes: ["/json/stations/search": FixtureHTTPServer.file(answer, contentType: "application/json")])
+        let morning = Programme(id: "morning", name: "The Morning Show",
+                                slots: [BroadcastSlot(days: Weekday.allCases, start: ClockTime(hour: 7, minute: 0), duration: TimeSpan("2h")!)])
+        harness = try WebAppHarness(stations: [
+            TestStations.station(id: "demo", name: "Demo FM", url: "http://127.0.0.1:9/demo.mp3", programmes: [morning]),
+            TestStations.station(id: "hostile", name: Self.hostile, url: "http://127.0.0.1:9/hostile.mp3"),
+        ], directory: [directory.baseURL.absoluteString])
+    }
+
+    override func tearDown() {
+        harness?.stop()
+        directory?.stop()
+    }
+
+    private func test(_ body: @escaping @Sendable (any TestClientProtocol, WebAppHarness) async throws -> Void) async throws {
+        let harness = try XCTUnwrap(self.harness)
+        try await harness.application().test(.router) { client in try await body(client, harness) }
+    }
+
+    private static func form(_ fields: [String: String]) -> ByteBuffer {
+        var components = URLComponents()
+        components.queryItems = fields.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        return ByteBuffer(string: components.percentEncodedQuery ?? "")
+    }
+
+    private static let formHeaders: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+
+    func testStationsListsTheCatalogueWithEveryNameEscaped() async throws {
+        try await test { client, harness in
+            let page = try await client.execute(uri: "/stations", method: .get)
+            XCTAssertEqual(page.status, .ok)
+            let html = String(buffer: page.body)
+            XCTAssertTrue(html.contains(#"<a class="title" href="/stations/demo">Demo FM</a>"#), html)
+            XCTAssertTrue(html.contains("&lt;script&gt;alert(&#39;owned&#39;)&lt;/script&gt; &amp; Friends"), html)
+            XCTAssertFalse(html.contains("<script>alert"), "a station's name is never markup")
+
+            let searched = String(buffer: try await client.execute(uri: "/stations?q=demo", method: .get).body)
+            XCTAssertTrue(searched.contains("Demo FM"))
+            XCTAssertFalse(searched.contains("Friends"), "the search keeps only matching stations")
+
+            let root = try await client.execute(uri: "/", method: .get)
+            XCTAssertEqual(root.headers[.location], "/stations")
+        }
+    }
+
+    func testADirectoryResultIsAddedToTheUsersCatalogue() async throws {
+        try await test { client, harness in
+            let found = String(buffer: try await client.execute(uri: "/stations?directory=jazz", method: .get).body)
+            XCTAssertTrue(found.contains("Radio Swiss Jazz"), found)
+            let uuid = try XCTUnwrap(found.components(separatedBy: #"name="uuid" value=""#).dropFirst(2).first?.prefix(36))
+
+            let added = try await client.execute(uri: "/stations/add", method: .post, headers: Self.formHeaders,
+                                                 body: Self.form(["query": "jazz", "uuid": String(uuid)]))
+            XCTAssertEqual(added.status, .seeOther)
+            let location = try XCTUnwrap(added.headers[.location])
+            XCTAssertTrue(location.hasPrefix("/stations/"), location)
+            let id = String(location.dropFirst("/stations/".count).prefix { $0 != "?" })
+            XCTAssertEqual(try UserCatalogue(paths: harness.paths).stations().map(\.id), [id])
+
+            let page = String(buffer: try await client.execute(uri: location, method: .get).body)
+            XCTAssertTrue(page.contains("Added SomaFM Sonic Universe to your stations"), page)
+
+            let malformed = try await client.execute(uri: "/stations/add", method: .post, headers: Self.formHeaders,
+                                                     body: ByteBuffer(string: "uuid=x"))
+            XCTAssertEqual(malformed.status, .badRequest, "a form without its fields is refused, not a server error")
+            XCTAssertTrue(page.contains(#"<audio id="listen" controls preload="none" src="/live/\#(id)">"#), page)
+        }
+    }
+
+    func testStationPageOffersListeningRelayAndRecordingAndAnUnknownStationIsNotFound() async throws {
+        try await test { client, harness in
+            let html = String(buffer: try await client.execute(uri: "/stations/demo", method: .get).body)
+            XCTAssertTrue(html.contains(#"src="/live/demo""#))
+            XCTAssertTrue(html.contains(#"<input type="hidden" name="kind" value="relay">"#))
+            XCTAssertTrue(html.contains(#"<option value="opus">opus</option>"#))
+            XCTAssertTrue(html.contains("Record every broadcast of The Morning Show"))
+
+            let missing = try await client.execute(uri: "/stations/nope", method: .get)
+            XCTAssertEqual(missing.status, .notFound)
+            XCTAssertTrue(String(buffer: missing.body).contains("No station with id nope in the catalogue."))
+
+            let badSink = try await client.execute(uri: "/stations/demo/jobs", method: .post, headers: Self.formHeaders,
+                                                   body: Self.form(["kind": "relay", "sink": "carrier-pigeon:home"]))
+            XCTAssertEqual(badSink.status, .unprocessableContent)
+            XCTAssertTrue(String(buffer: badSink.body).contains(#"role="alert""#))
+
+            // A page may not have the daemon write a file it names (only a configured sink may).
+            let file = harness.home.file("written-by-a-page.wav").path
+            let fileSink = try await client.execute(uri: "/stations/demo/jobs", method: .post, headers: Self.formHeaders,
+                                                    body: Self.form(["kind": "relay", "sink": "wav:\(file)"]))
+            XCTAssertEqual(fileSink.status, .unprocessableContent)
+            XCTAssertTrue(String(buffer: fileSink.body).contains("only among the daemon&#39;s configured sinks"))
+            XCTAssertTrue(harness.daemon.jobs.list().isEmpty)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: file))
+        }
+    }
+
+    func testARuleAddedByFormIsStoredThroughRuleRequestAndShownWithItsNextEpisode() async throws {
+        try await test { client, harness in
+            let added = try await client.execute(uri: "/schedule/rules", method: .post, headers: Self.formHeaders,
+                                                 body: Self.form(["station": "demo", "on": "2030-06-01T21:30", "duration": "45m", "timeZone": "Europe/Paris"]))
+            XCTAssertEqual(added.status, .seeOther)
+            let rules = try harness.daemon.schedule.rules()
+            XCTAssertEqual(rules.count, 1)
+            XCTAssertEqual(rules.first?.timeZone, "Europe/Paris")
+            XCTAssertEqual(rules.first?.whenText, "2030-06-01T21:30 (45m)")
+
+            let page = String(buffer: try await client.execute(uri: try XCTUnwrap(added.headers[.location]), method: .get).body)
+            XCTAssertTrue(page.contains("Added rule 1: demo"), page)
+            XCTAssertTrue(page.contains("Sat 1 Jun 2030, 21:30, 45m"), "the next episode on the rule's clock: \(page)")
+
+            let programme = try await client.execute(uri: "/schedule/rules", method: .post, headers: Self.formHeaders,
+                                                     body: Self.form(["programme": "demo/morning", "keep": "3"]))
+            XCTAssertEqual(programme.status, .seeOther)
+            XCTAssertEqual(try harness.daemon.schedule.rules().last?.programme?.id, "morning")
+            XCTAssertEqual(try harness.daemon.schedule.rules().last?.keep, 3)
+
+            let paused = try await client.execute(uri: "/schedule/rules/1/pause", method: .post)
+            XCTAssertEqual(paused.status, .seeOther)
+            XCTAssertEqual(try harness.daemon.schedule.rule(id: 1)?.paused, true)
+            let deleted = try await client.execute(uri: "/schedule/rules/1/delete", method: .post)
+            XCTAssertEqual(deleted.status, .seeOther)
+            XCTAssertNil(try harness.daemon.schedule.rule(id: 1))
+            let deletedAgain = try await client.execute(uri: "/schedule/rules/1/delete", method: .post)
+            XCTAssertEqual(deletedAgain.status, .notFound)
+        }
+    }
+
+    func testAFailedEpisodeShowsWhyOnTheSchedule() async throws {
+        let store = harness.daemon.schedule
+        var request = RuleRequest(station: "demo")
+        (request.on, request.duration) = ("2030-06-01T21:30", "1h")
+        let rule = try store.add(try request.rule(catalogueStation: nil, guide: nil).rule)
+        let occurrence = try XCTUnwrap(try RuleExpansion(rule, guide: nil).occurrences(endingAfter: Date(), limit: 1).first)
+        try store.episode(of: rule, occurrence, creatingAs: .failed, reason: "http://127.0.0.1:9/demo.mp3: HTTP 404 <Not Found>")
+        try await test { client, _ in
+            let html = String(buffer: try await client.execute(uri: "/schedule", method: .get).body)
+            XCTAssertTrue(html.contains(#"<li class="failed"><span class="title">demo</span> <span class="meta">Sat 1 Jun 2030, 21:30</span>"#), html)
+            XCTAssertTrue(html.contains(#"<span class="status">failed</span> <span class="reason">http://127.0.0.1:9/demo.mp3: HTTP 404 &lt;Not Found&gt;</span>"#), html)
+        }
+    }
+
+    func testAnInvalidRuleIsRefusedWithItsReasonAndNothingIsStored() async throws {
+        try await test { client, harness in
+            let zone = try await client.execute(uri: "/schedule/rules", method: .post, headers: Self.formHeaders,
+                                                body: Self.form(["station": "demo", "at": "fri 22:00", "duration": "1h", "timeZone": "Mars/Olympus"]))
+            XCTAssertEqual(zone.status, .unprocessableContent)
+            XCTAssertTrue(String(buffer: zone.body).contains("unknown time zone &#39;Mars/Olympus&#39;"), String(buffer: zone.body))
+            let past = try await client.execute(uri: "/schedule/rules", method: .post, headers: Self.formHeaders,
+                                                body: Self.form(["station": "demo", "on": "2001-01-01T10:00", "duration": "1h"]))
+            XCTAssertEqual(past.status, .unprocessableContent)
+            XCTAssertTrue(String(buffer: past.body).contains("has no future episode"))
+            let nowhen = try await client.execute(uri: "/schedule/rules", method: .post, headers: Self.formHeaders,
+                                                  body: Self.form(["station": "demo", "duration": "1h"]))
+            XCTAssertTrue(String(buffer: nowhen.body).contains("Say when"))
+            XCTAssertEqual(try harness.daemon.schedule.rules().count, 0)
+        }
+    }
+
+    func testARecordingIsListedPlayedWithRangesAndChaptersAndDeleted() async throws {
+        let mp3 = try AudioFixtures.sine(frequency: 440, seconds: 10)
+        let entry = try harness.indexRecording(copying: mp3, named: "morning.mp3", titles: [("Opening", 0), (Self.hostile, 6)], duration: 10)
+        let id = try XCTUnwrap(entry.id)
+        try await test { client, harness in
+            let list = String(buffer: try await client.execute(uri: "/recordings", method: .get).body)
+            XCTAssertTrue(list.contains("<h2>The Morning Show</h2>"), list)
+            XCTAssertTrue(list.contains(#"href="/recordings/\#(id)""#))
+
+            let page = String(buffer: try await client.execute(uri: "/recordings/\(id)", method: .get).body)
+            let audio = "/recordings/\(id)/audio/morning.mp3"
+            XCTAssertTrue(page.contains(#"<audio id="player" controls preload="metadata" src="\#(audio)">"#), page)
+            XCTAssertTrue(page.contains(#"data-seek="6.00"><span class="at">0:06</span> &lt;script&gt;"#), page)
+            XCTAssertTrue(page.contains("0:04: 0.5 s missing"))
+            XCTAssertTrue(page.contains(#"download="morning.mp3""#))
+            let fromChapter = String(buffer: try await client.execute(uri: "/recordings/\(id)?t=6.00", method: .get).body)
+            XCTAssertTrue(fromChapter.contains(#"src="\#(audio)#t=6.00""#), "without the script a chapter link starts the player there")
+
+            let range = try await client.execute(uri: audio, method: .get, headers: [.range: "bytes=0-99"])
+            XCTAssertEqual(range.status, .partialContent)
+            XCTAssertEqual(range.body.readableBytes, 100)
+            XCTAssertEqual(range.headers[.contentType], "audio/mpeg")
+            XCTAssertEqual(range.headers[.contentRange], "bytes 0-99/\(entry.size)")
+            let whole = try await client.execute(uri: audio, method: .get)
+            XCTAssertEqual(whole.status, .ok)
+            XCTAssertEqual(Int64(whole.body.readableBytes), entry.size)
+            let unknown = try await client.execute(uri: "/recordings/999/audio/x.mp3", method: .get)
+            XCTAssertEqual(unknown.status, .notFound)
+
+            let deleted = try await client.execute(uri: "/recordings/\(id)/delete", method: .post)
+            XCTAssertEqual(deleted.status, .seeOther)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: entry.file), "the file is deleted with the entry")
+            XCTAssertEqual(try harness.daemon.recordings.all().count, 0)
+            let pageAfter = try await client.execute(uri: "/recordings/\(id)", method: .get)
+            XCTAssertEqual(pageAfter.status, .notFound)
+            let audioAfter = try await client.execute(uri: audio, method: .get)
+            XCTAssertEqual(audioAfter.status, .notFound)
+        }
+    }
+
+    func testARecordingOutsideTheRecordingsDirectoryIsNeverServed() async throws {
+        let elsewhereDirectory = try TemporaryDirectory(prefix: "onair-outside")
+        defer { elsewhereDirectory.remove() }
+        let entry = try harness.indexRecording(copying: try AudioFixtures.sine(seconds: 2), named: "inside.mp3", titles: [], duration: 2)
+        // The same entry pointed at a file elsewhere, as a hand-edited index could.
+        let elsewhere = elsewhereDirectory.file("secret.mp3")
+        try FileManager.default.copyItem(atPath: entry.file, toPath: elsewhere.path)
+        try harness.daemon.recordings.database.write { db in
+            try db.execute(sql: "UPDATE recording SET file = ? WHERE id = ?", arguments: [elsewhere.path, entry.id])
+        }
+        try await test { client, harness in
+            let outside = try await client.execute(uri: "/recordings/\(entry.id!)/audio/secret.mp3", method: .get)
+            XCTAssertEqual(outside.status, .notFound)
+        }
+    }
+
+    func testStatusShowsJobsFailuresAndFreeSpaceAndAssetsAreServed() async throws {
+        try await test { client, harness in
+            let html = String(buffer: try await client.execute(uri: "/status", method: .get).body)
+            XCTAssertTrue(html.contains(#"<a href="/status" aria-current="page">Status</a>"#), html)
+            XCTAssertTrue(html.contains("No episode is being recorded."))
+            XCTAssertTrue(html.range(of: #"Free space for recordings: [0-9.]+ [kMGT]B"#, options: .regularExpression) != nil, html)
+
+            let script = try await client.execute(uri: "/assets/app.js", method: .get)
+            XCTAssertEqual(script.headers[.contentType], "text/javascript; charset=utf-8")
+            XCTAssertTrue(String(buffer: script.body).contains("new EventSource(\"/api/v1/events\")"))
+            XCTAssertFalse(String(buffer: script.body).contains("innerHTML"), "titles are set as text only")
+            let style = try await client.execute(uri: "/assets/app.css", method: .get)
+            XCTAssertEqual(style.headers[.contentType], "text/css; charset=utf-8")
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Engine
+import Foundation
+import Hummingbird
+import RadioModel
+import Scheduling
+import Recording
+import StreamInput
+import TestSupport
+import WebApp
+import XCTest
+
+/// The web app on a real daemon's services, in a temporary ONAIR_HOME: the schedule, the index and the
+/// jobs are the daemon's own, the catalogue is `stations` plus the user's file, and the directory is
+/// whatever `directory` serves (a fixture server in radio-browser's shape).
+final class WebAppHarness: @unchecked Sendable {  // every property is set once in init; `log` is Locked
+    let home: TemporaryDirectory
+    let paths: AppPaths
+    let daemon: DaemonService
+    let services: WebServices
+    let log = Locked<[DaemonEvent]>([])
+
+    init(stations: [Station], directory: [String] = ["http://127.0.0.1:9"], relaySinks: [String] = []) throws {
+        home = try TemporaryDirectory(prefix: "onair-web")
+        let paths = AppPaths(environment: ["ONAIR_HOME": home.url.path])
+        self.paths = paths
+        let catalogue: @Sendable () throws -> Catalogue = {
+            Catalogue(stations: stations + (try UserCatalogue(paths: paths).stations()))
+        }
+        let log = self.log
+        var options = DaemonService.Options()
+        options.preroll = 1
+        daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) },
+                                   log: { event in log.withLock { $0.append(event) } })
+        services = WebServices(daemon: daemon, paths: paths, catalogue: catalogue,
+                               directory: try RadioBrowserClient(baseURLs: directory, environment: [:]), relaySinks: relaySinks)
+    }
+
+    /// An application serving the web app's routes, and `others` (what the API would serve beside them).
+    func application(_ others: (Router<BasicRequestContext>) -> Void = { _ in }) -> some ApplicationProtocol {
+        let router = Router()
+        WebApp.addRoutes(to: router, services: services)
+        others(router)
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    /// Runs the daemon's scheduler on a thread of its own until `stop`.
+    func runDaemon() {
+        let daemon = self.daemon
+        Thread { try? daemon.run() }.start()
+    }
+
+    func stop() {
+        daemon.stop()
+        home.remove()
+    }
+
+    /// A recording entered in the index as the finaliser would: `file` copied under the recordings directory.
+    func indexRecording(copying file: URL, named name: String, titles: [(String, Double)], duration: Double) throws -> IndexedRecording {
+        let directory = paths.recordings.appendingPathComponent("demo")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let target = directory.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: file, to: target)
+        let size = try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int64 ?? 0
+        let json: [String: Any] = [
+            "station": ["id": "demo", "name": "Demo FM"], "programme": ["id": "morning", "name": "The Morning Show"],
+            "start": "2026-11-24T07:00:00.000Z", "end": "2026-11-24T07:00:10.000Z", "timeZone": "Europe/Paris",
+            "file": target.path, "size": size, "duration": duration, "codec": "mp3", "container": "mp3",
+            "titles": titles.map { ["title": $0.0, "start": $0.1] }, "gaps": [["at": 4.0, "seconds": 0.5]], "source": "http://127.0.0.1/demo",
+        ]
+        let recording = try OnairJSON.decoder.decode(FinishedRecording.self, from: JSONSerialization.data(withJSONObject: json))
+        return try RecordingsIndex(directory: paths.data).add(recording)
+    }
+}
+
+/// Catalogue stations for the tests.
+enum TestStations {
+    static func station(id: String, name: String, url: String, programmes: [Programme] = []) -> Station {
+        Station(id: id, name: name, country: "FR", language: "fr", timeZone: "UTC", tags: ["test"],
+                streams: [StreamEndpoint(url: url, kind: .icy, codec: "mp3")], programmes: programmes)
+    }
+}
+
+extension IcecastHarness {
+    /// A real Icecast whose `mount` plays a 440 Hz MP3 tone titled `title`; the test is skipped where
+    /// icecast2 cannot start.
+    static func playingTone(at mount: String, title: String) throws -> IcecastHarness {
+        let icecast: IcecastHarness
+        do {
+            icecast = try IcecastHarness(burstSize: 0)
+        } catch {
+            throw XCTSkip("icecast2 could not start (\(error)): install it with scripts/setup")
+        }
+        try icecast.startSource(mount: mount, codec: .mp3, frequency: 440, title: title)
+        return icecast
+    }
+}
