@@ -2,11 +2,12 @@ import CFFmpeg
 import RadioModel
 
 /// Plays PCM faster or slower without changing its pitch: libavfilter's `atempo` in a graph of its
-/// own (abuffer → atempo → aformat → abuffersink). Used on one thread.
+/// own (abuffer → atempo → aformat → abuffersink), loaded on first use. Used on one thread.
 public final class Tempo {
     public static let range = 0.5...3.0
     public let speed: Double
     private let format: PCMFormat
+    private let filters: FilterLibrary
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private var source: UnsafeMutablePointer<AVFilterContext>?
     private var sink: UnsafeMutablePointer<AVFilterContext>?
@@ -23,26 +24,27 @@ public final class Tempo {
         }
         self.speed = speed
         self.format = format
-        graph = avfilter_graph_alloc()
+        filters = try FilterLibrary.shared()
+        graph = filters.graphAlloc()
         ownedInput = try OwnedFrame()
         ownedOutput = try OwnedFrame()
         guard let graph else { throw MediaError("cannot allocate a filter graph") }
         let layout = format.channels == 1 ? "mono" : format.channels == 2 ? "stereo" : "\(format.channels)c"
         let description = "sample_rate=\(format.sampleRate):sample_fmt=\(sampleFormat):channel_layout=\(layout)"
-        source = try Self.add("abuffer", "in", arguments: description + ":time_base=1/\(format.sampleRate)", to: graph)
-        let tempo = try Self.add("atempo", "tempo", arguments: "tempo=\(speed)", to: graph)
-        let shape = try Self.add("aformat", "shape",
+        source = try add("abuffer", "in", arguments: description + ":time_base=1/\(format.sampleRate)", to: graph)
+        let tempo = try add("atempo", "tempo", arguments: "tempo=\(speed)", to: graph)
+        let shape = try add("aformat", "shape",
                                  arguments: "sample_fmts=\(sampleFormat):sample_rates=\(format.sampleRate):channel_layouts=\(layout)",
                                  to: graph)
-        sink = try Self.add("abuffersink", "out", arguments: nil, to: graph)
-        guard avfilter_link(source, 0, tempo, 0) >= 0, avfilter_link(tempo, 0, shape, 0) >= 0,
-              avfilter_link(shape, 0, sink, 0) >= 0 else { throw MediaError("cannot link the tempo filters") }
-        let configured = avfilter_graph_config(graph, nil)
+        sink = try add("abuffersink", "out", arguments: nil, to: graph)
+        guard filters.link(source, 0, tempo, 0) >= 0, filters.link(tempo, 0, shape, 0) >= 0,
+              filters.link(shape, 0, sink, 0) >= 0 else { throw MediaError("cannot link the tempo filters") }
+        let configured = filters.graphConfig(graph, nil)
         guard configured >= 0 else { throw MediaError("cannot configure the tempo filters", code: configured) }
     }
 
     deinit {
-        avfilter_graph_free(&graph)
+        filters.graphFree(&graph)
     }
 
     /// Feeds interleaved PCM in; `body` gets what comes out at the new speed (less, or more, than went in).
@@ -59,21 +61,21 @@ public final class Tempo {
         var status = av_frame_get_buffer(input, 0)
         guard status >= 0 else { throw MediaError("cannot allocate a filter frame", code: status) }
         input.pointee.data.0!.update(from: pcm.bindMemory(to: UInt8.self).baseAddress!, count: frames * format.bytesPerFrame)
-        status = av_buffersrc_add_frame(source, input)  // takes the frame's buffers and resets it
+        status = filters.bufferSourceAddFrame(source, input)  // takes the frame's buffers and resets it
         guard status >= 0 else { throw MediaError("cannot feed the tempo filter", code: status) }
         try pull(body)
     }
 
     /// Flushes what the filter still holds (at the end of a recording).
     public func drain(body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        av_buffersrc_add_frame(source, nil)
+        _ = filters.bufferSourceAddFrame(source, nil)
         try pull(body)
     }
 
     private func pull(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let output = ownedOutput.pointer
         while true {
-            let status = av_buffersink_get_frame(sink, output)
+            let status = filters.bufferSinkGetFrame(sink, output)
             if status == onair_averror_eagain() || status == onair_averror_eof() { return }
             guard status >= 0 else { throw MediaError("cannot read from the tempo filter", code: status) }
             defer { av_frame_unref(output) }
@@ -82,10 +84,10 @@ public final class Tempo {
         }
     }
 
-    private static func add(_ filter: String, _ name: String, arguments: String?,
+    private func add(_ filter: String, _ name: String, arguments: String?,
                             to graph: UnsafeMutablePointer<AVFilterGraph>) throws -> UnsafeMutablePointer<AVFilterContext> {
         var context: UnsafeMutablePointer<AVFilterContext>?
-        let status = avfilter_graph_create_filter(&context, avfilter_get_by_name(filter), name, arguments, nil, graph)
+        let status = filters.graphCreateFilter(&context, filters.getByName(filter), name, arguments, nil, graph)
         guard status >= 0, let context else { throw MediaError("cannot create the \(filter) filter", code: status) }
         return context
     }

@@ -29,12 +29,14 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
     private let volume: DeviceVolume?
     /// The volume generation last applied to this connection (-1: none yet).
     private var appliedVolume = -1
+    private var devices: DeviceLibrary?
 
-    /// libavdevice's outputs must be registered once per process before they can be found.
-    private static let devicesRegistered: Void = {
-        avdevice_register_all()
+    /// libavdevice is loaded (and its outputs registered) on the first device sink; alsa-lib comes with it.
+    private static let devices = Result<DeviceLibrary, Error> {
+        let library = try DeviceLibrary.shared()
         onair_silence_alsa_errors()
-    }()
+        return library
+    }
 
     /// - Parameters:
     ///   - streamName: how the stream shows in the sound server's mixer (the station).
@@ -48,7 +50,9 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
     }
 
     func open() throws -> String {
-        _ = Self.devicesRegistered
+        let devices: DeviceLibrary
+        do { devices = try Self.devices.get() } catch { throw PeerUnavailable("\(error)") }
+        self.devices = devices
         switch target {
         case .pulse(let server, let sink):
             opened = try openPulse(server: server, sink: sink)
@@ -131,11 +135,11 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
 
     /// Passes a changed volume to the device (PulseAudio sets its sink-input's volume; ALSA declines).
     private func applyVolume(_ context: UnsafeMutablePointer<AVFormatContext>) {
-        guard let volume, let wanted = volume.change(since: appliedVolume) else { return }
+        guard let volume, let devices, let wanted = volume.change(since: appliedVolume) else { return }
         appliedVolume = wanted.generation
         var level = wanted.level
-        let set = avdevice_app_to_dev_control_message(context, AV_APP_TO_DEV_SET_VOLUME, &level, MemoryLayout<Double>.size)
-        let mute = avdevice_app_to_dev_control_message(context, wanted.muted ? AV_APP_TO_DEV_MUTE : AV_APP_TO_DEV_UNMUTE, nil, 0)
+        let set = devices.appToDeviceControlMessage(context, AV_APP_TO_DEV_SET_VOLUME, &level, MemoryLayout<Double>.size)
+        let mute = devices.appToDeviceControlMessage(context, wanted.muted ? AV_APP_TO_DEV_MUTE : AV_APP_TO_DEV_UNMUTE, nil, 0)
         volume.noteHandled(set >= 0 && mute >= 0)
     }
 
