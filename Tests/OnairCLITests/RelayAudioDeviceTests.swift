@@ -32,6 +32,9 @@ final class RelayAudioDeviceTests: XCTestCase {
             XCTAssertEqual(input["media.name"], station.url, "the mixer shows the station")
             XCTAssertEqual(input["Corked"], "no", "playing")
             XCTAssertEqual(input["Sample Specification"], "s16le 2ch 48000Hz")
+            // The --buffer default, 0.4 s: a buffer of a few milliseconds (what libavdevice asked for while it
+            // was not told the sample format) woke the player some 1,700 times a second.
+            XCTAssertEqual(input["Buffer Latency"], "400000 usec", "PulseAudio buffers what onair asks for")
         }
         let recorded = try SnapcastFormat.audio(pulse.record(seconds: 2))
         XCTAssertGreaterThan(recorded.duration, 1)

@@ -73,7 +73,11 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
     }
 
     private func openPulse(server: String?, sink: String?) throws -> String {
-        var options: [String: String] = ["name": "onair", "buffer_duration": "\(deviceBufferMilliseconds)"]
+        // PulseAudio asks for more once a quarter of the buffer has played (its `minreq`), and the sink writes
+        // that much at a time (PacedPCMSink): about ten wake-ups a second rather than one per few milliseconds.
+        let requestBytes = deviceBufferMilliseconds / 4 * format.sampleRate / 1000 * format.bytesPerFrame
+        var options: [String: String] = ["name": "onair", "buffer_duration": "\(deviceBufferMilliseconds)",
+                                          "minreq": "\(requestBytes)"]
         options["server"] = server
         options["device"] = sink
         let description = "PulseAudio " + (server ?? "default server") + (sink.map { ", sink \($0)" } ?? "")
@@ -102,6 +106,9 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
         let parameters = stream.pointee.codecpar!
         parameters.pointee.codec_type = AVMEDIA_TYPE_AUDIO
         parameters.pointee.codec_id = Self.codec(for: format)
+        // libavdevice sizes PulseAudio's buffer from the sample format: without it, `buffer_duration` came to
+        // nothing and PulseAudio ran a 3.5 ms buffer, waking the player 1,700 times a second.
+        parameters.pointee.format = Self.sampleFormat(for: format).rawValue
         parameters.pointee.sample_rate = Int32(format.sampleRate)
         onair_default_channel_layout(&parameters.pointee.ch_layout, Int32(format.channels))
         stream.pointee.time_base = AVRational(num: 1, den: Int32(format.sampleRate))
@@ -152,6 +159,11 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
     /// A sound server that is down, or a box in another room that is off, comes back in its own time.
     func retryDelay(afterFailures failures: Int) -> Double {
         min(5, 0.25 * Double(failures))
+    }
+
+    /// The sample format FFmpeg decodes each PCM codec to (24-bit packed widens to 32).
+    private static func sampleFormat(for format: PCMFormat) -> AVSampleFormat {
+        format.bitsPerSample == 16 ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_S32
     }
 
     /// PCMFormat holds 16, 24 (packed) or 32-bit signed little-endian samples.
