@@ -32,7 +32,7 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
     private var devices: DeviceLibrary?
 
     /// libavdevice is loaded (and its outputs registered) on the first device sink; alsa-lib comes with it.
-    private static let devices = Result<DeviceLibrary, Error> {
+    private static let library = Result<DeviceLibrary, Error> {
         let library = try DeviceLibrary.shared()
         onair_silence_alsa_errors()
         return library
@@ -51,7 +51,7 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
 
     func open() throws -> String {
         let devices: DeviceLibrary
-        do { devices = try Self.devices.get() } catch { throw PeerUnavailable("\(error)") }
+        do { devices = try Self.library.get() } catch { throw PeerUnavailable("\(error)") }
         self.devices = devices
         switch target {
         case .pulse(let server, let sink):
