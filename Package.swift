@@ -33,6 +33,7 @@ let package = Package(
             "CCurl", "CFFmpeg", "RadioModel",
         ]),
         // FFmpeg side: AVIO bridge, demux, decode, resample, PCM fan-out.
+        // (libavdevice and libavfilter are loaded on demand, not linked: Media/FFmpeg/OnDemandLibraries.swift.)
         .target(name: "Media", dependencies: [
             "CFFmpeg", "RadioModel", "StreamInput",
         ]),
@@ -98,6 +99,9 @@ let package = Package(
         ]),
         // The executable: runs the root command and nothing else.
         .executableTarget(name: "onair", dependencies: ["OnairCommands"]),
+        // The hot paths alone (ICY de-interleaving and the byte queue; decode and resample), for the
+        // instruction-count guard in CI (scripts/bench/guard). Not a user command.
+        .executableTarget(name: "onair-hotpaths", dependencies: ["Media", "RadioModel", "StreamInput"]),
 
         // Fixture servers and helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -32,6 +32,11 @@ final class RelayAudioDeviceTests: XCTestCase {
             XCTAssertEqual(input["media.name"], station.url, "the mixer shows the station")
             XCTAssertEqual(input["Corked"], "no", "playing")
             XCTAssertEqual(input["Sample Specification"], "s16le 2ch 48000Hz")
+            // PulseAudio holds about the --buffer default, 0.4 s (more while the sink's own queue fills): not the
+            // 3.5 ms it held while libavdevice was not told the sample format, which woke the player some
+            // 1,700 times a second.
+            let buffered = try XCTUnwrap(input["Buffer Latency"].flatMap { Int($0.split(separator: " ")[0]) })
+            XCTAssertGreaterThan(buffered, 100_000, "PulseAudio buffers what onair asks for, in microseconds")
         }
         let recorded = try SnapcastFormat.audio(pulse.record(seconds: 2))
         XCTAssertGreaterThan(recorded.duration, 1)

@@ -10,7 +10,9 @@ plays the same stream:
   ffplay -nodisp -loglevel quiet URL          (SDL's PulseAudio output)
 once from the local Icecast mount (ICY, MP3 128 kbit/s) and once from a live HLS stream that FFmpeg's
 own muxer makes (AAC, 2-second segments, served over loopback HTTP). Then each plays the Icecast
-mount for --cpu-seconds alone, and its CPU time (user+sys) and peak RSS are read when it exits.
+mount for --cpu-seconds, all at once so that a loaded machine weighs on each alike: CPU time
+(user+sys) and context switches of every thread (its wake-ups) are read from /proc over the same
+instants, after 5 s of start-up; peak RSS when it exits.
 
 Usage: scripts/bench/player_first_audio.py --onair .build/release/onair --icecast URL [--runs 5] [--cpu-seconds 30]
 """
@@ -93,13 +95,38 @@ def first_audio(pulse, command, timeout=20):
     time.sleep(0.5)  # the stream is gone from the sink before the next run
     return None if listener.at is None else (listener.at - start) * 1000
 
-def cpu(pulse, command, seconds):
-    player = subprocess.Popen(command, env=pulse.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+def context_switches(pid):
+    """Voluntary and involuntary context switches of every thread of `pid` so far: its wake-ups."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/status") as status:
+                total += sum(int(line.split()[1]) for line in status if "ctxt_switches" in line)
+        except FileNotFoundError:
+            pass  # a thread that ended meanwhile
+    return total
+
+def cpu_side_by_side(pulse, commands, seconds):
+    """Every player at once on the same stream for `seconds` after a 5 s start: CPU (user+sys), wake-ups
+    per second and peak RSS of each, measured over the same instants."""
+    players = {name: subprocess.Popen(command, env=pulse.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL) for name, command in commands}
+    time.sleep(5)  # start-up and the first buffering are not what listening costs
+
+    def cpu_of(pid):
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    before = {name: (cpu_of(p.pid), context_switches(p.pid)) for name, p in players.items()}
     time.sleep(seconds)
-    player.send_signal(signal.SIGINT)
-    _, _, usage = os.wait4(player.pid, 0)
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    after = {name: (cpu_of(p.pid), context_switches(p.pid)) for name, p in players.items()}
+    usage = {}
+    for name, player in players.items():
+        player.send_signal(signal.SIGINT)
+        _, _, rusage = os.wait4(player.pid, 0)
+        usage[name] = (after[name][0] - before[name][0], (after[name][1] - before[name][1]) / seconds, rusage.ru_maxrss / 1024)
+    return usage
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
@@ -148,8 +175,8 @@ def main():
                             if value is not None:
                                 timings[name].append(value)
                 rows.append((kind, timings))
-            usage = {name: cpu(pulse, command, arguments.cpu_seconds)
-                     for name, command in players(onair, arguments.icecast) if name in available}
+            usage = cpu_side_by_side(pulse, [(name, command) for name, command in players(onair, arguments.icecast)
+                                             if name in available], arguments.cpu_seconds)
         finally:
             encoder.terminate()
             encoder.wait()
@@ -161,13 +188,14 @@ def main():
     print("|---|" + "---|" * len(names))
     for kind, timings in rows:
         print(f"| {kind} | " + " | ".join(summary(timings[name]) if name in available else "not installed" for name in names) + " |")
-    print(f"\n## Player: CPU while playing the Icecast mount for {arguments.cpu_seconds} s\n")
-    print("| player | CPU (user+sys) | share of one core | peak RSS |")
-    print("|---|---|---|---|")
+    print(f"\n## Player: CPU while playing the Icecast mount for {arguments.cpu_seconds} s, all players at once\n")
+    print("| player | CPU (user+sys) | share of one core | wake-ups per second | peak RSS |")
+    print("|---|---|---|---|---|")
     for name in names:
         if name in usage:
-            seconds, rss = usage[name]
-            print(f"| {name} | {seconds:.2f} s | {100 * seconds / arguments.cpu_seconds:.2f} % | {rss:.1f} MiB |")
+            seconds, wakeups, rss = usage[name]
+            print(f"| {name} | {seconds:.2f} s | {100 * seconds / arguments.cpu_seconds:.2f} % | {wakeups:.0f} | {rss:.1f} MiB |")
+    print("\nWake-ups are the context switches of all the player's threads, voluntary and not, per second.")
     print("\nThe sound is taken at PulseAudio's null sink (parec on its monitor, first sample above -50 dBFS), so each "
           "figure includes the player's own audio buffering: onair asks PulseAudio for 0.4 s, mpv and ffplay for their defaults.")
 

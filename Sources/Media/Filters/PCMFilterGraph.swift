@@ -2,9 +2,11 @@ import CFFmpeg
 import RadioModel
 
 /// Interleaved PCM of one format through a chain of libavfilter filters (abuffer → chain → abuffersink):
-/// what `Tempo` and `LoudnessMeter` share. Owns its graph; used on one thread.
+/// what `Tempo` and `LoudnessMeter` share. Owns its graph; used on one thread. libavfilter is reached
+/// through `FilterLibrary`, loaded the first time a graph is made.
 final class PCMFilterGraph {
     private let format: PCMFormat
+    private let filters: FilterLibrary
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private var source: UnsafeMutablePointer<AVFilterContext>?
     private var sink: UnsafeMutablePointer<AVFilterContext>?
@@ -18,26 +20,27 @@ final class PCMFilterGraph {
             throw MediaError("\(purpose) needs 16- or 32-bit PCM, not \(format.bitsPerSample)-bit")
         }
         self.format = format
-        graph = avfilter_graph_alloc()
+        filters = try FilterLibrary.shared()
+        graph = filters.graphAlloc()
         ownedInput = try OwnedFrame()
         ownedOutput = try OwnedFrame()
         guard let graph else { throw MediaError("cannot allocate a filter graph") }
         let description = "sample_rate=\(format.sampleRate):sample_fmt=\(sampleFormat):channel_layout=\(Self.layoutName(format))"
-        source = try Self.add("abuffer", "in", arguments: description + ":time_base=1/\(format.sampleRate)", to: graph)
+        source = try add("abuffer", "in", arguments: description + ":time_base=1/\(format.sampleRate)", to: graph)
         var previous = source
         for (index, step) in chain.enumerated() {
-            let filter = try Self.add(step.filter, "step\(index)", arguments: step.arguments, to: graph)
-            guard avfilter_link(previous, 0, filter, 0) >= 0 else { throw MediaError("cannot link the \(purpose) filters") }
+            let filter = try add(step.filter, "step\(index)", arguments: step.arguments, to: graph)
+            guard filters.link(previous, 0, filter, 0) >= 0 else { throw MediaError("cannot link the \(purpose) filters") }
             previous = filter
         }
-        sink = try Self.add("abuffersink", "out", arguments: nil, to: graph)
-        guard avfilter_link(previous, 0, sink, 0) >= 0 else { throw MediaError("cannot link the \(purpose) filters") }
-        let configured = avfilter_graph_config(graph, nil)
+        sink = try add("abuffersink", "out", arguments: nil, to: graph)
+        guard filters.link(previous, 0, sink, 0) >= 0 else { throw MediaError("cannot link the \(purpose) filters") }
+        let configured = filters.graphConfig(graph, nil)
         guard configured >= 0 else { throw MediaError("cannot configure the \(purpose) filters", code: configured) }
     }
 
     deinit {
-        avfilter_graph_free(&graph)
+        filters.graphFree(&graph)
     }
 
     /// "sample_fmts=…:sample_rates=…:channel_layouts=…" for an `aformat` that gives `format` back.
@@ -58,13 +61,13 @@ final class PCMFilterGraph {
         var status = av_frame_get_buffer(input, 0)
         guard status >= 0 else { throw MediaError("cannot allocate a filter frame", code: status) }
         input.pointee.data.0!.update(from: pcm.bindMemory(to: UInt8.self).baseAddress!, count: frames * format.bytesPerFrame)
-        status = av_buffersrc_add_frame(source, input)  // takes the frame's buffers and resets it
+        status = filters.bufferSourceAddFrame(source, input)  // takes the frame's buffers and resets it
         guard status >= 0 else { throw MediaError("cannot feed the filters", code: status) }
     }
 
     /// Tells the filters the input has ended, so they give out what they hold.
     func feedEnd() throws {
-        let status = av_buffersrc_add_frame(source, nil)
+        let status = filters.bufferSourceAddFrame(source, nil)
         guard status >= 0 || status == onair_averror_eof() else { throw MediaError("cannot end the filters' input", code: status) }
     }
 
@@ -72,7 +75,7 @@ final class PCMFilterGraph {
     func pull(_ body: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws {
         let output = ownedOutput.pointer
         while true {
-            let status = av_buffersink_get_frame(sink, output)
+            let status = filters.bufferSinkGetFrame(sink, output)
             if status == onair_averror_eagain() || status == onair_averror_eof() { return }
             guard status >= 0 else { throw MediaError("cannot read from the filters", code: status) }
             defer { av_frame_unref(output) }
@@ -80,10 +83,10 @@ final class PCMFilterGraph {
         }
     }
 
-    private static func add(_ filter: String, _ name: String, arguments: String?,
-                            to graph: UnsafeMutablePointer<AVFilterGraph>) throws -> UnsafeMutablePointer<AVFilterContext> {
+    private func add(_ filter: String, _ name: String, arguments: String?,
+                     to graph: UnsafeMutablePointer<AVFilterGraph>) throws -> UnsafeMutablePointer<AVFilterContext> {
         var context: UnsafeMutablePointer<AVFilterContext>?
-        let status = avfilter_graph_create_filter(&context, avfilter_get_by_name(filter), name, arguments, nil, graph)
+        let status = filters.graphCreateFilter(&context, filters.getByName(filter), name, arguments, nil, graph)
         guard status >= 0, let context else { throw MediaError("cannot create the \(filter) filter", code: status) }
         return context
     }

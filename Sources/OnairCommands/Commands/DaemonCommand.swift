@@ -76,6 +76,7 @@ struct DaemonCommand: ParsableCommand {
     }
 
     private func runDaemon() throws {
+        OpenFileLimit.raiseToHardLimit()
         FFmpegLogging.configure(verbose: verbose)
         let paths = CatalogueAccess.paths
         let lock = try DaemonLock(directory: paths.data)

@@ -23,7 +23,7 @@ struct FavouritesCommand: ParsableCommand {
     )
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a station (catalogue id or URL).")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a station (catalogue id or URL).")
         @Argument(help: "A station id from the catalogue, or a stream URL.") var station: String
 
         func run() throws {
@@ -36,7 +36,7 @@ struct FavouritesCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a station.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a station.")
         @Argument(help: "The station's id or URL, as listed.") var station: String
 
         func run() throws {
@@ -50,7 +50,7 @@ struct FavouritesCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the favourites in the order n steps through them.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the favourites in the order n steps through them.")
         @Flag(help: "One JSON object per favourite.") var json = false
 
         func run() throws {

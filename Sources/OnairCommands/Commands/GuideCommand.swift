@@ -51,7 +51,7 @@ struct GuideCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "What is on a station (or every channel) on a day; ▶ marks what is on now.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "What is on a station (or every channel) on a day; ▶ marks what is on now.")
 
         @Argument(help: "A catalogue station id or URL; without it, every channel of the guide.")
         var station: String?
@@ -111,7 +111,7 @@ struct GuideCommand: ParsableCommand {
     }
 
     struct Import: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Import an XMLTV guide from a file or a URL (a URL is refreshed by the daemon).")
+        static let configuration = CommandConfiguration(commandName: "import", abstract: "Import an XMLTV guide from a file or a URL (a URL is refreshed by the daemon).")
 
         @Argument(help: "An XMLTV file, or an http(s) URL.")
         var source: String
@@ -144,7 +144,7 @@ struct GuideCommand: ParsableCommand {
     }
 
     struct Map: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Say which station a guide channel is.")
+        static let configuration = CommandConfiguration(commandName: "map", abstract: "Say which station a guide channel is.")
 
         @Argument(help: "The channel id in the guide (see: onair guide channels).")
         var channel: String
@@ -165,7 +165,7 @@ struct GuideCommand: ParsableCommand {
     }
 
     struct Channels: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The guide's channels and the stations they are mapped to.")
+        static let configuration = CommandConfiguration(commandName: "channels", abstract: "The guide's channels and the stations they are mapped to.")
 
         @Flag(help: "One JSON object per channel.")
         var json = false

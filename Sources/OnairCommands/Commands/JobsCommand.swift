@@ -39,7 +39,7 @@ struct JobsCommand: ParsableCommand {
     }
 
     struct Start: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Start a job: relay STATION --to SINK…, or record STATION.")
+        static let configuration = CommandConfiguration(commandName: "start", abstract: "Start a job: relay STATION --to SINK…, or record STATION.")
 
         @Argument(help: "relay or record.")
         var kind: JobSpec.Kind
@@ -85,7 +85,7 @@ struct JobsCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The daemon's running jobs: sinks and listeners, bytes, title, gaps, uptime.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "The daemon's running jobs: sinks and listeners, bytes, title, gaps, uptime.")
 
         @Flag(help: "Print one JSON object: {\"jobs\":[…]}.")
         var json = false
@@ -101,7 +101,7 @@ struct JobsCommand: ParsableCommand {
     }
 
     struct Stop: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Stop a job (a persisted one is forgotten too).")
+        static let configuration = CommandConfiguration(commandName: "stop", abstract: "Stop a job (a persisted one is forgotten too).")
 
         @Argument(help: "The job's id, as `onair jobs list` shows it.")
         var id: Int64

@@ -79,7 +79,7 @@ struct PlaylistsCommand: ParsableCommand {
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The playlists, with Liked first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "The playlists, with Liked first.")
         @Flag(help: "One JSON object per playlist.") var json = false
 
         func run() throws {
@@ -95,7 +95,7 @@ struct PlaylistsCommand: ParsableCommand {
     }
 
     struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a playlist (no name: \"New playlist\"; a name taken gets a number).")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a playlist (no name: \"New playlist\"; a name taken gets a number).")
         @Argument(help: "Its name.") var name: String = ""
         @Flag(help: "Print it as JSON.") var json = false
 
@@ -110,7 +110,7 @@ struct PlaylistsCommand: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add items at the end, in the order given.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add items at the end, in the order given.")
         @Argument(help: "The playlist's id.") var playlist: Int64
         @Argument(help: "Files, recording ids, stations, programmes, or KIND:REF.") var items: [String]
 
@@ -132,7 +132,7 @@ struct PlaylistsCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove the item at a position (see: onair playlists show ID).")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove the item at a position (see: onair playlists show ID).")
         @Argument(help: "The playlist's id.") var playlist: Int64
         @Argument(help: "The item's position, 1 first.") var position: Int
 
@@ -148,7 +148,7 @@ struct PlaylistsCommand: ParsableCommand {
     }
 
     struct Move: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move an item from one position to another.")
+        static let configuration = CommandConfiguration(commandName: "move", abstract: "Move an item from one position to another.")
         @Argument(help: "The playlist's id.") var playlist: Int64
         @Argument(help: "Its position now.") var from: Int
         @Argument(help: "Its new position.") var to: Int
@@ -165,7 +165,7 @@ struct PlaylistsCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A playlist's items in order (`liked` for the liked items).")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "A playlist's items in order (`liked` for the liked items).")
         @Argument(help: "The playlist's id, or liked.") var playlist: String
         @Flag(help: "One JSON object per item.") var json = false
 
@@ -190,7 +190,7 @@ struct PlaylistsCommand: ParsableCommand {
     }
 
     struct Search: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Find playlists by name and items by title (case and accents ignored).")
+        static let configuration = CommandConfiguration(commandName: "search", abstract: "Find playlists by name and items by title (case and accents ignored).")
         @Argument(help: "The text to look for.") var text: String
         @Flag(help: "One JSON object per playlist and item found.") var json = false
 
@@ -210,7 +210,7 @@ struct PlaylistsCommand: ParsableCommand {
     }
 
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a playlist (its recordings and files stay).")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a playlist (its recordings and files stay).")
         @Argument(help: "The playlist's id.") var playlist: Int64
 
         func run() throws {

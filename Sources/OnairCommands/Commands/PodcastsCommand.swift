@@ -63,7 +63,7 @@ struct PodcastsCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The podcasts followed.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "The podcasts followed.")
         @Flag(help: "One JSON object per podcast.") var json = false
 
         func run() throws {
@@ -79,7 +79,7 @@ struct PodcastsCommand: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Follow a podcast by its feed's URL.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Follow a podcast by its feed's URL.")
         @Argument(help: "The feed's http(s) URL.") var url: String
 
         func run() throws {
@@ -91,7 +91,7 @@ struct PodcastsCommand: ParsableCommand {
     }
 
     struct Episodes: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A podcast's episodes (or every podcast's), oldest first.")
+        static let configuration = CommandConfiguration(commandName: "episodes", abstract: "A podcast's episodes (or every podcast's), oldest first.")
         @Argument(help: "The podcast's id.") var podcast: Int64?
         @Flag(help: "One JSON object per episode.") var json = false
 
@@ -150,7 +150,7 @@ struct PodcastsCommand: ParsableCommand {
     }
 
     struct Refresh: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Ask for the feeds again (a feed that has not changed is not read again).")
+        static let configuration = CommandConfiguration(commandName: "refresh", abstract: "Ask for the feeds again (a feed that has not changed is not read again).")
         @Argument(help: "The podcast's id; without it, every podcast.") var podcast: Int64?
         @Flag(help: "Download every episode not downloaded yet.") var download = false
         @Option(help: ArgumentHelp("Keep the newest N episodes downloaded: download them, delete older downloads.", valueName: "N"))

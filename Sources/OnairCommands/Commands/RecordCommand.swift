@@ -137,6 +137,7 @@ struct RecordCommand: ParsableCommand {
     private var untilZone: TimeZone { tz.flatMap(TimeZone.init(identifier:)) ?? .current }
 
     private func record() throws {
+        OpenFileLimit.raiseToHardLimit()
         FFmpegLogging.configure(verbose: verbose)
         let paths = CatalogueAccess.paths
         let targets = try stations.map { try StreamTarget.named($0) }

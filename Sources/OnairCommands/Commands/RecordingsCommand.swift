@@ -52,7 +52,7 @@ struct RecordingsCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the recordings, oldest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the recordings, oldest first.")
 
         @Option(help: ArgumentHelp("Only this programme's episodes: its recordings and what an attached podcast published "
                                    + "(onair podcasts attach), as one list by date.", valueName: "programme"))
@@ -102,7 +102,7 @@ struct RecordingsCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one recording with its titles and gaps.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one recording with its titles and gaps.")
 
         @Argument(help: "The recording's id (see: onair recordings).")
         var id: Int64
@@ -143,7 +143,7 @@ struct RecordingsCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a recording's file and cue sheet and forget it.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Delete a recording's file and cue sheet and forget it.")
 
         @Argument(help: "The recording's id (see: onair recordings).")
         var id: Int64

@@ -66,7 +66,7 @@ struct ScheduleCommand: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a rule (checked first: the station, the time zone, a future episode).")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a rule (checked first: the station, the time zone, a future episode).")
 
         @Argument(help: "A catalogue station id, or a stream URL.")
         var station: String
@@ -162,7 +162,7 @@ struct ScheduleCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the rules, with each one's next episode.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the rules, with each one's next episode.")
 
         @Flag(help: "One JSON object per rule.")
         var json = false
@@ -186,7 +186,7 @@ struct ScheduleCommand: ParsableCommand {
     }
 
     struct Next: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The next episodes of all active rules, in local time and UTC.")
+        static let configuration = CommandConfiguration(commandName: "next", abstract: "The next episodes of all active rules, in local time and UTC.")
 
         @Argument(help: "How many.")
         var count: Int = 5
@@ -212,7 +212,7 @@ struct ScheduleCommand: ParsableCommand {
     }
 
     struct Episodes: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Recent episodes: scheduled, recording, done, failed or missed, and why.")
+        static let configuration = CommandConfiguration(commandName: "episodes", abstract: "Recent episodes: scheduled, recording, done, failed or missed, and why.")
 
         @Option(help: "Only this rule's.")
         var rule: Int64?
@@ -236,7 +236,7 @@ struct ScheduleCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a rule (recorded files stay).")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a rule (recorded files stay).")
         @Argument(help: "The rule's id (see: onair schedule list).") var id: Int64
 
         func run() throws {
@@ -252,13 +252,13 @@ struct ScheduleCommand: ParsableCommand {
     }
 
     struct Pause: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Pause a rule: no new episodes until it is resumed.")
+        static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause a rule: no new episodes until it is resumed.")
         @Argument(help: "The rule's id.") var id: Int64
         func run() throws { try ScheduleCommand.setPaused(id, true) }
     }
 
     struct Resume: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Resume a paused rule.")
+        static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a paused rule.")
         @Argument(help: "The rule's id.") var id: Int64
         func run() throws { try ScheduleCommand.setPaused(id, false) }
     }

@@ -30,6 +30,7 @@ public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stoppin
     private let peer: PCMPeer
     private let onStatus: SinkStatusHandler
     private let finishTimeout: Double
+    private let bufferSeconds: Double
     private let exited = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var stopping = false
@@ -38,8 +39,9 @@ public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stoppin
     private static let reportableSilence = 0.25
     /// The pacing tick, and the most a clock-paced write carries.
     private static let tickSeconds = 0.01
-    /// The chunk a self-pacing peer gets per write.
-    private static let deviceChunkSeconds = 0.02
+    /// The part of the buffer a self-pacing peer gets per write: what PulseAudio asks for at a time
+    /// (AudioDevicePeer's `minreq`), so that one request is one write and one wake-up.
+    private static let deviceChunkShare = 0.25
     /// How far a self-pacing peer may run ahead of the clock: more than any real device buffers.
     private static let deviceLeadSeconds = 3.0
 
@@ -50,6 +52,7 @@ public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stoppin
         self.onStatus = onStatus
         buffer = PCMJitterBuffer(format: format, capacity: options.bufferSeconds)
         finishTimeout = options.bufferSeconds + 1
+        bufferSeconds = options.bufferSeconds
         let thread = Thread { [self] in
             writeLoop()
             exited.signal()
@@ -85,7 +88,7 @@ public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stoppin
         var schedule = Schedule(sampleRate: format.sampleRate, origin: MonotonicClock.now())
         var silence = SilenceTracker(sampleRate: format.sampleRate, reportAbove: Self.reportableSilence)
         let chunkFrames = max(1, Int((Double(format.sampleRate) * Self.tickSeconds).rounded()))
-        let deviceChunkFrames = max(1, Int((Double(format.sampleRate) * Self.deviceChunkSeconds).rounded()))
+        let deviceChunkFrames = max(1, Int((Double(format.sampleRate) * bufferSeconds * Self.deviceChunkShare).rounded()))
         var chunk = [UInt8](repeating: 0, count: max(chunkFrames, deviceChunkFrames) * format.bytesPerFrame)
         var pending = 0..<0  // the part of `chunk` the peer has not taken yet
 
@@ -105,6 +108,12 @@ public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stoppin
                 let leadFrames = Int64(Self.deviceLeadSeconds * Double(format.sampleRate))
                 if schedule.paced - schedule.framesDue(at: now) > leadFrames {
                     MonotonicClock.sleep(until: schedule.instant(whenDue: schedule.paced - leadFrames))
+                    continue
+                }
+                // Before the first audio a device is not fed silence: its buffer is a quarter of a second
+                // or more now, and silence there would only delay the first sound by as much.
+                if !silence.audioHasFlowed && buffer.bufferedFrames == 0 && !buffer.isEnded {
+                    MonotonicClock.sleep(until: now + Int64(Self.tickSeconds * 1e9))
                     continue
                 }
                 let bytes = pull(deviceChunkFrames, into: &chunk, silence: &silence)
@@ -252,7 +261,7 @@ private struct SilenceTracker {
     let sampleRate: Int
     let reportAbove: Double
     private var silentFrames = 0
-    private var audioHasFlowed = false
+    private(set) var audioHasFlowed = false
 
     init(sampleRate: Int, reportAbove: Double) {
         self.sampleRate = sampleRate

@@ -29,12 +29,14 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
     private let volume: DeviceVolume?
     /// The volume generation last applied to this connection (-1: none yet).
     private var appliedVolume = -1
+    private var devices: DeviceLibrary?
 
-    /// libavdevice's outputs must be registered once per process before they can be found.
-    private static let devicesRegistered: Void = {
-        avdevice_register_all()
+    /// libavdevice is loaded (and its outputs registered) on the first device sink; alsa-lib comes with it.
+    private static let library = Result<DeviceLibrary, Error> {
+        let library = try DeviceLibrary.shared()
         onair_silence_alsa_errors()
-    }()
+        return library
+    }
 
     /// - Parameters:
     ///   - streamName: how the stream shows in the sound server's mixer (the station).
@@ -48,7 +50,9 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
     }
 
     func open() throws -> String {
-        _ = Self.devicesRegistered
+        let devices: DeviceLibrary
+        do { devices = try Self.library.get() } catch { throw PeerUnavailable("\(error)") }
+        self.devices = devices
         switch target {
         case .pulse(let server, let sink):
             opened = try openPulse(server: server, sink: sink)
@@ -69,7 +73,11 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
     }
 
     private func openPulse(server: String?, sink: String?) throws -> String {
-        var options: [String: String] = ["name": "onair", "buffer_duration": "\(deviceBufferMilliseconds)"]
+        // PulseAudio asks for more once a quarter of the buffer has played (its `minreq`), and the sink writes
+        // that much at a time (PacedPCMSink): about ten wake-ups a second rather than one per few milliseconds.
+        let requestBytes = deviceBufferMilliseconds / 4 * format.sampleRate / 1000 * format.bytesPerFrame
+        var options: [String: String] = ["name": "onair", "buffer_duration": "\(deviceBufferMilliseconds)",
+                                          "minreq": "\(requestBytes)"]
         options["server"] = server
         options["device"] = sink
         let description = "PulseAudio " + (server ?? "default server") + (sink.map { ", sink \($0)" } ?? "")
@@ -98,6 +106,9 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
         let parameters = stream.pointee.codecpar!
         parameters.pointee.codec_type = AVMEDIA_TYPE_AUDIO
         parameters.pointee.codec_id = Self.codec(for: format)
+        // libavdevice sizes PulseAudio's buffer from the sample format: without it, `buffer_duration` came to
+        // nothing and PulseAudio ran a 3.5 ms buffer, waking the player 1,700 times a second.
+        parameters.pointee.format = Self.sampleFormat(for: format).rawValue
         parameters.pointee.sample_rate = Int32(format.sampleRate)
         onair_default_channel_layout(&parameters.pointee.ch_layout, Int32(format.channels))
         stream.pointee.time_base = AVRational(num: 1, den: Int32(format.sampleRate))
@@ -131,11 +142,11 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
 
     /// Passes a changed volume to the device (PulseAudio sets its sink-input's volume; ALSA declines).
     private func applyVolume(_ context: UnsafeMutablePointer<AVFormatContext>) {
-        guard let volume, let wanted = volume.change(since: appliedVolume) else { return }
+        guard let volume, let devices, let wanted = volume.change(since: appliedVolume) else { return }
         appliedVolume = wanted.generation
         var level = wanted.level
-        let set = avdevice_app_to_dev_control_message(context, AV_APP_TO_DEV_SET_VOLUME, &level, MemoryLayout<Double>.size)
-        let mute = avdevice_app_to_dev_control_message(context, wanted.muted ? AV_APP_TO_DEV_MUTE : AV_APP_TO_DEV_UNMUTE, nil, 0)
+        let set = devices.appToDeviceControlMessage(context, AV_APP_TO_DEV_SET_VOLUME, &level, MemoryLayout<Double>.size)
+        let mute = devices.appToDeviceControlMessage(context, wanted.muted ? AV_APP_TO_DEV_MUTE : AV_APP_TO_DEV_UNMUTE, nil, 0)
         volume.noteHandled(set >= 0 && mute >= 0)
     }
 
@@ -148,6 +159,11 @@ final class AudioDevicePeer: PCMPeer, @unchecked Sendable {  // used only on its
     /// A sound server that is down, or a box in another room that is off, comes back in its own time.
     func retryDelay(afterFailures failures: Int) -> Double {
         min(5, 0.25 * Double(failures))
+    }
+
+    /// The sample format FFmpeg decodes each PCM codec to (24-bit packed widens to 32).
+    private static func sampleFormat(for format: PCMFormat) -> AVSampleFormat {
+        format.bitsPerSample == 16 ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_S32
     }
 
     /// PCMFormat holds 16, 24 (packed) or 32-bit signed little-endian samples.
