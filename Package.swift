@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C interop lives only in these two shims.
@@ -37,9 +38,13 @@ let package = Package(
         ]),
         // The embedded SQLite database every stateful module keeps its tables in.
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // PostgreSQL, the shared store several daemons use instead of each one's SQLite file: the connection
+        // (postgres-nio, bridged for the synchronous stores on an event-loop thread of its own) and its migrations.
+        .target(name: "SharedStore", dependencies: ["Store", .product(name: "PostgresNIO", package: "postgres-nio")]),
         // Recording episodes: partial files and their journals, finalising, naming, track splitting, the index.
         .target(name: "Recording", dependencies: [
-            "Media", "RadioModel", "StreamInput", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+            "Media", "RadioModel", "StreamInput", "Store", "SharedStore", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         // Foundation's XMLParser behind the checks that keep its Linux crashes out, for XML from outside.
         .target(name: "XMLInput"),
@@ -51,7 +56,8 @@ let package = Package(
         // Scheduled recording: rules and their expansion in time zones, the schedule's tables, the daemon loop
         // and its control channel.
         .target(name: "Scheduling", dependencies: [
-            "Guide", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+            "Guide", "RadioModel", "Recording", "Store", "SharedStore", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         // The player: volume, pause and time-shift, sleep timer, queue, the terminal view and keys,
         // favourites, history and resume positions.
@@ -69,12 +75,12 @@ let package = Package(
         // The engine: stations run as jobs (listen, record, relay, scheduled episodes), one upstream
         // connection per station shared by all its jobs; the daemon's runtime jobs and its control protocol.
         .target(name: "Engine", dependencies: [
-            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide",
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "SharedStore", "Scheduling", "Playback", "Guide",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.
         .target(name: "OnairCommands", dependencies: [
-            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Engine", "Guide", "Library", "Podcasts",
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "SharedStore", "Scheduling", "Playback", "Engine", "Guide", "Library", "Podcasts",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The executable: runs the root command and nothing else.
@@ -88,7 +94,7 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "OnairCommandsTests", dependencies: ["OnairCommands", "Library", "Store", "TestSupport"]),
-        .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "RadioModel"]),
+        .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "SharedStore", "RadioModel", "TestSupport"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts"]),
         .testTarget(name: "GuideTests", dependencies: ["Guide", "Store", "StreamInput", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),

@@ -3,6 +3,7 @@ import Guide
 import RadioModel
 import Recording
 import Scheduling
+import SharedStore
 import Store
 import StreamInput
 
@@ -15,6 +16,13 @@ public final class DaemonService: Sendable {
         public var preroll: Double = 3
         /// How often guides imported from a URL are asked for again (a conditional request).
         public var guideRefresh: TimeInterval = 6 * 3600
+        /// Where the schedule and the recordings index are shared with other daemons (PostgreSQL);
+        /// nil keeps them in the data directory's SQLite file.
+        public var sharedDatabase: PostgresLocation?
+        /// This daemon's name among those sharing the database.
+        public var name: String = ProcessInfo.processInfo.hostName
+        /// How many stations this daemon records at most, sharing a database.
+        public var maxStreams: Int = 100
         public init() {}
     }
 
@@ -29,13 +37,22 @@ public final class DaemonService: Sendable {
     /// `lookup` turns a station id or URL into what to connect to.
     public init(paths: AppPaths, options: Options = Options(), lookup: @escaping @Sendable (String) throws -> StreamTarget,
                 log: @escaping @Sendable (DaemonEvent) -> Void) throws {
-        let store: ScheduleStore, index: RecordingsIndex, jobStore: JobStore, guide: GuideStore
+        let store: any ScheduleStorage, index: any RecordingsIndexing, jobStore: JobStore, guide: GuideStore
+        var leases: (any EpisodeLeases)?
         do {
             let database = try OnairDatabase(directory: paths.data)
-            store = try ScheduleStore(database: database)
-            index = try RecordingsIndex(database: database)
+            // Guides and runtime jobs stay each daemon's own; the schedule, its leases and the index are shared.
             jobStore = try JobStore(database: database)
             guide = try GuideStore(database: database)
+            if let location = options.sharedDatabase {
+                let shared = try SharedDatabase(location: location)
+                store = try PostgresScheduleStore(database: shared)
+                index = try PostgresRecordingsIndex(database: shared)
+                leases = try PostgresEpisodeLeases(database: shared, daemon: options.name, maxStreams: options.maxStreams)
+            } else {
+                store = try ScheduleStore(database: database)
+                index = try RecordingsIndex(database: database)
+            }
         } catch {
             throw EngineError("\(error)", kind: .configuration)
         }
@@ -51,7 +68,7 @@ public final class DaemonService: Sendable {
         }
         var schedulerOptions = ScheduleDaemon.Options()
         schedulerOptions.preroll = options.preroll
-        let scheduler = ScheduleDaemon(store: store, guide: guide, index: index, finaliser: finaliser, recordings: paths.recordings,
+        let scheduler = ScheduleDaemon(store: store, guide: guide, index: index, leases: leases, finaliser: finaliser, recordings: paths.recordings,
                                    recorder: EpisodeRecordings(stations: stations, finaliser: finaliser, paths: paths, lookup: lookup),
                                    options: schedulerOptions, log: log)
         self.scheduler = scheduler

@@ -26,9 +26,15 @@ struct DaemonCommand: ParsableCommand {
         every file properly. Guides imported from a URL (onair guide import URL) are asked for again every \
         --guide-refresh, with a conditional request. scripts/onair-daemon.service runs it as a systemd user service.
 
+        Several daemons, on one machine or many, share one schedule through a PostgreSQL database \
+        (--database or ONAIR_DATABASE_URL): each claims due episodes with its station's lease (all of a \
+        station's episodes on one daemon), renews it every 3 s, and takes over the episodes of a daemon \
+        whose lease ran out (15 s), recording the rest as a second part. Give each one a --name.
+
         Examples:
           onair daemon
           onair daemon --json
+          onair daemon --database postgresql://onair@db.example:5432/onair --name box-1 --max-streams 200
 
         Exit codes: 0 stopped; 3 another daemon is running, or the database cannot be opened.
         """
@@ -46,7 +52,17 @@ struct DaemonCommand: ParsableCommand {
     @Flag(help: "Show FFmpeg's own warnings.")
     var verbose = false
 
+    @OptionGroup var database: SharedDatabaseOption
+
+    @Option(help: "This daemon's name among those sharing --database (default: the host name).")
+    var name: String?
+
+    @Option(help: "How many stations this daemon records at most, sharing --database.")
+    var maxStreams: Int = 100
+
     func validate() throws {
+        _ = try database.location()
+        guard maxStreams > 0 else { throw ValidationError("--max-streams must be at least 1") }
         guard let span = TimeSpan(guideRefresh), span.seconds >= 1 else {
             throw ValidationError("invalid --guide-refresh '\(guideRefresh)': use a span like 30m or 6h")
         }
@@ -73,6 +89,9 @@ struct DaemonCommand: ParsableCommand {
         var options = DaemonService.Options()
         options.preroll = preroll
         options.guideRefresh = TimeSpan(guideRefresh)!.seconds
+        options.sharedDatabase = try database.location()
+        options.name = name ?? options.name
+        options.maxStreams = maxStreams
         let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.named($0) }, log: log)
         let trap = SignalTrap { daemon.stop() }
         signal(SIGHUP, SIG_IGN)
