@@ -95,7 +95,9 @@ public final class PostgresEpisodeLeases: EpisodeLeases {
 
     /// What `onair status` shows of the cluster.
     public static func cluster(in database: SharedDatabase) throws -> ClusterStatus {
-        try database.transaction { session in
+        // Asked before any daemon has started: the tables are there, empty.
+        try database.migrate(migrations)
+        return try database.transaction { session in
             let daemons = try session.query("""
                 SELECT d.name, d.max_streams, d.pid, EXTRACT(EPOCH FROM now() - d.heartbeat)::float8,
                        (SELECT count(*) FROM station_lease l WHERE l.daemon = d.name AND l.expires > now())
