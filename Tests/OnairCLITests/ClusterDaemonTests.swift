@@ -80,21 +80,13 @@ final class ClusterDaemonTests: XCTestCase {
         return condition()
     }
 
-    private func utcText(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        return formatter.string(from: date)
-    }
-
     /// Dates as the index's JSON holds them (Foundation's reference date, in seconds).
     private func date(_ value: Any?) -> Date? { (value as? Double).map(Date.init(timeIntervalSinceReferenceDate:)) }
 
     /// A one-off rule on the Icecast station starting `delay` seconds from now (a whole second).
     private func addEpisode(_ onair: OnairBinary, in delay: Double, seconds: Int) throws -> Date {
         let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + delay).rounded(.up))
-        let add = try onair.run(["schedule", "add", icecast.url(mount: "/cluster.mp3").absoluteString, "--on", utcText(start),
+        let add = try onair.run(["schedule", "add", icecast.url(mount: "/cluster.mp3").absoluteString, "--on", OnairBinary.utcText(start),
                                  "--for", "\(seconds)s", "--tz", "UTC", "--database", postgres.url])
         XCTAssertTrue(add.succeeded, "\(add)")
         return start

@@ -21,15 +21,6 @@ final class ScheduleDaemonTests: XCTestCase {
 
     // MARK: Helpers
 
-    /// A local date-time in UTC for --on, to the second.
-    private func utcText(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        return formatter.string(from: date)
-    }
-
     private func date(_ value: Any?) -> Date? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -39,7 +30,7 @@ final class ScheduleDaemonTests: XCTestCase {
     /// Adds a one-off rule starting at `start` (a whole second) and returns its id.
     @discardableResult
     private func addOnce(_ station: String, at start: Date, seconds: Int, _ options: [String] = []) throws -> Int {
-        let result = try onair.run(["schedule", "add", station, "--on", utcText(start), "--for", "\(seconds)s", "--tz", "UTC", "--json"]
+        let result = try onair.run(["schedule", "add", station, "--on", OnairBinary.utcText(start), "--for", "\(seconds)s", "--tz", "UTC", "--json"]
                                    + options)
         XCTAssertTrue(result.succeeded, "\(result)")
         return try XCTUnwrap(OnairBinary.events(result.stdoutText).first?["id"] as? Int, result.stdoutText)
