@@ -18,8 +18,8 @@ final class ClusterDaemonTests: XCTestCase {
     override func setUpWithError() throws {
         do {
             postgres = try PostgresHarness()
-        } catch let error as PostgresHarnessError {
-            throw XCTSkip("\(error)")
+        } catch PostgresHarnessError.notInstalled(let what) {
+            throw XCTSkip("\(PostgresHarnessError.notInstalled(what))")
         }
         do {
             // No burst of recent audio on connecting: what the survivor records is then exactly what was

@@ -14,8 +14,8 @@ final class DaemonLoopOnPostgresTests: DaemonLoopTests {
         let server: PostgresHarness
         do {
             server = try PostgresHarness.shared.get()
-        } catch let error as PostgresHarnessError {
-            throw XCTSkip("\(error)")
+        } catch PostgresHarnessError.notInstalled(let what) {
+            throw XCTSkip("\(PostgresHarnessError.notInstalled(what))")
         }
         try server.reset()
         location = try PostgresLocation(url: server.url)

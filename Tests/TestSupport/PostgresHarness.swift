@@ -65,7 +65,11 @@ public final class PostgresHarness: @unchecked Sendable {  // `server` is touche
         server = process
         let deadline = Date(timeIntervalSinceNow: 30)
         while Date() < deadline {
-            if FreePort.isAccepting(port) { return }
+            // Accepting on the port is not enough: a server still starting up refuses sessions.
+            if FreePort.isAccepting(port),
+               (try? ProcessRunner.run("\(Self.binaries)/pg_isready", ["-q", "-h", "127.0.0.1", "-p", "\(port)"]))?.succeeded == true {
+                return
+            }
             guard process.isRunning else { throw PostgresHarnessError.startFailed(process.stderrText) }
             Thread.sleep(forTimeInterval: 0.05)
         }

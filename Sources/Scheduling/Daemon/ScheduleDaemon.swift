@@ -92,6 +92,9 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     private var nextDue: [Int64: Date] = [:]
     private var lastChangeCounter: Int?
     private var lastRenewal = Date.distantPast
+    /// Parts finished from journals on start, sharing a database: attached to their episode when this
+    /// daemon takes it over (if another daemon does, the part is in the shared index all the same).
+    private var partsFinishedOnStart: [FinishedRecording] = []
 
     public init(store: any ScheduleStorage, guide: GuideStore? = nil, index: any RecordingsIndexing, leases: (any EpisodeLeases)? = nil,
                 finaliser: Finaliser, recordings: URL, recorder: EpisodeRecorder, options: Options = Options(),
@@ -154,11 +157,6 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     // MARK: Loop thread
 
     private func tick(at instant: Date) throws {
-        if let leases, instant.timeIntervalSince(lastRenewal) >= leases.renewInterval {
-            try renew(leases)
-            lastRenewal = instant
-            try takeOverOrphans(at: instant)
-        }
         let counter = try store.changeCounter()
         let reload = lock.withLock { () -> Bool in
             defer { reloadRequested = false }
@@ -167,6 +165,11 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         if reload || counter != lastChangeCounter {
             lastChangeCounter = counter
             try reloadRules(at: instant)
+        }
+        if let leases, instant.timeIntervalSince(lastRenewal) >= leases.renewInterval {
+            try renew(leases)
+            lastRenewal = instant
+            try takeOverOrphans(leases, at: instant)
         }
         for (id, due) in nextDue where due <= instant {
             guard let rule = rules[id], let expansion = try? RuleExpansion(rule, guide: guide) else {
@@ -337,16 +340,21 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         }
     }
 
-    /// Episodes whose daemon stopped renewing its lease: their finished parts are collected (the part
-    /// it was writing is finished from its journal where the directory is shared) and the rest is
-    /// scheduled again, for whichever daemon claims it first.
-    private func takeOverOrphans(at instant: Date) throws {
-        guard let leases else { return }
-        let orphans = try leases.orphaned().filter { episode in !lock.withLock { running.contains(episode.id!) } }
-        guard !orphans.isEmpty else { return }
-        let recovered = finishLeftoverJournals()
-        for episode in orphans {
-            try resume(episode, parts: recovered, at: instant, reason: "taken over: its daemon stopped renewing its lease")
+    /// Episodes whose daemon stopped renewing its lease (or stopped), claimed first, so that one
+    /// daemon alone changes each: the part it was writing is finished from its journal (where the
+    /// directory is shared) and attached, and the rest of the window recorded as a part of its own.
+    private func takeOverOrphans(_ leases: any EpisodeLeases, at instant: Date) throws {
+        var recovered: [FinishedRecording]?
+        for orphan in try leases.orphaned() where !lock.withLock({ running.contains(orphan.id!) }) {
+            guard let rule = rules[orphan.ruleID], let lease = try leases.claim(orphan) else { continue }
+            lock.withLock { held[orphan.id!] = lease }
+            recovered = recovered ?? partsFinishedOnStart + finishLeftoverJournals()
+            let episode = try resume(orphan, parts: recovered!, at: instant, reason: "taken over: its daemon stopped renewing its lease")
+            if episode.status == .scheduled, !rule.paused {
+                try start(episode, rule: rule, at: instant)
+            } else {
+                releaseLease(of: orphan.id!)
+            }
         }
     }
 
@@ -355,11 +363,16 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     /// Finishes partial files left by a crash, resumes or closes the episodes that were recording,
     /// and notes the episodes missed while the daemon was not running.
     private func recoverAfterRestart() throws {
-        let recovered = finishLeftoverJournals()
         let instant = now()
-        // Sharing a database, only episodes no daemon holds a lease on are this one's to resume.
-        for episode in try leases?.orphaned() ?? store.episodes(status: .recording) {
-            try resume(episode, parts: recovered, at: instant, reason: "resumed after a restart")
+        // Sharing a database, the first tick takes over what no daemon holds a lease on (this one's
+        // own episodes among them), claiming each first; the parts finished here wait for that.
+        let recovered = finishLeftoverJournals()
+        if leases == nil {
+            for episode in try store.episodes(status: .recording) {
+                try resume(episode, parts: recovered, at: instant, reason: "resumed after a restart")
+            }
+        } else {
+            partsFinishedOnStart = recovered
         }
         for rule in try store.rules() where !rule.paused {
             let since = max(rule.createdAt, instant.addingTimeInterval(-options.missedLookBack))
@@ -373,7 +386,8 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
 
     /// An episode that was recording when its daemon stopped: its finished parts attached, and
     /// scheduled again for the rest of its window, or closed if the window is over.
-    private func resume(_ interrupted: Episode, parts recovered: [FinishedRecording], at instant: Date, reason: String) throws {
+    @discardableResult
+    private func resume(_ interrupted: Episode, parts recovered: [FinishedRecording], at instant: Date, reason: String) throws -> Episode {
         var episode = interrupted
         let parts = recovered.filter { episode.window.contains($0.start) && episode.station.contains($0.station.id) }
         episode.files += parts.map(\.file).filter { !episode.files.contains($0) }
@@ -386,6 +400,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         }
         try store.update(episode)
         log(DaemonEvent("episode-recovered", episode: episode, message: episode.reason, files: episode.files))
+        return episode
     }
 
     /// Finishes the partial files whose recording is no longer running (their journal is not locked).
