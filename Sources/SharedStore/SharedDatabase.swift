@@ -133,6 +133,10 @@ public final class SharedDatabase: @unchecked Sendable {  // `connection` is onl
     /// PSQLError's own description hides the server's message; this is the line a user needs.
     private static func describe(_ error: PSQLError) -> String {
         if let message = error.serverInfo?[.message] { return message }
+        if let failure = error.underlying as? NIOConnectionError,
+           let io = failure.connectionErrors.lazy.compactMap({ $0.error as? IOError }).first {
+            return "cannot connect: \(String(cString: strerror(io.errnoCode)))"
+        }
         if let underlying = error.underlying { return "\(underlying)" }
         return "\(error.code)"
     }
