@@ -63,10 +63,8 @@ final class ClusterDaemonTests: XCTestCase {
     }
 
     /// The recordings index as the shared database holds it, oldest first.
-    private func indexed() throws -> [[String: Any]] {
-        let result = try ProcessRunner.run("\(PostgresHarness.binaries)/psql",
-                                           ["-h", "127.0.0.1", "-p", "\(postgres.port)", "-U", "onair", "-At", "-c",
-                                            "SELECT record FROM recording ORDER BY start_utc"])
+    private func indexed(_ onair: OnairBinary) throws -> [[String: Any]] {
+        let result = try onair.run(["recordings", "list", "--json", "--database", postgres.url])
         XCTAssertTrue(result.succeeded, "\(result)")
         return OnairBinary.events(result.stdoutText)
     }
@@ -79,9 +77,6 @@ final class ClusterDaemonTests: XCTestCase {
         }
         return condition()
     }
-
-    /// Dates as the index's JSON holds them (Foundation's reference date, in seconds).
-    private func date(_ value: Any?) -> Date? { (value as? Double).map(Date.init(timeIntervalSinceReferenceDate:)) }
 
     /// A one-off rule on the Icecast station starting `delay` seconds from now (a whole second).
     private func addEpisode(_ onair: OnairBinary, in delay: Double, seconds: Int) throws -> Date {
@@ -132,10 +127,10 @@ final class ClusterDaemonTests: XCTestCase {
         XCTAssertEqual(files.count, 2, "one episode in two parts, whichever of the two survivors took it: \(episode)\n\(logs)")
         XCTAssertTrue((episode["reason"] as? String)?.contains("gap of") == true, "the gap is told: \(episode)")
 
-        let parts = try indexed()
+        let parts = try indexed(first)
         XCTAssertEqual(parts.compactMap { $0["file"] as? String }, files, "both parts indexed, once each, in order")
-        guard parts.count == 2, let firstEnd = date(parts[0]["endUTC"]), let secondStart = date(parts[1]["startUTC"]),
-              let firstStart = date(parts[0]["startUTC"]), let secondEnd = date(parts[1]["endUTC"]) else {
+        guard parts.count == 2, let firstEnd = OnairBinary.date(parts[0]["endUTC"]), let secondStart = OnairBinary.date(parts[1]["startUTC"]),
+              let firstStart = OnairBinary.date(parts[0]["startUTC"]), let secondEnd = OnairBinary.date(parts[1]["endUTC"]) else {
             return XCTFail("parts: \(parts)")
         }
         XCTAssertEqual(firstStart.timeIntervalSince(start), 0, accuracy: 1.5, "the first part starts with the window")

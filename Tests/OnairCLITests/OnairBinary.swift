@@ -41,4 +41,11 @@ struct OnairBinary {
         formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
         return formatter.string(from: date)
     }
+
+    /// A date in onair's JSON (ISO 8601 with milliseconds).
+    static func date(_ value: Any?) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return (value as? String).flatMap { formatter.date(from: $0) }
+    }
 }

@@ -31,7 +31,7 @@ struct RecordingsCommand: ParsableCommand {
         }
     }
 
-    static func entry(_ id: Int64, in index: RecordingsIndex) throws -> IndexedRecording {
+    static func entry(_ id: Int64, in index: any RecordingsIndexing) throws -> IndexedRecording {
         do {
             guard let entry = try index.recording(id: id) else {
                 throw CommandFailure(message: "no recording with id \(id) (see: onair recordings)", exitCode: ExitStatus.notFound)
@@ -44,6 +44,7 @@ struct RecordingsCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the recordings, oldest first.")
+        @OptionGroup var database: SharedDatabaseOption
 
         @Flag(help: "One JSON object per recording.")
         var json = false
@@ -52,7 +53,7 @@ struct RecordingsCommand: ParsableCommand {
             try reportingFailures {
                 let entries: [IndexedRecording]
                 do {
-                    entries = try openIndex().all()
+                    entries = try database.recordingsIndex().all()
                 } catch let error as RecordingError {
                     throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
                 }
@@ -76,6 +77,7 @@ struct RecordingsCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show one recording with its titles and gaps.")
+        @OptionGroup var database: SharedDatabaseOption
 
         @Argument(help: "The recording's id (see: onair recordings).")
         var id: Int64
@@ -85,7 +87,7 @@ struct RecordingsCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let entry = try RecordingsCommand.entry(id, in: try openIndex())
+                let entry = try RecordingsCommand.entry(id, in: try database.recordingsIndex())
                 if json {
                     Console.json(entry)
                     return
@@ -116,6 +118,7 @@ struct RecordingsCommand: ParsableCommand {
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a recording's file and cue sheet and forget it.")
+        @OptionGroup var database: SharedDatabaseOption
 
         @Argument(help: "The recording's id (see: onair recordings).")
         var id: Int64
@@ -128,7 +131,7 @@ struct RecordingsCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let index = try openIndex()
+                let index = try database.recordingsIndex()
                 let entry = try RecordingsCommand.entry(id, in: index)
                 if !keepFile {
                     for file in [entry.file, entry.cueSheet].compactMap({ $0 }) where FileManager.default.fileExists(atPath: file) {

@@ -45,4 +45,14 @@ struct SharedDatabaseOption: ParsableArguments {
             throw CommandFailure(message: "schedule: \(error)", exitCode: ExitStatus.configuration)
         }
     }
+
+    /// The recordings index: shared, or the data directory's.
+    func recordingsIndex() throws -> any RecordingsIndexing {
+        do {
+            if let shared = try open() { return try PostgresRecordingsIndex(database: shared) }
+            return try RecordingsIndex(directory: CatalogueAccess.paths.data)
+        } catch let error as RecordingError {
+            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
+        }
+    }
 }
