@@ -170,4 +170,47 @@ final class ClusterDaemonTests: XCTestCase {
             XCTAssertEqual(try FFprobe.decodePCM(URL(fileURLWithPath: file)).duration, 20, accuracy: 1.5, "the whole window")
         }
     }
+
+    func testADaemonPausedPastItsLeaseIsFencedWhenItResumes() throws {
+        let machines = try ["a", "b"].map { name in (name, try machine()) }
+        var named: [String: RunningProcess] = [:]
+        for (name, onair) in machines { named[name] = try startDaemon(onair, name: name) }
+        let first = machines[0].1
+        let start = try addEpisode(first, in: 4, seconds: 40)
+        var holder: String?
+        XCTAssertTrue(eventually(timeout: 20) {
+            holder = (try? self.cluster(first))?.leases.first?["daemon"] as? String
+            return holder != nil
+        })
+        let paused = try XCTUnwrap(named[holder ?? ""])
+        Thread.sleep(until: start.addingTimeInterval(6))
+        kill(paused.pid, SIGSTOP)
+        // The other daemon takes the station over once the lease has run out.
+        XCTAssertTrue(eventually(timeout: 30) {
+            guard let lease = (try? self.cluster(first))?.leases.first else { return false }
+            return lease["daemon"] as? String != holder && lease["epoch"] as? Int == 2
+        }, "no takeover while \(holder ?? "") was paused")
+        kill(paused.pid, SIGCONT)
+        let resumedAt = Date()
+        let pausedLog = { OnairBinary.events(String(decoding: paused.stdout, as: UTF8.self)).compactMap { $0["event"] as? String } }
+        XCTAssertTrue(eventually(timeout: 10) { pausedLog().contains("episode-fenced") }, "fenced on resuming: \(pausedLog())")
+        XCTAssertTrue(pausedLog().contains("lease-lost"))
+        print(String(format: "fenced: the resumed daemon stopped within %.1f s", Date().timeIntervalSince(resumedAt)))
+
+        let episode = try waitUntilDone(first, timeout: start.addingTimeInterval(40).timeIntervalSinceNow + 60)
+        XCTAssertEqual(episode["status"] as? String, "done", "\(episode)")
+        XCTAssertTrue((episode["reason"] as? String)?.hasPrefix("taken over") == true, "the fenced daemon did not write the outcome: \(episode)")
+        let files = episode["files"] as? [String] ?? []
+        XCTAssertEqual(files.count, 1, "the new holder's part: \(episode)")
+        let parts = try indexed(first)
+        let indexed = parts.compactMap { $0["file"] as? String }
+        XCTAssertEqual(indexed.count, 2, "the fenced daemon's part is kept in the index: \(indexed)")
+        // What RELIABILITY.md reports: where the fenced part ends against the new holder's start.
+        print("fenced parts: " + parts.map { part in
+            String(format: "%.1f–%.1f s", OnairBinary.date(part["startUTC"])?.timeIntervalSince(start) ?? .nan,
+                   OnairBinary.date(part["endUTC"])?.timeIntervalSince(start) ?? .nan)
+        }.joined(separator: ", ") + String(format: " (paused at 6 s, resumed at %.1f s)", resumedAt.timeIntervalSince(start)))
+        XCTAssertTrue(Set(files).isSubset(of: Set(indexed)))
+        withExtendedLifetime(machines) {}
+    }
 }
