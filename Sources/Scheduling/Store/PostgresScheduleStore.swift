@@ -127,6 +127,7 @@ public final class PostgresScheduleStore: ScheduleStorage {
 
     // MARK: Rows
 
+    @discardableResult
     private func access<T>(_ body: (PostgresSession) throws -> T) throws(ScheduleError) -> T {
         do {
             return try database.transaction(body)
