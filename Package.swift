@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C interop lives only in these shims.
@@ -43,9 +44,13 @@ let package = Package(
         ]),
         // The embedded SQLite database every stateful module keeps its tables in.
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // PostgreSQL, the shared store several daemons use instead of each one's SQLite file: the connection
+        // (postgres-nio, bridged for the synchronous stores on an event-loop thread of its own) and its migrations.
+        .target(name: "SharedStore", dependencies: ["Store", .product(name: "PostgresNIO", package: "postgres-nio")]),
         // Recording episodes: partial files and their journals, finalising, naming, track splitting, the index.
         .target(name: "Recording", dependencies: [
-            "Media", "RadioModel", "StreamInput", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+            "Media", "RadioModel", "StreamInput", "Store", "SharedStore", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         // Foundation's XMLParser behind the checks that keep its Linux crashes out, for XML from outside.
         .target(name: "XMLInput"),
@@ -57,7 +62,8 @@ let package = Package(
         // Scheduled recording: rules and their expansion in time zones, the schedule's tables, the daemon loop
         // and its control channel.
         .target(name: "Scheduling", dependencies: [
-            "Guide", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+            "Guide", "RadioModel", "Recording", "Store", "SharedStore", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         // The player on the desktop's session bus (MPRIS2): media keys, widgets, playerctl.
         .target(name: "MPRIS", dependencies: ["CSystemdBus", "RadioModel"]),
@@ -82,7 +88,8 @@ let package = Package(
         // The engine: stations run as jobs (listen, record, relay, scheduled episodes), one upstream
         // connection per station shared by all its jobs; the daemon's runtime jobs and its control protocol.
         .target(name: "Engine", dependencies: [
-            "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide", "Monitoring",
+            "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "SharedStore", "Scheduling", "Playback", "Guide",
+            "Monitoring",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The web app: the pages a person uses from a phone or a laptop (Mustache templates, a small script and
@@ -94,8 +101,8 @@ let package = Package(
         ]),
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.
         .target(name: "OnairCommands", dependencies: [
-            "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Engine", "Guide", "Library", "Podcasts",
-            "Monitoring", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "SharedStore", "Scheduling", "Playback", "Engine", "Guide",
+            "Library", "Podcasts", "Monitoring", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The executable: runs the root command and nothing else.
         .executableTarget(name: "onair", dependencies: ["OnairCommands"]),
@@ -111,7 +118,7 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "OnairCommandsTests", dependencies: ["OnairCommands", "Library", "Store", "TestSupport"]),
-        .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "RadioModel", "TestSupport"]),
+        .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "SharedStore", "RadioModel", "TestSupport"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts"]),
         .testTarget(name: "GuideTests", dependencies: ["Guide", "Store", "StreamInput", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),

@@ -4,6 +4,7 @@ import Monitoring
 import RadioModel
 import Recording
 import Scheduling
+import SharedStore
 import Store
 import StreamInput
 
@@ -22,6 +23,13 @@ public final class DaemonService: Sendable {
         public var alertWebhook: String?
         /// A shell command run for each alert, with the alert in its environment and on its stdin.
         public var alertCommand: String?
+        /// Where the schedule and the recordings index are shared with other daemons (PostgreSQL);
+        /// nil keeps them in the data directory's SQLite file.
+        public var sharedDatabase: PostgresLocation?
+        /// This daemon's name among those sharing the database.
+        public var name: String = ProcessInfo.processInfo.hostName
+        /// How many stations this daemon records at most, sharing a database.
+        public var maxStreams: Int = 100
         public init() {}
     }
 
@@ -44,13 +52,22 @@ public final class DaemonService: Sendable {
     /// `lookup` turns a station id or URL into what to connect to.
     public init(paths: AppPaths, options: Options = Options(), lookup: @escaping @Sendable (String) throws -> StreamTarget,
                 log: @escaping @Sendable (DaemonEvent) -> Void) throws {
-        let store: ScheduleStore, index: RecordingsIndex, jobStore: JobStore, guide: GuideStore
+        let store: any ScheduleStorage, index: any RecordingsIndexing, jobStore: JobStore, guide: GuideStore
+        var leases: (any EpisodeLeases)?
         do {
             let database = try OnairDatabase(directory: paths.data)
-            store = try ScheduleStore(database: database)
-            index = try RecordingsIndex(database: database)
+            // Guides and runtime jobs stay each daemon's own; the schedule, its leases and the index are shared.
             jobStore = try JobStore(database: database)
             guide = try GuideStore(database: database)
+            if let location = options.sharedDatabase {
+                let shared = try SharedDatabase(location: location)
+                store = try PostgresScheduleStore(database: shared)
+                index = try PostgresRecordingsIndex(database: shared)
+                leases = try PostgresEpisodeLeases(database: shared, daemon: options.name, maxStreams: options.maxStreams)
+            } else {
+                store = try ScheduleStore(database: database)
+                index = try RecordingsIndex(database: database)
+            }
         } catch {
             throw EngineError("\(error)", kind: .configuration)
         }
@@ -87,8 +104,8 @@ public final class DaemonService: Sendable {
         var schedulerOptions = ScheduleDaemon.Options()
         schedulerOptions.preroll = options.preroll
         let episodes = EpisodeRecordings(stations: stations, finaliser: finaliser, paths: paths, lookup: lookup)
-        let scheduler = ScheduleDaemon(store: store, guide: guide, index: index, finaliser: finaliser, recordings: paths.recordings,
-                                   recorder: episodes, options: schedulerOptions, log: logAndCount)
+        let scheduler = ScheduleDaemon(store: store, guide: guide, index: index, leases: leases, finaliser: finaliser,
+                                       recordings: paths.recordings, recorder: episodes, options: schedulerOptions, log: logAndCount)
         self.scheduler = scheduler
         guideRefresher = GuideRefresher(store: guide, every: options.guideRefresh) { url, outcome in
             switch outcome {

@@ -33,4 +33,20 @@ struct OnairBinary {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
     }
+
+    /// A date-time in UTC to the second, as `schedule add --on` takes it (with `--tz UTC`).
+    static func utcText(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        return formatter.string(from: date)
+    }
+
+    /// A date in onair's JSON (ISO 8601 with milliseconds).
+    static func date(_ value: Any?) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return (value as? String).flatMap { formatter.date(from: $0) }
+    }
 }

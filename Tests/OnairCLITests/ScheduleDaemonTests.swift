@@ -21,25 +21,10 @@ final class ScheduleDaemonTests: XCTestCase {
 
     // MARK: Helpers
 
-    /// A local date-time in UTC for --on, to the second.
-    private func utcText(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        return formatter.string(from: date)
-    }
-
-    private func date(_ value: Any?) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return (value as? String).flatMap { formatter.date(from: $0) }
-    }
-
     /// Adds a one-off rule starting at `start` (a whole second) and returns its id.
     @discardableResult
     private func addOnce(_ station: String, at start: Date, seconds: Int, _ options: [String] = []) throws -> Int {
-        let result = try onair.run(["schedule", "add", station, "--on", utcText(start), "--for", "\(seconds)s", "--tz", "UTC", "--json"]
+        let result = try onair.run(["schedule", "add", station, "--on", OnairBinary.utcText(start), "--for", "\(seconds)s", "--tz", "UTC", "--json"]
                                    + options)
         XCTAssertTrue(result.succeeded, "\(result)")
         return try XCTUnwrap(OnairBinary.events(result.stdoutText).first?["id"] as? Int, result.stdoutText)
@@ -126,7 +111,7 @@ final class ScheduleDaemonTests: XCTestCase {
         XCTAssertEqual(next.count, 3)
         for episode in next {
             XCTAssertTrue((episode["startLocal"] as? String)?.contains("T06:30:00") == true, "\(episode)")
-            let start = try XCTUnwrap(date(episode["start"])), window = try XCTUnwrap(date(episode["windowStart"]))
+            let start = try XCTUnwrap(OnairBinary.date(episode["start"])), window = try XCTUnwrap(OnairBinary.date(episode["windowStart"]))
             XCTAssertEqual(start.timeIntervalSince(window), 60, accuracy: 0.001, "the pad widens the window")
         }
         XCTAssertTrue(try onair.run(["schedule", "pause", "\(id)"]).succeeded)
@@ -143,7 +128,7 @@ final class ScheduleDaemonTests: XCTestCase {
         for broadcast in broadcasts {
             XCTAssertEqual(broadcast["timeZone"] as? String, "Europe/London")
             XCTAssertEqual(broadcast["programme"] as? String, "Jazz Record Requests")
-            let start = try XCTUnwrap(date(broadcast["start"]))
+            let start = try XCTUnwrap(OnairBinary.date(broadcast["start"]))
             var london = Calendar(identifier: .gregorian)
             london.timeZone = TimeZone(identifier: "Europe/London")!
             XCTAssertEqual(london.dateComponents([.weekday, .hour, .minute], from: start), DateComponents(hour: 16, minute: 0, weekday: 7))
@@ -178,7 +163,7 @@ final class ScheduleDaemonTests: XCTestCase {
         let audio = try FFprobe.decodePCM(file)
         XCTAssertEqual(audio.duration, 5, accuracy: 0.25, "5 s ±5%")
         XCTAssertEqual(audio.dominantFrequency() ?? 0, 440, accuracy: 3)
-        let first = try XCTUnwrap(date(episode["firstSampleAt"]))
+        let first = try XCTUnwrap(OnairBinary.date(episode["firstSampleAt"]))
         XCTAssertEqual(first.timeIntervalSince(start), 0, accuracy: 0.5, "recording starts at the scheduled instant")
         let indexed = OnairBinary.events(try onair.run(["recordings", "list", "--json"]).stdoutText)
         XCTAssertEqual(indexed.map { $0["file"] as? String }, [file.path])
@@ -239,7 +224,7 @@ final class ScheduleDaemonTests: XCTestCase {
         let add = try onair.run(["schedule", "add", "jazz-fm", "--title", "^jazz hour$", "--json"])
         XCTAssertTrue(add.succeeded, "\(add)")
         let upcoming = OnairBinary.events(try onair.run(["schedule", "next", "5", "--json"]).stdoutText)
-        XCTAssertEqual(upcoming.compactMap { date($0["start"]) }, [at(0), at(8), at(16)], "News is not Jazz Hour")
+        XCTAssertEqual(upcoming.compactMap { OnairBinary.date($0["start"]) }, [at(0), at(8), at(16)], "News is not Jazz Hour")
         XCTAssertEqual(upcoming.first?["programme"] as? String, "Jazz Hour", "the station's language picks the title")
         XCTAssertEqual(upcoming.map { $0["episodeNumber"] as? String }, ["S1E1", "S1E2", "S1E3"])
         XCTAssertEqual(upcoming.first?["episodeTitle"] as? String, "Part 1")
@@ -258,11 +243,11 @@ final class ScheduleDaemonTests: XCTestCase {
 
         let episodes = try waitUntilFinished(count: 3, timeout: 60)
         XCTAssertEqual(episodes.map { $0["status"] as? String }, ["done", "done", "done"], "\(episodes)")
-        XCTAssertEqual(episodes.compactMap { date($0["programmeStart"]) }, [at(0), at(8), at(22)], "the moved broadcast at its new time")
+        XCTAssertEqual(episodes.compactMap { OnairBinary.date($0["programmeStart"]) }, [at(0), at(8), at(22)], "the moved broadcast at its new time")
         for (number, episode) in episodes.enumerated().map({ ($0 + 1, $1) }) {
             let file = try XCTUnwrap(files(of: episode).first, "\(episode)")
-            let first = try XCTUnwrap(date(episode["firstSampleAt"]))
-            XCTAssertEqual(first.timeIntervalSince(try XCTUnwrap(date(episode["programmeStart"]))), 0, accuracy: 0.5)
+            let first = try XCTUnwrap(OnairBinary.date(episode["firstSampleAt"]))
+            XCTAssertEqual(first.timeIntervalSince(try XCTUnwrap(OnairBinary.date(episode["programmeStart"]))), 0, accuracy: 0.5)
             XCTAssertEqual(try FFprobe.decodePCM(file).duration, 4, accuracy: 0.25)
             let probe = try FFprobe.inspect(file)
             let tags = probe.tags.merging(probe.audio?.tags ?? [:]) { first, _ in first }
@@ -489,7 +474,7 @@ final class ScheduleDaemonTests: XCTestCase {
 
         let episode = try XCTUnwrap(try waitUntilFinished(count: 1, timeout: 40).first)
         XCTAssertEqual(episode["status"] as? String, "done", "\(episode)")
-        let firstSample = try XCTUnwrap(date(episode["firstSampleAt"]), "\(episode)")
+        let firstSample = try XCTUnwrap(OnairBinary.date(episode["firstSampleAt"]), "\(episode)")
         // AAC at 44.1 kHz: one frame is 1024 samples, 23 ms.
         let frame = 1024.0 / 44100
         XCTAssertGreaterThanOrEqual(firstSample.timeIntervalSince(start), 0, "\(firstSample) vs \(start)")
@@ -504,7 +489,7 @@ final class ScheduleDaemonTests: XCTestCase {
         XCTAssertLessThan(truth.timeIntervalSince(start), frame + 0.001, "\(truth) vs \(start): the first sample is the scheduled instant's")
         XCTAssertEqual(firstSample.timeIntervalSince(truth), 0, accuracy: 0.002, "the episode notes its true first sample")
         let indexed = try XCTUnwrap(OnairBinary.events(try onair.run(["recordings", "list", "--json"]).stdoutText).first)
-        let indexedStart = try XCTUnwrap(date(indexed["startUTC"]), "\(indexed)")
+        let indexedStart = try XCTUnwrap(OnairBinary.date(indexed["startUTC"]), "\(indexed)")
         XCTAssertEqual(indexedStart.timeIntervalSince(firstSample), 0, accuracy: 1, "the index dates the file by its first sample")
         return episode
     }

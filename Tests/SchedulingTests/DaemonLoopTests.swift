@@ -9,16 +9,29 @@ import XCTest
 /// not running, a wall-clock jump starting a due episode at once, rules picked up live, retention.
 /// Recording itself is exercised end to end by the CLI tests; here a recorder that notes the jobs it
 /// is given stands in, because the clock a real stream carries cannot be made to jump.
-final class DaemonLoopTests: XCTestCase {
-    private var directory: URL!
-    private var store: ScheduleStore!
-    private var index: RecordingsIndex!
+///
+/// The schedule and index here are the SQLite ones; `DaemonLoopOnPostgresTests` runs the same tests on
+/// the PostgreSQL stores.
+class DaemonLoopTests: XCTestCase {
+    var directory: URL!
+    private var store: (any ScheduleStorage)!
+    private var index: (any RecordingsIndexing)!
 
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("onair-sched-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        (store, index) = try openStores()
+    }
+
+    /// The schedule and the index under test.
+    func openStores() throws -> (any ScheduleStorage, any RecordingsIndexing) {
         let database = try OnairDatabase(directory: directory)
-        store = try ScheduleStore(database: database)
-        index = try RecordingsIndex(database: database)
+        return (try ScheduleStore(database: database), try RecordingsIndex(database: database))
+    }
+
+    /// The same schedule through another connection, as `onair schedule` opens it while the daemon runs.
+    func openAnotherConnection() throws -> any ScheduleStorage {
+        try ScheduleStore(database: try OnairDatabase(directory: directory))
     }
 
     override func tearDown() {
@@ -127,7 +140,7 @@ final class DaemonLoopTests: XCTestCase {
         try running(clock: clock, recorder: recorder, log: EventLog()) { _ in
             Thread.sleep(forTimeInterval: 0.5)
             // Written by another connection, as `onair schedule add` does.
-            let other = try ScheduleStore(database: try OnairDatabase(directory: directory))
+            let other = try openAnotherConnection()
             let paused = try other.add(ScheduleRule(station: "paused", timing: .weekly([BroadcastSlot(days: Weekday.allCases,
                 start: ClockTime("12:00")!, duration: TimeSpan("1h")!)]), timeZone: "UTC", paused: true, createdAt: clock.now))
             let active = try other.add(ScheduleRule(station: "active", timing: .weekly([BroadcastSlot(days: Weekday.allCases,

@@ -31,12 +31,17 @@ struct DaemonCommand: ParsableCommand {
         sends no audio that long raises `down`, and `recovered` follows when sound returns; each is logged, \
         POSTed as JSON to --alert-webhook and handed to --alert-exec (in ONAIR_ALERT, ONAIR_ALERT_STATION, \
         ONAIR_ALERT_SINCE, ONAIR_ALERT_SECONDS, ONAIR_ALERT_JSON, and as JSON on its stdin).
+        Several daemons, on one machine or many, share one schedule through a PostgreSQL database \
+        (--database or ONAIR_DATABASE_URL): each claims due episodes with its station's lease (all of a \
+        station's episodes on one daemon), renews it every 3 s, and takes over the episodes of a daemon \
+        whose lease ran out (15 s), recording the rest as a second part. Give each one a --name.
 
         Examples:
           onair daemon
           onair daemon --json
           onair daemon --alert-webhook http://127.0.0.1:9000/onair --dead-air-seconds 20
           onair daemon --alert-exec 'logger -t onair "$ONAIR_ALERT $ONAIR_ALERT_STATION"'
+          onair daemon --database postgresql://onair@db.example:5432/onair --name box-1 --max-streams 200
 
         Exit codes: 0 stopped; 3 another daemon is running, or the database cannot be opened.
         """
@@ -62,7 +67,17 @@ struct DaemonCommand: ParsableCommand {
     @Flag(help: "Show FFmpeg's own warnings.")
     var verbose = false
 
+    @OptionGroup var database: SharedDatabaseOption
+
+    @Option(help: "This daemon's name among those sharing --database (default: the host name).")
+    var name: String?
+
+    @Option(help: "How many stations this daemon records at most, sharing --database.")
+    var maxStreams: Int = 100
+
     func validate() throws {
+        _ = try database.location()
+        guard maxStreams > 0 else { throw ValidationError("--max-streams must be at least 1") }
         guard let span = TimeSpan(guideRefresh), span.seconds >= 1 else {
             throw ValidationError("invalid --guide-refresh '\(guideRefresh)': use a span like 30m or 6h")
         }
@@ -96,6 +111,9 @@ struct DaemonCommand: ParsableCommand {
         options.alerts = alerts.rules
         options.alertWebhook = alertWebhook
         options.alertCommand = alertExec
+        options.sharedDatabase = try database.location()
+        options.name = name ?? options.name
+        options.maxStreams = maxStreams
         let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.named($0) }, log: log)
         let trap = SignalTrap { daemon.stop() }
         signal(SIGHUP, SIG_IGN)

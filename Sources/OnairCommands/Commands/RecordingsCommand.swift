@@ -40,7 +40,7 @@ struct RecordingsCommand: ParsableCommand {
         lufs.map { String(format: "%.1f LUFS", $0) } ?? "-"
     }
 
-    static func entry(_ id: Int64, in index: RecordingsIndex) throws -> IndexedRecording {
+    static func entry(_ id: Int64, in index: any RecordingsIndexing) throws -> IndexedRecording {
         do {
             guard let entry = try index.recording(id: id) else {
                 throw CommandFailure(message: "no recording with id \(id) (see: onair recordings)", exitCode: ExitStatus.notFound)
@@ -53,6 +53,7 @@ struct RecordingsCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the recordings, oldest first.")
+        @OptionGroup var database: SharedDatabaseOption
 
         @Option(help: ArgumentHelp("Only this programme's episodes: its recordings and what an attached podcast published "
                                    + "(onair podcasts attach), as one list by date.", valueName: "programme"))
@@ -66,7 +67,7 @@ struct RecordingsCommand: ParsableCommand {
                 if let programme { return try RecordingsCommand.listEpisodes(of: programme, json: json) }
                 let entries: [IndexedRecording]
                 do {
-                    entries = try openIndex().all()
+                    entries = try database.recordingsIndex().all()
                 } catch let error as RecordingError {
                     throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
                 }
@@ -103,6 +104,7 @@ struct RecordingsCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one recording with its titles and gaps.")
+        @OptionGroup var database: SharedDatabaseOption
 
         @Argument(help: "The recording's id (see: onair recordings).")
         var id: Int64
@@ -112,7 +114,7 @@ struct RecordingsCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let entry = try RecordingsCommand.entry(id, in: try openIndex())
+                let entry = try RecordingsCommand.entry(id, in: try database.recordingsIndex())
                 if json {
                     Console.json(entry)
                     return
@@ -144,6 +146,7 @@ struct RecordingsCommand: ParsableCommand {
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "remove", abstract: "Delete a recording's file and cue sheet and forget it.")
+        @OptionGroup var database: SharedDatabaseOption
 
         @Argument(help: "The recording's id (see: onair recordings).")
         var id: Int64
@@ -156,7 +159,7 @@ struct RecordingsCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let index = try openIndex()
+                let index = try database.recordingsIndex()
                 let entry = try RecordingsCommand.entry(id, in: index)
                 if !keepFile {
                     do {

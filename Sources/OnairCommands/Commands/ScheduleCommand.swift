@@ -38,16 +38,6 @@ struct ScheduleCommand: ParsableCommand {
         defaultSubcommand: List.self
     )
 
-    static func openStore() throws -> ScheduleStore {
-        do {
-            return try ScheduleStore(database: try OnairDatabase(directory: CatalogueAccess.paths.data))
-        } catch let error as ScheduleError {
-            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
-        } catch {
-            throw CommandFailure(message: "schedule: \(error)", exitCode: ExitStatus.configuration)
-        }
-    }
-
     /// Where guide rules find their broadcasts.
     static func openGuide() throws -> GuideStore { try GuideCommand.openStore() }
 
@@ -67,6 +57,7 @@ struct ScheduleCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a rule (checked first: the station, the time zone, a future episode).")
+        @OptionGroup var database: SharedDatabaseOption
 
         @Argument(help: "A catalogue station id, or a stream URL.")
         var station: String
@@ -148,28 +139,29 @@ struct ScheduleCommand: ParsableCommand {
                 if case .station(let entry) = target { return try request.rule(catalogueStation: entry, guide: guide) }
                 return try request.rule(catalogueStation: nil, guide: guide)
             }
-            let saved = try Self.storingRule(rule)
+            let saved = try Self.storingRule(rule, in: database)
             ScheduleCommand.pokeDaemon()
             if json { return Console.json(RuleView(saved, next: next)) }
             Console.message("added rule \(saved.id!): \(station) \(saved.whenText) \(saved.timeZone); "
                             + "next \(ScheduleTimes.local(next.start, TimeZone(identifier: saved.timeZone)!))")
         }
 
-        private static func storingRule(_ rule: ScheduleRule) throws -> ScheduleRule {
-            let store = try openStore()
+        private static func storingRule(_ rule: ScheduleRule, in database: SharedDatabaseOption) throws -> ScheduleRule {
+            let store = try database.scheduleStore()
             return try storing { () throws(ScheduleError) in try store.add(rule) }
         }
     }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the rules, with each one's next episode.")
+        @OptionGroup var database: SharedDatabaseOption
 
         @Flag(help: "One JSON object per rule.")
         var json = false
 
         func run() throws {
             try reportingFailures {
-                let store = try openStore(), guide = try openGuide()
+                let store = try database.scheduleStore(), guide = try openGuide()
                 let rules = try storing { () throws(ScheduleError) in try store.rules() }
                 let views = rules.map { RuleView($0, after: Date(), guide: guide) }
                 if json { return views.forEach { Console.json($0) } }
@@ -187,6 +179,7 @@ struct ScheduleCommand: ParsableCommand {
 
     struct Next: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "next", abstract: "The next episodes of all active rules, in local time and UTC.")
+        @OptionGroup var database: SharedDatabaseOption
 
         @Argument(help: "How many.")
         var count: Int = 5
@@ -196,7 +189,7 @@ struct ScheduleCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let store = try openStore(), guide = try openGuide()
+                let store = try database.scheduleStore(), guide = try openGuide()
                 let rules = try storing { () throws(ScheduleError) in try store.rules() }
                 let upcoming = UpcomingEpisodes.next(max(0, count), of: rules, after: Date(), guide: guide)
                 if json { return upcoming.forEach { Console.json($0) } }
@@ -213,6 +206,7 @@ struct ScheduleCommand: ParsableCommand {
 
     struct Episodes: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "episodes", abstract: "Recent episodes: scheduled, recording, done, failed or missed, and why.")
+        @OptionGroup var database: SharedDatabaseOption
 
         @Option(help: "Only this rule's.")
         var rule: Int64?
@@ -222,7 +216,7 @@ struct ScheduleCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let store = try openStore()
+                let store = try database.scheduleStore()
                 let episodes = try storing { () throws(ScheduleError) in try store.episodes(ruleID: rule, limit: 50) }
                 if json { return episodes.forEach { Console.json($0) } }
                 guard !episodes.isEmpty else { return Console.message("No episodes yet") }
@@ -237,11 +231,12 @@ struct ScheduleCommand: ParsableCommand {
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a rule (recorded files stay).")
+        @OptionGroup var database: SharedDatabaseOption
         @Argument(help: "The rule's id (see: onair schedule list).") var id: Int64
 
         func run() throws {
             try reportingFailures {
-                let store = try openStore()
+                let store = try database.scheduleStore()
                 guard let rule = try storing({ () throws(ScheduleError) in try store.remove(ruleID: id) }) else {
                     throw CommandFailure(message: "no rule with id \(id) (see: onair schedule list)", exitCode: ExitStatus.notFound)
                 }
@@ -253,19 +248,21 @@ struct ScheduleCommand: ParsableCommand {
 
     struct Pause: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause a rule: no new episodes until it is resumed.")
+        @OptionGroup var database: SharedDatabaseOption
         @Argument(help: "The rule's id.") var id: Int64
-        func run() throws { try ScheduleCommand.setPaused(id, true) }
+        func run() throws { try ScheduleCommand.setPaused(id, true, in: database) }
     }
 
     struct Resume: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a paused rule.")
+        @OptionGroup var database: SharedDatabaseOption
         @Argument(help: "The rule's id.") var id: Int64
-        func run() throws { try ScheduleCommand.setPaused(id, false) }
+        func run() throws { try ScheduleCommand.setPaused(id, false, in: database) }
     }
 
-    static func setPaused(_ id: Int64, _ paused: Bool) throws {
+    static func setPaused(_ id: Int64, _ paused: Bool, in database: SharedDatabaseOption) throws {
         try reportingFailures {
-            let store = try openStore()
+            let store = try database.scheduleStore()
             guard try storing({ () throws(ScheduleError) in try store.setPaused(ruleID: id, paused) }) != nil else {
                 throw CommandFailure(message: "no rule with id \(id) (see: onair schedule list)", exitCode: ExitStatus.notFound)
             }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Engine
 import Foundation
 import Scheduling
+import SharedStore
 
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,15 +16,22 @@ struct StatusCommand: ParsableCommand {
           onair status
           onair status --json
 
-        Exit codes: 0 success; 1 no daemon is running (or its answer was not understood).
+        With --database (or ONAIR_DATABASE_URL), the daemons sharing that database instead: each one's \
+        heartbeat and load (stations leased / --max-streams), and every station's lease.
+
+        Exit codes: 0 success; 1 no daemon is running (or its answer was not understood); 3 the shared \
+        database cannot be reached.
         """
     )
 
     @Flag(help: "Print the daemon's answer as one JSON object: pid, active, next, recentFailures.")
     var json = false
 
+    @OptionGroup var database: SharedDatabaseOption
+
     func run() throws {
         try reportingFailures {
+            if let shared = try database.open() { return try showCluster(shared) }
             let (status, answer) = try ControlClient(dataDirectory: CatalogueAccess.paths.data)
                 .send(ControlRequest(.status), expecting: DaemonStatus.self)
             if json {
@@ -52,5 +60,29 @@ struct StatusCommand: ParsableCommand {
                 }
             }
         }
+    }
+
+    private func showCluster(_ shared: SharedDatabase) throws {
+        let cluster: ClusterStatus
+        do {
+            cluster = try PostgresEpisodeLeases.cluster(in: shared)
+        } catch {
+            throw CommandFailure(message: "cluster: \(error)", exitCode: ExitStatus.configuration)
+        }
+        if json { return Console.json(cluster) }
+        print("Daemons sharing \(cluster.database):")
+        if cluster.daemons.isEmpty { print("  none yet") }
+        let daemons = cluster.daemons.map { daemon in
+            ["  \(daemon.name)", "pid \(daemon.pid)", "\(daemon.leases)/\(daemon.maxStreams) stations",
+             String(format: "heartbeat %.0f s ago", daemon.heartbeatAge)]
+        }
+        if !daemons.isEmpty { print(TextTable.render(daemons)) }
+        print("\nLeases:")
+        if cluster.leases.isEmpty { print("  none") }
+        let leases = cluster.leases.map { lease in
+            ["  \(lease.station)", lease.daemon, "epoch \(lease.epoch)",
+             lease.expiresIn > 0 ? String(format: "expires in %.0f s", lease.expiresIn) : String(format: "expired %.0f s ago", -lease.expiresIn)]
+        }
+        if !leases.isEmpty { print(TextTable.render(leases, maxWidths: [40])) }
     }
 }

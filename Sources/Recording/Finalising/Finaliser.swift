@@ -13,11 +13,11 @@ import Glibc
 /// makes a second copy. Work runs on a serial queue of its own (file I/O, never Swift's cooperative
 /// pool), away from the decode threads.
 public final class Finaliser: @unchecked Sendable {  // immutable; the work is serialised on `queue`
-    private let index: RecordingsIndex?
+    private let index: (any RecordingsIndexing)?
     private let queue = DispatchQueue(label: "onair.finalise")
     private let group = DispatchGroup()
 
-    public init(index: RecordingsIndex?) {
+    public init(index: (any RecordingsIndexing)?) {
         self.index = index
     }
 

@@ -4,7 +4,10 @@ import Foundation
 public enum LeftoverRecordings {
     /// Every `.NAME.partial.journal` under `directory`, in name order.
     public static func journals(under directory: URL) -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else {
+        // The enumerator does not descend into a root that is a symbolic link (a recordings directory
+        // linked to a shared mount).
+        guard let walker = FileManager.default.enumerator(at: directory.resolvingSymlinksInPath(),
+                                                          includingPropertiesForKeys: [.isRegularFileKey]) else {
             return []
         }
         var found: [URL] = []

@@ -75,9 +75,22 @@ public struct IndexedRecording: Codable, Equatable, Sendable, FetchableRecord, M
     }
 }
 
-/// The recordings index: the `recording` table of onair's database, one row per finished recording.
+/// The recordings index, one entry per finished recording, wherever it is kept: `RecordingsIndex`
+/// (the SQLite file) or `PostgresRecordingsIndex` (shared by several daemons).
+public protocol RecordingsIndexing: Sendable {
+    /// Adds a finished recording; one already indexed under the same file keeps its entry.
+    @discardableResult
+    func add(_ recording: FinishedRecording) throws(RecordingError) -> IndexedRecording
+    /// Every recording, oldest first.
+    func all() throws(RecordingError) -> [IndexedRecording]
+    func recording(id: Int64) throws(RecordingError) -> IndexedRecording?
+    /// Forgets a recording; returns what it was.
+    func remove(id: Int64) throws(RecordingError) -> IndexedRecording?
+}
+
+/// The recordings index in the `recording` table of onair's SQLite database.
 /// Safe to use from any thread; GRDB serialises access.
-public final class RecordingsIndex: Sendable {
+public final class RecordingsIndex: RecordingsIndexing {
     public let database: OnairDatabase
 
     /// Opens the index in `database`, creating its table if needed.

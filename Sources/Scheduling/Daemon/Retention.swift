@@ -6,7 +6,7 @@ import Recording
 public enum Retention {
     /// Applies the rule's limit; returns the files deleted.
     @discardableResult
-    public static func apply(to rule: ScheduleRule, store: ScheduleStore, index: RecordingsIndex) throws -> [String] {
+    public static func apply(to rule: ScheduleRule, store: any ScheduleStorage, index: any RecordingsIndexing) throws -> [String] {
         guard let keep = rule.keep, let ruleID = rule.id else { return [] }
         let done = try store.episodes(ruleID: ruleID).filter { $0.status == .done }
         guard done.count > keep else { return [] }

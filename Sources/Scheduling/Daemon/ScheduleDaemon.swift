@@ -46,7 +46,12 @@ public struct DaemonStatus: Codable, Sendable {
 /// when the wall clock jumps (NTP step, suspend/resume: compared against the monotonic clock), so a
 /// due episode starts at once. On start it finishes partial files a crash left behind, resumes
 /// episodes whose window is still open (marked late) and notes those missed while it was not running.
-public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reloadRequested`, `running` inside `lock`; rules and due times on the loop thread only
+///
+/// With `leases` (several daemons on one PostgreSQL database) it records only the episodes it claims,
+/// renews its leases every few seconds, takes over the episodes of a daemon whose leases expired
+/// (recording the rest as a further part), and stops an episode whose lease it lost without writing
+/// its outcome (fencing).
+public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reloadRequested`, `running`, `held`, `fenced` inside `lock`; rules, due times and renewal on the loop thread only
     public struct Options: Sendable {
         /// Seconds before a window opens that its station is connected.
         public var preroll: Double = 3
@@ -59,10 +64,11 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         public init() {}
     }
 
-    private let store: ScheduleStore
+    private let store: any ScheduleStorage
     /// Where guide rules find their broadcasts.
     private let guide: GuideStore?
-    private let index: RecordingsIndex
+    private let index: any RecordingsIndexing
+    private let leases: (any EpisodeLeases)?
     private let finaliser: Finaliser
     private let recordings: URL
     private let recorder: EpisodeRecorder
@@ -75,18 +81,26 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     private var stopping = false
     private var reloadRequested = true
     private var running: Set<Int64> = []
+    /// The lease each running episode was claimed with (with `leases` only).
+    private var held: [Int64: StationLease] = [:]
+    /// Running episodes whose lease was lost: stopped, and their outcome not written.
+    private var fenced: Set<Int64> = []
     private let startedAt = Date()
     // Loop thread only.
     private var rules: [Int64: ScheduleRule] = [:]
     /// Per rule: when its next window, less the preroll, begins.
     private var nextDue: [Int64: Date] = [:]
     private var lastChangeCounter: Int?
+    private var lastRenewal = Date.distantPast
+    /// Parts finished from journals on start, sharing a database: attached to their episode when this
+    /// daemon takes it over (if another daemon does, the part is in the shared index all the same).
+    private var partsFinishedOnStart: [FinishedRecording] = []
 
-    public init(store: ScheduleStore, guide: GuideStore? = nil, index: RecordingsIndex, finaliser: Finaliser, recordings: URL,
-                recorder: EpisodeRecorder, options: Options = Options(), now: @escaping @Sendable () -> Date = { Date() },
-                log: @escaping @Sendable (DaemonEvent) -> Void) {
-        self.store = store; self.guide = guide; self.index = index; self.finaliser = finaliser; self.recordings = recordings
-        self.recorder = recorder; self.options = options; self.now = now; self.log = log
+    public init(store: any ScheduleStorage, guide: GuideStore? = nil, index: any RecordingsIndexing, leases: (any EpisodeLeases)? = nil,
+                finaliser: Finaliser, recordings: URL, recorder: EpisodeRecorder, options: Options = Options(),
+                now: @escaping @Sendable () -> Date = { Date() }, log: @escaping @Sendable (DaemonEvent) -> Void) {
+        self.store = store; self.guide = guide; self.index = index; self.leases = leases; self.finaliser = finaliser
+        self.recordings = recordings; self.recorder = recorder; self.options = options; self.now = now; self.log = log
     }
 
     /// Runs until `stop()`: recovery first, then the loop. Blocks the calling thread.
@@ -94,6 +108,8 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         try recoverAfterRestart()
         var lastWall = now()
         var lastMonotonic = DispatchTime.now().uptimeNanoseconds
+        // Failing ticks (the database is down) are logged once, and their end once.
+        var failing: String?
         while !isStopping {
             let wall = now()
             let monotonic = DispatchTime.now().uptimeNanoseconds
@@ -105,8 +121,11 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             (lastWall, lastMonotonic) = (wall, monotonic)
             do {
                 try tick(at: wall)
+                if failing != nil { log(DaemonEvent("error-cleared", message: "working again after: \(failing!)")) }
+                failing = nil
             } catch {
-                log(DaemonEvent("error", message: "\(error)"))
+                if failing == nil { log(DaemonEvent("error", message: "\(error)")) }
+                failing = failing ?? "\(error)"
             }
             let nextWake = nextDue.values.min().map { max(0.01, $0.timeIntervalSince(now())) } ?? options.tick
             _ = wakeUp.wait(timeout: .now() + min(options.tick, nextWake))
@@ -147,6 +166,11 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             lastChangeCounter = counter
             try reloadRules(at: instant)
         }
+        if let leases, instant.timeIntervalSince(lastRenewal) >= leases.renewInterval {
+            try renew(leases)
+            lastRenewal = instant
+            try takeOverOrphans(leases, at: instant)
+        }
         for (id, due) in nextDue where due <= instant {
             guard let rule = rules[id], let expansion = try? RuleExpansion(rule, guide: guide) else {
                 nextDue[id] = nil
@@ -169,6 +193,11 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             } else if episode.windowEnd <= instant {
                 try mark(episode, .missed, reason: episode.reason ?? "not started before its end")
             } else if episode.windowStart.addingTimeInterval(-options.preroll) <= instant, let rule = rules[episode.ruleID], !rule.paused {
+                if let leases {
+                    // Another daemon has it, or its station; or this daemon is full.
+                    guard let lease = try leases.claim(episode) else { continue }
+                    lock.withLock { held[episode.id!] = lease }
+                }
                 try start(episode, rule: rule, at: instant)
             }
         }
@@ -206,11 +235,16 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             let lateness = String(format: "started %.0f s late", instant.timeIntervalSince(episode.windowStart))
             started.reason = episode.reason.map { "\($0); \(lateness)" } ?? lateness
         }
+        let recorded = try index.all().filter { episode.files.contains($0.file) }.map(\.endUTC).max()
+        if let recorded, instant.timeIntervalSince(recorded) > 1 {
+            // The rest is a part of its own; what is missing between the parts is told, with its times.
+            let gap = "gap of \(Int(instant.timeIntervalSince(recorded).rounded())) s from \(recorded.formatted(.iso8601)) to \(instant.formatted(.iso8601))"
+            started.reason = started.reason.map { "\($0); \(gap)" } ?? gap
+        }
         try store.update(started)
         lock.withLock { _ = running.insert(episode.id!) }
         log(DaemonEvent("episode-started", episode: started, message: started.reason))
         do {
-            let recorded = try index.all().filter { episode.files.contains($0.file) }.map(\.endUTC).max()
             let job = EpisodeJob(episode: started, rule: rule, late: started.late, recordFrom: max(episode.windowStart, recorded ?? .distantPast))
             try recorder.record(job) { [self] outcome in
                 finished(episode.id!, rule: rule, outcome)
@@ -218,12 +252,26 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         } catch {
             lock.withLock { _ = running.remove(episode.id!) }
             try mark(started, .failed, reason: "\(error)")
+            releaseLease(of: episode.id!)
         }
     }
 
     /// From the recorder's thread.
     private func finished(_ id: Int64, rule: ScheduleRule, _ outcome: EpisodeOutcome) {
-        defer { lock.withLock { _ = running.remove(id) } }
+        defer {
+            releaseLease(of: id)
+            lock.withLock { _ = running.remove(id) }
+        }
+        if let lease = lock.withLock({ held[id] }), let leases {
+            // Fencing: another daemon took this station over; what it records is the episode's now. (With
+            // the database out of reach the lease cannot be checked, and the outcome cannot be written either.)
+            let kept = lock.withLock { !fenced.contains(id) } && ((try? leases.holds(lease)) ?? true)
+            guard kept else {
+                log(DaemonEvent("episode-fenced", episode: try? store.episode(id: id),
+                                message: "the lease (epoch \(lease.epoch)) was lost; the files stay in the index", files: outcome.files))
+                return
+            }
+        }
         guard var episode = try? store.episode(id: id) else { return }
         episode.files += outcome.files
         episode.firstSampleAt = episode.firstSampleAt ?? outcome.firstSampleAt
@@ -249,6 +297,23 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         }
     }
 
+    /// Gives the episode's station lease up once no other episode here records that station.
+    private func releaseLease(of id: Int64) {
+        guard let leases else { return }
+        let lease = lock.withLock { () -> StationLease? in
+            let lease = held.removeValue(forKey: id), wasFenced = fenced.remove(id) != nil
+            guard let lease, !wasFenced, !held.values.contains(lease) else { return nil }
+            return lease
+        }
+        guard let lease else { return }
+        do {
+            try leases.release(lease)
+        } catch {
+            // It expires by itself.
+            log(DaemonEvent("error", message: "cannot release the lease of \(lease.station): \(error)"))
+        }
+    }
+
     private func mark(_ episode: Episode, _ status: EpisodeStatus, reason: String) throws {
         var changed = episode
         changed.status = status
@@ -257,11 +322,89 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         log(DaemonEvent(status == .missed ? "episode-missed" : "episode-failed", episode: changed, message: reason))
     }
 
+    // MARK: Leases
+
+    /// Renews what this daemon holds; an episode whose lease was lost stops at once.
+    private func renew(_ leases: any EpisodeLeases) throws {
+        let holding = lock.withLock { Set(held.filter { !fenced.contains($0.key) }.values) }
+        let lost = try leases.renew(holding)
+        guard !lost.isEmpty else { return }
+        let stopped = lock.withLock { () -> [Int64] in
+            let ids = held.filter { lost.contains($0.value) }.map(\.key)
+            fenced.formUnion(ids)
+            return ids
+        }
+        for id in stopped {
+            log(DaemonEvent("lease-lost", episode: try? store.episode(id: id), message: "another daemon has this station now; stopping"))
+            recorder.stop(episodeID: id)
+        }
+    }
+
+    /// Episodes whose daemon stopped renewing its lease (or stopped), claimed first, so that one
+    /// daemon alone changes each: the part it was writing is finished from its journal (where the
+    /// directory is shared) and attached, and the rest of the window recorded as a part of its own.
+    private func takeOverOrphans(_ leases: any EpisodeLeases, at instant: Date) throws {
+        var recovered: [FinishedRecording]?
+        for orphan in try leases.orphaned() where !lock.withLock({ running.contains(orphan.id!) }) {
+            guard let rule = rules[orphan.ruleID], let lease = try leases.claim(orphan) else { continue }
+            lock.withLock { held[orphan.id!] = lease }
+            recovered = recovered ?? partsFinishedOnStart + finishLeftoverJournals()
+            let episode = try resume(orphan, parts: recovered!, at: instant, reason: "taken over: its daemon stopped renewing its lease")
+            if episode.status == .scheduled, !rule.paused {
+                try start(episode, rule: rule, at: instant)
+            } else {
+                releaseLease(of: orphan.id!)
+            }
+        }
+    }
+
     // MARK: Restart
 
     /// Finishes partial files left by a crash, resumes or closes the episodes that were recording,
     /// and notes the episodes missed while the daemon was not running.
     private func recoverAfterRestart() throws {
+        let instant = now()
+        // Sharing a database, the first tick takes over what no daemon holds a lease on (this one's
+        // own episodes among them), claiming each first; the parts finished here wait for that.
+        let recovered = finishLeftoverJournals()
+        if leases == nil {
+            for episode in try store.episodes(status: .recording) {
+                try resume(episode, parts: recovered, at: instant, reason: "resumed after a restart")
+            }
+        } else {
+            partsFinishedOnStart = recovered
+        }
+        for rule in try store.rules() where !rule.paused {
+            let since = max(rule.createdAt, instant.addingTimeInterval(-options.missedLookBack))
+            for occurrence in try RuleExpansion(rule, guide: guide).occurrences(endingAfter: since, limit: 50)
+                where occurrence.window.end <= instant && occurrence.window.start >= since {
+                let episode = try store.episode(of: rule, occurrence, creatingAs: .missed, reason: "the daemon was not running")
+                if episode.status == .scheduled { try mark(episode, .missed, reason: "the daemon was not running") }
+            }
+        }
+    }
+
+    /// An episode that was recording when its daemon stopped: its finished parts attached, and
+    /// scheduled again for the rest of its window, or closed if the window is over.
+    @discardableResult
+    private func resume(_ interrupted: Episode, parts recovered: [FinishedRecording], at instant: Date, reason: String) throws -> Episode {
+        var episode = interrupted
+        let parts = recovered.filter { episode.window.contains($0.start) && episode.station.contains($0.station.id) }
+        episode.files += parts.map(\.file).filter { !episode.files.contains($0) }
+        if episode.windowEnd > instant {
+            episode.status = .scheduled
+            episode.reason = reason
+        } else {
+            episode.status = episode.files.isEmpty ? .failed : .done
+            episode.reason = "the daemon stopped during the recording"
+        }
+        try store.update(episode)
+        log(DaemonEvent("episode-recovered", episode: episode, message: episode.reason, files: episode.files))
+        return episode
+    }
+
+    /// Finishes the partial files whose recording is no longer running (their journal is not locked).
+    private func finishLeftoverJournals() -> [FinishedRecording] {
         var recovered: [FinishedRecording] = []
         for journal in LeftoverRecordings.journals(under: recordings) {
             let result = Result { () throws(RecordingError) in try finaliser.finalise(journal: journal) }
@@ -274,27 +417,6 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
                 if !error.isInUse { log(DaemonEvent("error", message: "cannot recover \(journal.path): \(error)")) }
             }
         }
-        let instant = now()
-        for var episode in try store.episodes(status: .recording) {
-            let parts = recovered.filter { episode.window.contains($0.start) && episode.station.contains($0.station.id) }
-            episode.files += parts.map(\.file).filter { !episode.files.contains($0) }
-            if episode.windowEnd > instant {
-                episode.status = .scheduled
-                episode.reason = "resumed after a restart"
-            } else {
-                episode.status = episode.files.isEmpty ? .failed : .done
-                episode.reason = "the daemon stopped during the recording"
-            }
-            try store.update(episode)
-            log(DaemonEvent("episode-recovered", episode: episode, message: episode.reason, files: episode.files))
-        }
-        for rule in try store.rules() where !rule.paused {
-            let since = max(rule.createdAt, instant.addingTimeInterval(-options.missedLookBack))
-            for occurrence in try RuleExpansion(rule, guide: guide).occurrences(endingAfter: since, limit: 50)
-                where occurrence.window.end <= instant && occurrence.window.start >= since {
-                let episode = try store.episode(of: rule, occurrence, creatingAs: .missed, reason: "the daemon was not running")
-                if episode.status == .scheduled { try mark(episode, .missed, reason: "the daemon was not running") }
-            }
-        }
+        return recovered
     }
 }

@@ -5,7 +5,7 @@ import Store
 /// The schedule's tables in onair's database: `rule` (what the user asked for) and `episode` (each
 /// broadcast once it is due, with its status and why). Safe from any thread; GRDB serialises access,
 /// and the database's busy timeout lets `onair schedule` write while the daemon runs.
-public final class ScheduleStore: Sendable {
+public final class ScheduleStore: ScheduleStorage {
     public let database: OnairDatabase
 
     public init(database: OnairDatabase) throws(ScheduleError) {
@@ -59,8 +59,8 @@ public final class ScheduleStore: Sendable {
 
     /// The episode of `rule` for `occurrence`, created as `status` if it is not there yet.
     @discardableResult
-    public func episode(of rule: ScheduleRule, _ occurrence: Occurrence, creatingAs status: EpisodeStatus = .scheduled,
-                        reason: String? = nil) throws(ScheduleError) -> Episode {
+    public func episode(of rule: ScheduleRule, _ occurrence: Occurrence, creatingAs status: EpisodeStatus,
+                        reason: String?) throws(ScheduleError) -> Episode {
         try access { db in
             if let existing = try Episode.filter(Column("ruleID") == rule.id! && Column("programmeStart") == occurrence.start)
                 .fetchOne(db) { return existing }
@@ -77,7 +77,7 @@ public final class ScheduleStore: Sendable {
     }
 
     /// Episodes, newest first; of one rule if given.
-    public func episodes(ruleID: Int64? = nil, limit: Int = 1000) throws(ScheduleError) -> [Episode] {
+    public func episodes(ruleID: Int64?, limit: Int) throws(ScheduleError) -> [Episode] {
         try access(write: false) { db in
             var request = Episode.order(Column("windowStart").desc, Column("id").desc)
             if let ruleID { request = request.filter(Column("ruleID") == ruleID) }

@@ -1,0 +1,67 @@
+import Foundation
+import PostgresNIO
+import SharedStore
+
+/// The recordings index in a PostgreSQL database several daemons share: each entry as JSON, with
+/// the columns it is looked up and ordered by.
+public final class PostgresRecordingsIndex: RecordingsIndexing {
+    public let database: SharedDatabase
+
+    public init(database: SharedDatabase) throws(RecordingError) {
+        self.database = database
+        do {
+            try database.migrate([
+                ("recording-v1", [
+                    """
+                    CREATE TABLE recording (id BIGSERIAL PRIMARY KEY, file TEXT NOT NULL UNIQUE, station TEXT NOT NULL,
+                                            start_utc TIMESTAMPTZ NOT NULL, record TEXT NOT NULL)
+                    """,
+                    "CREATE INDEX recording_start ON recording (start_utc)",
+                ]),
+            ])
+        } catch {
+            throw RecordingError("recordings index: \(error)")
+        }
+    }
+
+    @discardableResult
+    public func add(_ recording: FinishedRecording) throws(RecordingError) -> IndexedRecording {
+        try access { session in
+            let entry = IndexedRecording(recording)
+            let record = String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)
+            // Two daemons finishing the same journal (a takeover): the first entry stays.
+            try session.query("""
+                INSERT INTO recording (file, station, start_utc, record) VALUES (\(entry.file), \(entry.station), \(entry.startUTC), \(record))
+                ON CONFLICT (file) DO NOTHING
+                """)
+            return try session.query("SELECT id, record FROM recording WHERE file = \(entry.file)").first.map(Self.entry)!
+        }
+    }
+
+    public func all() throws(RecordingError) -> [IndexedRecording] {
+        try access { session in try session.query("SELECT id, record FROM recording ORDER BY start_utc, id").map(Self.entry) }
+    }
+
+    public func recording(id: Int64) throws(RecordingError) -> IndexedRecording? {
+        try access { session in try session.query("SELECT id, record FROM recording WHERE id = \(id)").first.map(Self.entry) }
+    }
+
+    public func remove(id: Int64) throws(RecordingError) -> IndexedRecording? {
+        try access { session in try session.query("DELETE FROM recording WHERE id = \(id) RETURNING id, record").first.map(Self.entry) }
+    }
+
+    private func access<T>(_ body: (PostgresSession) throws -> T) throws(RecordingError) -> T {
+        do {
+            return try database.transaction(body)
+        } catch {
+            throw RecordingError("recordings index: \(error)")
+        }
+    }
+
+    private static func entry(_ row: PostgresRow) throws -> IndexedRecording {
+        let (id, record) = try row.decode((Int64, String).self)
+        var entry = try JSONDecoder().decode(IndexedRecording.self, from: Data(record.utf8))
+        entry.id = id
+        return entry
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// A daemon's right to record a station's episodes, until it stops renewing it. `epoch` grows each
+/// time the station passes to another daemon: a daemon writes an episode's outcome only while its
+/// epoch is still the station's (fencing), so one that was paused or cut off past its lease cannot
+/// overwrite the work of the daemon that took over.
+public struct StationLease: Sendable, Hashable {
+    public let station: String
+    public let epoch: Int64
+
+    public init(station: String, epoch: Int64) {
+        self.station = station
+        self.epoch = epoch
+    }
+}
+
+/// How several daemons share a schedule: each claims an episode with its station's lease (all of a
+/// station's episodes on one daemon, so one upstream connection per station), renews what it holds,
+/// and takes over the episodes of a daemon whose leases expired.
+public protocol EpisodeLeases: Sendable {
+    /// This daemon's name, as `onair status` shows it.
+    var daemon: String { get }
+    /// How often `renew` is due: a fraction of the lease's length.
+    var renewInterval: TimeInterval { get }
+    /// Claims `episode` (scheduled, or recording under an expired lease) for this daemon with its
+    /// station's lease; nil if another daemon has it or this daemon is at its `--max-streams`.
+    func claim(_ episode: Episode) throws -> StationLease?
+    /// Episodes still marked recording whose station's lease has expired: their daemon is gone (or
+    /// cut off); the rest of an open window is to be recorded by another, a closed one is closed.
+    func orphaned() throws -> [Episode]
+    /// Renews the leases (and the daemon's heartbeat, with its load); returns those it no longer holds.
+    func renew(_ leases: Set<StationLease>) throws -> Set<StationLease>
+    /// Whether the lease is still this daemon's: checked before an episode's outcome is written.
+    func holds(_ lease: StationLease) throws -> Bool
+    /// Gives a station up once none of its episodes runs here.
+    func release(_ lease: StationLease) throws
+}

@@ -1,0 +1,156 @@
+import Foundation
+import PostgresNIO
+import SharedStore
+
+/// Leases in the shared PostgreSQL database: the `daemon` registry (name, capacity, heartbeat) and
+/// one `station_lease` row per station being recorded. Claims lock the episode with
+/// `FOR UPDATE SKIP LOCKED`, so daemons claiming at once never wait on each other and never both win;
+/// every time comes from the database's clock, so daemons' clocks need not agree.
+public final class PostgresEpisodeLeases: EpisodeLeases {
+    public let daemon: String
+    public let renewInterval: TimeInterval
+    private let database: SharedDatabase
+    private let maxStreams: Int
+    private let length: TimeInterval
+
+    /// `length`: how long a lease lasts unless renewed (renewed every fifth of it).
+    public init(database: SharedDatabase, daemon: String, maxStreams: Int, length: TimeInterval = 15) throws(ScheduleError) {
+        self.database = database
+        self.daemon = daemon
+        self.maxStreams = maxStreams
+        self.length = length
+        renewInterval = length / 5
+        do {
+            try database.migrate(Self.migrations)
+            try database.query("""
+                INSERT INTO daemon (name, max_streams, pid, started_at, heartbeat, load) VALUES (\(daemon), \(maxStreams), \(Int64(getpid())), now(), now(), 0)
+                ON CONFLICT (name) DO UPDATE SET max_streams = EXCLUDED.max_streams, pid = EXCLUDED.pid, started_at = now(), heartbeat = now()
+                """)
+        } catch {
+            throw ScheduleError("cluster: \(error)")
+        }
+    }
+
+    public func claim(_ episode: Episode) throws -> StationLease? {
+        try database.transaction { session -> StationLease? in
+            let locked = try session.query("""
+                SELECT id FROM episode WHERE id = \(episode.id!) AND status IN ('scheduled', 'recording') FOR UPDATE SKIP LOCKED
+                """)
+            guard !locked.isEmpty else { return nil }
+            let current = try session.query("""
+                SELECT daemon, expires > now() FROM station_lease WHERE station = \(episode.station) FOR UPDATE
+                """).first.map { try $0.decode((String, Bool).self) }
+            if let (holder, live) = current, live, holder != daemon { return nil }
+            if current?.0 != daemon {
+                let held = try session.query("""
+                    SELECT count(*) FROM station_lease WHERE daemon = \(daemon) AND expires > now()
+                    """).first!.decode(Int64.self)
+                guard held < maxStreams else { return nil }
+            }
+            let epoch = try session.query("""
+                INSERT INTO station_lease (station, daemon, epoch, expires) VALUES (\(episode.station), \(daemon), 1, now() + \(length) * interval '1 second')
+                ON CONFLICT (station) DO UPDATE SET daemon = EXCLUDED.daemon, expires = EXCLUDED.expires,
+                    epoch = CASE WHEN station_lease.daemon = EXCLUDED.daemon THEN station_lease.epoch ELSE station_lease.epoch + 1 END
+                RETURNING epoch
+                """).first!.decode(Int64.self)
+            try session.query("UPDATE episode SET daemon = \(daemon), epoch = \(epoch) WHERE id = \(episode.id!)")
+            return StationLease(station: episode.station, epoch: epoch)
+        }
+    }
+
+    public func orphaned() throws -> [Episode] {
+        try database.transaction { session in
+            try session.query("""
+                SELECT e.id, e.record FROM episode e LEFT JOIN station_lease l ON l.station = e.station
+                WHERE e.status = 'recording' AND (l.station IS NULL OR l.expires <= now())
+                ORDER BY e.window_start, e.id
+                """).map(PostgresScheduleStore.episode)
+        }
+    }
+
+    public func renew(_ leases: Set<StationLease>) throws -> Set<StationLease> {
+        try database.transaction { session in
+            var lost: Set<StationLease> = []
+            for lease in leases {
+                let renewed = try session.query("""
+                    UPDATE station_lease SET expires = now() + \(length) * interval '1 second'
+                    WHERE station = \(lease.station) AND daemon = \(daemon) AND epoch = \(lease.epoch) RETURNING epoch
+                    """)
+                if renewed.isEmpty { lost.insert(lease) }
+            }
+            try session.query("UPDATE daemon SET heartbeat = now(), load = \(Int64(leases.count - lost.count)) WHERE name = \(daemon)")
+            return lost
+        }
+    }
+
+    public func holds(_ lease: StationLease) throws -> Bool {
+        try !database.query("""
+            SELECT 1 FROM station_lease WHERE station = \(lease.station) AND daemon = \(daemon) AND epoch = \(lease.epoch)
+            """).isEmpty
+    }
+
+    public func release(_ lease: StationLease) throws {
+        try database.query("DELETE FROM station_lease WHERE station = \(lease.station) AND daemon = \(daemon) AND epoch = \(lease.epoch)")
+    }
+
+    /// What `onair status` shows of the cluster.
+    public static func cluster(in database: SharedDatabase) throws -> ClusterStatus {
+        // Asked before any daemon has started: the tables are there, empty.
+        try database.migrate(migrations)
+        return try database.transaction { session in
+            let daemons = try session.query("""
+                SELECT d.name, d.max_streams, d.pid, EXTRACT(EPOCH FROM now() - d.heartbeat)::float8,
+                       (SELECT count(*) FROM station_lease l WHERE l.daemon = d.name AND l.expires > now())
+                FROM daemon d ORDER BY d.name
+                """).map { row in
+                let (name, maxStreams, pid, age, leases) = try row.decode((String, Int64, Int64, Double, Int64).self)
+                return ClusterStatus.Daemon(name: name, maxStreams: Int(maxStreams), pid: Int32(pid), heartbeatAge: age, leases: Int(leases))
+            }
+            let leases = try session.query("""
+                SELECT station, daemon, epoch, EXTRACT(EPOCH FROM expires - now())::float8 FROM station_lease ORDER BY station
+                """).map { row in
+                let (station, daemon, epoch, remaining) = try row.decode((String, String, Int64, Double).self)
+                return ClusterStatus.Lease(station: station, daemon: daemon, epoch: epoch, expiresIn: remaining)
+            }
+            return ClusterStatus(database: database.location.description, daemons: daemons, leases: leases)
+        }
+    }
+
+    private static let migrations: [(identifier: String, statements: [PostgresQuery])] = [
+        ("cluster-v1", [
+            """
+            CREATE TABLE daemon (name TEXT PRIMARY KEY, max_streams BIGINT NOT NULL, pid BIGINT NOT NULL,
+                                 started_at TIMESTAMPTZ NOT NULL, heartbeat TIMESTAMPTZ NOT NULL, load BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE station_lease (station TEXT PRIMARY KEY, daemon TEXT NOT NULL, epoch BIGINT NOT NULL,
+                                        expires TIMESTAMPTZ NOT NULL)
+            """,
+        ]),
+    ]
+}
+
+/// The daemons sharing a database, their load and the stations' leases.
+public struct ClusterStatus: Codable, Sendable {
+    public struct Daemon: Codable, Sendable {
+        public var name: String
+        public var maxStreams: Int
+        public var pid: Int32
+        /// Seconds since its last heartbeat.
+        public var heartbeatAge: Double
+        /// Stations it holds a live lease on.
+        public var leases: Int
+    }
+
+    public struct Lease: Codable, Sendable {
+        public var station: String
+        public var daemon: String
+        public var epoch: Int64
+        /// Seconds until it expires (negative: expired).
+        public var expiresIn: Double
+    }
+
+    public var database: String
+    public var daemons: [Daemon]
+    public var leases: [Lease]
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The schedule's rules and episodes, wherever they are kept: `ScheduleStore` (the SQLite file, one
+/// box) or `PostgresScheduleStore` (one PostgreSQL database shared by several daemons).
+public protocol ScheduleStorage: Sendable {
+    func add(_ rule: ScheduleRule) throws(ScheduleError) -> ScheduleRule
+    /// Every rule, oldest first.
+    func rules() throws(ScheduleError) -> [ScheduleRule]
+    func rule(id: Int64) throws(ScheduleError) -> ScheduleRule?
+    /// Removes a rule and its episodes' rows (finished files stay, and stay in the recordings index).
+    func remove(ruleID: Int64) throws(ScheduleError) -> ScheduleRule?
+    /// Pauses or resumes a rule; nil if there is no such rule.
+    func setPaused(ruleID: Int64, _ paused: Bool) throws(ScheduleError) -> ScheduleRule?
+    /// The episode of `rule` for `occurrence`, created as `status` if it is not there yet.
+    @discardableResult
+    func episode(of rule: ScheduleRule, _ occurrence: Occurrence, creatingAs status: EpisodeStatus, reason: String?) throws(ScheduleError) -> Episode
+    /// Episodes with `status`, earliest window first.
+    func episodes(status: EpisodeStatus) throws(ScheduleError) -> [Episode]
+    /// Episodes, newest first; of one rule if given.
+    func episodes(ruleID: Int64?, limit: Int) throws(ScheduleError) -> [Episode]
+    func episode(id: Int64) throws(ScheduleError) -> Episode?
+    /// Changes an episode, stamping the time of the change.
+    func update(_ episode: Episode) throws(ScheduleError)
+    func delete(_ episode: Episode) throws(ScheduleError)
+    /// Failed and missed episodes, newest first.
+    func recentFailures(limit: Int) throws(ScheduleError) -> [Episode]
+    /// A number that changes whenever the rules may have changed: a cheap way for the daemon to
+    /// notice `onair schedule` changes.
+    func changeCounter() throws(ScheduleError) -> Int
+}
+
+extension ScheduleStorage {
+    @discardableResult
+    public func episode(of rule: ScheduleRule, _ occurrence: Occurrence) throws(ScheduleError) -> Episode {
+        try episode(of: rule, occurrence, creatingAs: .scheduled, reason: nil)
+    }
+
+    public func episodes(ruleID: Int64? = nil) throws(ScheduleError) -> [Episode] {
+        try episodes(ruleID: ruleID, limit: 1000)
+    }
+}

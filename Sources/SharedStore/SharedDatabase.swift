@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import Store
+
+/// Where the shared database is: `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (also `postgres://`).
+public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
+    public let host: String
+    public let port: Int
+    public let user: String
+    public let password: String?
+    public let database: String
+
+    public init(url text: String) throws(StoreError) {
+        guard let url = URLComponents(string: text), ["postgresql", "postgres"].contains(url.scheme ?? ""),
+              let host = url.host, !host.isEmpty, let user = url.user, !user.isEmpty else {
+            throw StoreError("invalid database URL '\(text)': use postgresql://USER@HOST:PORT/DATABASE")
+        }
+        let database = String(url.path.drop { $0 == "/" })
+        self.host = host
+        port = url.port ?? 5432
+        self.user = user
+        password = url.password
+        self.database = database.isEmpty ? user : database
+    }
+
+    /// The URL without its password, for messages and `onair status`.
+    public var description: String { "postgresql://\(user)@\(host):\(port)/\(database)" }
+}
+
+/// A statement's rows, and a way to run more statements in the same transaction.
+public struct PostgresSession {
+    fileprivate let connection: PostgresConnection
+    fileprivate let logger: Logger
+
+    /// Runs one statement and collects its rows. Waits on the calling thread (see `SharedDatabase`).
+    @discardableResult
+    public func query(_ query: PostgresQuery) throws -> [PostgresRow] {
+        Array(try connection.query(query, logger: logger).wait().rows)
+    }
+}
+
+/// PostgreSQL, the database several daemons share, for onair's synchronous stores.
+///
+/// postgres-nio is asynchronous while the stores and their callers are synchronous (the scheduler's
+/// loop thread, the finaliser's queue, a command's main thread), so each call waits for its result
+/// on the calling thread — one of onair's own threads, never Swift's cooperative pool nor the event
+/// loop (NIO traps a wait there) — while the socket is served by one event-loop thread this object
+/// owns. One connection, used by one caller at a time, keeps a transaction's statements together;
+/// when the server goes away (a restart) the call fails with one plain line and the next call
+/// connects again.
+public final class SharedDatabase: @unchecked Sendable {  // `connection` is only touched inside `lock`
+    public let location: PostgresLocation
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private let lock = NSLock()
+    private var connection: PostgresConnection?
+    private let logger: Logger
+
+    /// Connects at once, so a wrong URL or a server that is down is reported before anything starts.
+    public init(location: PostgresLocation) throws(StoreError) {
+        self.location = location
+        var logger = Logger(label: "onair.postgres")
+        logger.logLevel = .critical
+        self.logger = logger
+        try transaction { _ in }
+    }
+
+    deinit {
+        try? connection?.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+
+    /// Runs one statement on its own.
+    @discardableResult
+    public func query(_ query: PostgresQuery) throws(StoreError) -> [PostgresRow] {
+        try transaction { session in try session.query(query) }
+    }
+
+    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
+    public func transaction<T>(_ body: (PostgresSession) throws -> T) throws(StoreError) -> T {
+        do {
+            return try lock.withLock {
+                let session = PostgresSession(connection: try openConnection(), logger: logger)
+                do {
+                    try session.query("BEGIN")
+                    let result = try body(session)
+                    try session.query("COMMIT")
+                    return result
+                } catch {
+                    _ = try? session.query("ROLLBACK")
+                    if session.connection.isClosed { connection = nil }
+                    throw error
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as PSQLError {
+            throw StoreError("database \(location): \(Self.describe(error))")
+        } catch {
+            throw StoreError("database \(location): \(error)")
+        }
+    }
+
+    /// Applies, in order, the migrations not applied yet, each in its own transaction. The same
+    /// identifiers as the SQLite migrations (`schedule-v1`, …), in the table `onair_migration`; an
+    /// advisory lock keeps daemons starting together from applying one twice.
+    public func migrate(_ migrations: [(identifier: String, statements: [PostgresQuery])]) throws(StoreError) {
+        for migration in migrations {
+            try transaction { session in
+                try session.query("SELECT pg_advisory_xact_lock(7243)")
+                try session.query("""
+                    CREATE TABLE IF NOT EXISTS onair_migration (identifier TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
+                    """)
+                let applied = try session.query("SELECT 1 FROM onair_migration WHERE identifier = \(migration.identifier)")
+                guard applied.isEmpty else { return }
+                for statement in migration.statements { try session.query(statement) }
+                try session.query("INSERT INTO onair_migration (identifier) VALUES (\(migration.identifier))")
+            }
+        }
+    }
+
+    private func openConnection() throws -> PostgresConnection {
+        if let connection, !connection.isClosed { return connection }
+        let configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
+                                                             password: location.password, database: location.database, tls: .disable)
+        let opened = try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 1, logger: logger).wait()
+        connection = opened
+        return opened
+    }
+
+    /// PSQLError's own description hides the server's message; this is the line a user needs.
+    private static func describe(_ error: PSQLError) -> String {
+        if let message = error.serverInfo?[.message] { return message }
+        if let failure = error.underlying as? NIOConnectionError,
+           let io = failure.connectionErrors.lazy.compactMap({ $0.error as? IOError }).first {
+            return "cannot connect: \(String(cString: strerror(io.errnoCode)))"
+        }
+        if let underlying = error.underlying { return "\(underlying)" }
+        return "\(error.code)"
+    }
+}

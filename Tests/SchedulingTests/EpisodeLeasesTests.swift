@@ -1,0 +1,77 @@
+import Foundation
+import RadioModel
+@testable import Scheduling
+import SharedStore
+import TestSupport
+import XCTest
+
+/// The leases several daemons share, on a real PostgreSQL 15: one daemon per station, claims that
+/// never both win, `--max-streams`, takeover once a lease expires with a higher epoch, and the
+/// fenced daemon told so.
+final class EpisodeLeasesTests: XCTestCase {
+    private var server: PostgresHarness!
+    private var store: PostgresScheduleStore!
+
+    override func setUpWithError() throws {
+        do {
+            server = try PostgresHarness.shared.get()
+        } catch PostgresHarnessError.notInstalled(let what) {
+            throw XCTSkip("\(PostgresHarnessError.notInstalled(what))")
+        }
+        try server.reset()
+        store = try PostgresScheduleStore(database: try database())
+    }
+
+    private func database() throws -> SharedDatabase { try SharedDatabase(location: try PostgresLocation(url: server.url)) }
+
+    private func leases(_ name: String, maxStreams: Int = 10, length: TimeInterval = 15) throws -> PostgresEpisodeLeases {
+        try PostgresEpisodeLeases(database: try database(), daemon: name, maxStreams: maxStreams, length: length)
+    }
+
+    /// A due episode on `station`.
+    private func episode(_ station: String) throws -> Episode {
+        let rule = try store.add(ScheduleRule(station: station, timing: .weekly([BroadcastSlot(days: Weekday.allCases,
+            start: ClockTime("12:00")!, duration: TimeSpan("1h")!)]), timeZone: "UTC", createdAt: Date()))
+        let start = Date().addingTimeInterval(-60)
+        return try store.episode(of: rule, Occurrence(start: start, end: start.addingTimeInterval(3600), padBefore: 0, padAfter: 0))
+    }
+
+    func testAStationsEpisodesGoToOneDaemonAndClaimsNeverBothWin() throws {
+        let a = try leases("a"), b = try leases("b")
+        let news = try episode("news"), newsAgain = try episode("news")
+        // Both claim the same episode at once: exactly one wins.
+        let results = Locked<[StationLease?]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { turn in
+            let claimed = try? (turn == 0 ? a : b).claim(news)
+            results.withLock { $0.append(claimed ?? nil) }
+        }
+        XCTAssertEqual(results.current.compactMap { $0 }.count, 1, "\(results.current)")
+        let (winner, loser) = try a.holds(StationLease(station: "news", epoch: 1)) ? (a, b) : (b, a)
+        XCTAssertNil(try loser.claim(newsAgain), "the station's other episode goes to the daemon that has it")
+        XCTAssertEqual(try winner.claim(newsAgain), StationLease(station: "news", epoch: 1))
+    }
+
+    func testMaxStreamsLimitsTheStationsADaemonTakes() throws {
+        let a = try leases("a", maxStreams: 1)
+        XCTAssertNotNil(try a.claim(try episode("one")))
+        XCTAssertNil(try a.claim(try episode("two")), "full at --max-streams 1")
+        XCTAssertNotNil(try leases("b").claim(try episode("two")))
+    }
+
+    func testAnExpiredLeaseIsTakenOverWithAHigherEpochAndTheOldHolderIsFenced() throws {
+        let a = try leases("a", length: 1), b = try leases("b", length: 1)
+        var news = try episode("news")
+        let held = try XCTUnwrap(try a.claim(news))
+        news.status = .recording
+        try store.update(news)
+        XCTAssertTrue(try a.renew([held]).isEmpty, "renewed while alive")
+        XCTAssertTrue(try b.orphaned().isEmpty, "a live lease is nobody's to take")
+        Thread.sleep(forTimeInterval: 1.3)
+        XCTAssertEqual(try b.orphaned().map(\.id), [news.id], "the silent daemon's episode is up for takeover")
+        let taken = try XCTUnwrap(try b.claim(news))
+        XCTAssertEqual(taken.epoch, held.epoch + 1)
+        XCTAssertFalse(try a.holds(held), "fenced")
+        XCTAssertEqual(try a.renew([held]), [held], "the old holder learns it lost the station")
+        XCTAssertTrue(try b.holds(taken))
+    }
+}
