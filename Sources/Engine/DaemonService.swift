@@ -34,8 +34,8 @@ public final class DaemonService: Sendable {
     }
 
     /// What the daemon's HTTP side reads and changes: the schedule, the recordings index, the guide, the runtime jobs.
-    public let schedule: ScheduleStore
-    public let recordings: RecordingsIndex
+    public let schedule: any ScheduleStorage
+    public let recordings: any RecordingsIndexing
     public let guide: GuideStore
     public let jobs: RuntimeJobs
     private let scheduler: ScheduleDaemon

@@ -14,8 +14,8 @@ public struct WebServices: Sendable {
     public var catalogue: @Sendable () throws -> Catalogue
     /// Searches the radio-browser directory.
     public var directory: @Sendable (_ query: String) throws -> [DirectoryStation]
-    public var schedule: ScheduleStore
-    public var recordings: RecordingsIndex
+    public var schedule: any ScheduleStorage
+    public var recordings: any RecordingsIndexing
     public var guide: GuideStore
     /// The runtime jobs: started and stopped as `onair jobs` does, listed with their live state.
     public var startJob: @Sendable (JobSpec) throws -> JobStatus
@@ -30,7 +30,7 @@ public struct WebServices: Sendable {
 
     public init(paths: AppPaths, catalogue: @escaping @Sendable () throws -> Catalogue,
                 directory: @escaping @Sendable (String) throws -> [DirectoryStation],
-                schedule: ScheduleStore, recordings: RecordingsIndex, guide: GuideStore,
+                schedule: any ScheduleStorage, recordings: any RecordingsIndexing, guide: GuideStore,
                 startJob: @escaping @Sendable (JobSpec) throws -> JobStatus, stopJob: @escaping @Sendable (Int64) throws -> JobStatus,
                 jobs: @escaping @Sendable () -> [JobStatus], status: @escaping @Sendable () -> DaemonStatus, wakeScheduler: @escaping @Sendable () -> Void, relaySinks: [String] = []) {
         self.paths = paths; self.catalogue = catalogue; self.directory = directory; self.schedule = schedule

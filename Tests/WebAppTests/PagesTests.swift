@@ -224,7 +224,8 @@ final class PagesTests: XCTestCase {
         // The same entry pointed at a file elsewhere, as a hand-edited index could.
         let elsewhere = elsewhereDirectory.file("secret.mp3")
         try FileManager.default.copyItem(atPath: entry.file, toPath: elsewhere.path)
-        try harness.daemon.recordings.database.write { db in
+        let sqliteIndex = try XCTUnwrap(harness.daemon.recordings as? RecordingsIndex, "the daemon's own SQLite index")
+        try sqliteIndex.database.write { db in
             try db.execute(sql: "UPDATE recording SET file = ? WHERE id = ?", arguments: [elsewhere.path, entry.id])
         }
         try await test { client, harness in

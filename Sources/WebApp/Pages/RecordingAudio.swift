@@ -8,7 +8,7 @@ import Recording
 /// requests and the content type are Hummingbird's `FileMiddleware`'s; only files under the recordings
 /// directory are served, never a path from the address.
 struct RecordingAudio: Sendable {
-    let index: RecordingsIndex
+    let index: any RecordingsIndexing
     let directory: URL
 
     /// `/recordings/ID/audio/FILE-NAME`: the name makes downloads keep it and gives the content type.

@@ -148,7 +148,7 @@ extension Pages {
                                       length: TimeSpan(seconds: episode.end.timeIntervalSince(episode.start)).description)
             }
             let zones = Dictionary(rules.map { ($0.id ?? 0, TimeZone(identifier: $0.timeZone) ?? .current) }, uniquingKeysWith: { a, _ in a })
-            view.episodes = try services.schedule.episodes(limit: 30).map { episode in
+            view.episodes = try services.schedule.episodes(ruleID: nil, limit: 30).map { episode in
                 ScheduleView.Past(station: episode.station, start: Display.time(episode.programmeStart, zones[episode.ruleID] ?? .current),
                                   status: episode.status.rawValue, reason: episode.reason,
                                   failed: episode.status == .failed || episode.status == .missed)
