@@ -12,6 +12,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // C interop lives only in these two shims.
@@ -31,9 +36,12 @@ let package = Package(
         .target(name: "Media", dependencies: [
             "CFFmpeg", "RadioModel", "StreamInput",
         ]),
-        // PCM sinks (audio devices through libavdevice).
+        // PCM sinks (audio devices through libavdevice), the HTTP relay's mounts and their listeners (on Hummingbird).
         .target(name: "Outputs", dependencies: [
-            "CFFmpeg", "Media", "RadioModel", "StreamInput",
+            "CFFmpeg", "Media", "RadioModel", "StreamInput", .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
         ]),
         // The embedded SQLite database every stateful module keeps its tables in.
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
@@ -72,10 +80,16 @@ let package = Package(
             "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Guide",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The daemon's one HTTP server (Hummingbird): the API under /api/v1 and its OpenAPI document, the
+        // podcast feeds and downloads of recordings, the live station mounts, and the route groups of the pages.
+        .target(name: "HTTPService", dependencies: [
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Engine", "Guide",
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("OpenAPI/openapi.json")]),
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.
         .target(name: "OnairCommands", dependencies: [
             "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Engine", "Guide", "Library", "Podcasts",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "HTTPService", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The executable: runs the root command and nothing else.
         .executableTarget(name: "onair", dependencies: ["OnairCommands"]),
@@ -95,6 +109,7 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: [
             "Engine", "Scheduling", "Recording", "Outputs", "Media", "RadioModel", "StreamInput", "Store", "TestSupport",
         ]),
+        .testTarget(name: "HTTPServiceTests", dependencies: ["HTTPService", "Engine", "RadioModel", "Scheduling", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]
 )
