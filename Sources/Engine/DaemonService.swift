@@ -19,7 +19,18 @@ public final class DaemonService: Sendable {
     }
 
     private let scheduler: ScheduleDaemon
-    private let jobs: RuntimeJobs
+    /// The runtime jobs; start and stop them through `startJob` and `stopJob`, which tell the event stream.
+    public let jobs: RuntimeJobs
+    /// The connected stations, shared by every job, episode and live listener.
+    public let stations: Stations
+    public let schedule: ScheduleStore
+    public let recordings: RecordingsIndex
+    public let guide: GuideStore
+    public let paths: AppPaths
+    /// Turns a station id or URL into what to connect to.
+    public let lookup: @Sendable (String) throws -> StreamTarget
+    /// Titles, gaps, reconnects, episodes and jobs as they happen, for the HTTP API's event stream.
+    public let events = DaemonEvents()
     private let finaliser: Finaliser
     private let server: ControlServer
     private let guideRefresher: GuideRefresher
@@ -28,7 +39,12 @@ public final class DaemonService: Sendable {
     /// Opens the database and starts answering the control channel; `run()` then does the work.
     /// `lookup` turns a station id or URL into what to connect to.
     public init(paths: AppPaths, options: Options = Options(), lookup: @escaping @Sendable (String) throws -> StreamTarget,
-                log: @escaping @Sendable (DaemonEvent) -> Void) throws {
+                log logLine: @escaping @Sendable (DaemonEvent) -> Void) throws {
+        let events = self.events
+        let log: @Sendable (DaemonEvent) -> Void = { event in
+            LiveEvent(event).map(events.publish)
+            logLine(event)
+        }
         let store: ScheduleStore, index: RecordingsIndex, jobStore: JobStore, guide: GuideStore
         do {
             let database = try OnairDatabase(directory: paths.data)
@@ -46,6 +62,7 @@ public final class DaemonService: Sendable {
             case .reconnecting(let attempt, let delay):
                 log(DaemonEvent(event: "stream-reconnecting", station: station, message: "attempt \(attempt) in \(delay) s"))
             case .gap(let gap): log(DaemonEvent(event: "stream-gap", station: station, message: String(format: "%.1f s", gap.seconds)))
+            case .metadata(let change): events.publish(LiveEvent(type: "title", station: station, title: change.title))
             default: break
             }
         }
@@ -73,6 +90,29 @@ public final class DaemonService: Sendable {
         }
         self.finaliser = finaliser
         self.log = log
+        self.stations = stations
+        self.schedule = store
+        self.recordings = index
+        self.guide = guide
+        self.paths = paths
+        self.lookup = lookup
+    }
+
+    /// What `onair status` shows.
+    public func status() -> DaemonStatus { scheduler.status() }
+
+    /// Starts a runtime job and tells the event stream.
+    public func startJob(_ spec: JobSpec) throws -> JobStatus {
+        let status = try jobs.start(spec)
+        events.publish(LiveEvent(type: "job-start", station: status.station, job: status.id))
+        return status
+    }
+
+    /// Stops a runtime job and tells the event stream.
+    public func stopJob(id: Int64) throws -> JobStatus {
+        let status = try jobs.stop(id: id)
+        events.publish(LiveEvent(type: "job-stop", station: status.station, job: status.id))
+        return status
     }
 
     /// Where clients reach it.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Engine
 import Foundation
+import HTTPService
 import Media
 import RadioModel
 import Scheduling
@@ -26,11 +27,18 @@ struct DaemonCommand: ParsableCommand {
         every file properly. Guides imported from a URL (onair guide import URL) are asked for again every \
         --guide-refresh, with a conditional request. scripts/onair-daemon.service runs it as a systemd user service.
 
+        It serves HTTP on --http (default 127.0.0.1:8080): the API under /api/v1 (described at \
+        /api/openapi.json), podcast feeds of the recordings under /feeds/, and each catalogue station's live \
+        audio at /live/STATION-ID. Only this machine can reach it: from a phone, use an SSH tunnel \
+        (ssh -L 8080:127.0.0.1:8080 BOX).
+
         Examples:
           onair daemon
-          onair daemon --json
+          onair daemon --json --http 127.0.0.1:8090
+          onair daemon --http off
 
-        Exit codes: 0 stopped; 3 another daemon is running, or the database cannot be opened.
+        Exit codes: 0 stopped; 3 another daemon is running, the database cannot be opened, or the HTTP \
+        address cannot be served (in use, or not on this machine).
         """
     )
 
@@ -43,8 +51,27 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How often guides imported from a URL are asked for again.", valueName: "duration"))
     var guideRefresh: String = "6h"
 
+    @Option(help: ArgumentHelp("Where to serve the API, feeds and live audio: ADDR:PORT on this machine, or off.",
+                               valueName: "addr:port"))
+    var http: String = HTTPAddress.default.description
+
     @Flag(help: "Show FFmpeg's own warnings.")
     var verbose = false
+
+    /// The address to serve, nil for `off`.
+    private var httpAddress: HTTPAddress? {
+        get throws {
+            guard http != "off" else { return nil }
+            guard let address = HTTPAddress(http) else {
+                throw CommandFailure(message: "invalid --http '\(http)': use ADDR:PORT (127.0.0.1:8080) or off", exitCode: ExitStatus.configuration)
+            }
+            guard address.isLoopback else {
+                throw CommandFailure(message: "--http \(address) would let other machines in, and onair has no login yet: "
+                                     + "serve 127.0.0.1 and reach it through an SSH tunnel", exitCode: ExitStatus.configuration)
+            }
+            return address
+        }
+    }
 
     func validate() throws {
         guard let span = TimeSpan(guideRefresh), span.seconds >= 1 else {
@@ -74,6 +101,19 @@ struct DaemonCommand: ParsableCommand {
         options.preroll = preroll
         options.guideRefresh = TimeSpan(guideRefresh)!.seconds
         let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.named($0) }, log: log)
+        let server = try httpAddress.map { address in
+            // Further route groups join here, one line each: the web app's pages, /metrics.
+            HTTPServer(address: address, daemon: daemon, catalogue: { try CatalogueAccess.load() }, routeGroups: [])
+        }
+        if let server {
+            do {
+                let port = try server.start()
+                log(DaemonEvent(event: "http-started", message: "http://\(HTTPAddress(host: server.address.host, port: port))/"))
+            } catch {
+                throw CommandFailure(message: "cannot serve HTTP on \(server.address): \(error)", exitCode: ExitStatus.configuration)
+            }
+        }
+        defer { server?.stop() }
         let trap = SignalTrap { daemon.stop() }
         signal(SIGHUP, SIG_IGN)
         let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "onair.sighup"))

@@ -1,0 +1,53 @@
+import Engine
+import Foundation
+import Hummingbird
+import Outputs
+import RadioModel
+
+/// Routes another module adds to the daemon's server (the web pages, `/metrics`), one call each.
+public typealias HTTPRouteGroup = @Sendable (Router<BasicRequestContext>) -> Void
+
+/// The daemon's one HTTP server, on Hummingbird: the API under `/api/v1` and its OpenAPI document,
+/// the podcast feeds, the recordings' audio, the live station mounts under `/live/`, and whatever
+/// route groups the caller adds (the web app's pages). One port, one event loop group.
+public final class HTTPServer: Sendable {
+    public let address: HTTPAddress
+    private let responder: RouterResponder<BasicRequestContext>
+    private let running = Locked<ServingTask?>(nil)
+    public let live: LiveMounts
+
+    public init(address: HTTPAddress, daemon: DaemonService, catalogue: @escaping @Sendable () throws -> Catalogue,
+                routeGroups: [HTTPRouteGroup] = []) {
+        self.address = address
+        let live = LiveMounts(daemon: daemon, catalogue: catalogue)
+        self.live = live
+        let router = Router()
+        router.add(middleware: APIErrorMiddleware())
+        let api = API(daemon: daemon, catalogue: catalogue, live: live)
+        api.add(to: router)
+        FeedRoutes(daemon: daemon, catalogue: catalogue).add(to: router)
+        live.add(to: router)
+        for group in routeGroups { group(router) }
+        responder = router.buildResponder()
+    }
+
+    /// The API's operations, for the test that holds them against the OpenAPI document.
+    public static func apiRoutes(daemon: DaemonService, catalogue: @escaping @Sendable () throws -> Catalogue) -> [APIRoute] {
+        API(daemon: daemon, catalogue: catalogue, live: LiveMounts(daemon: daemon, catalogue: catalogue)).routes
+    }
+
+    /// Binds and starts serving; returns the port bound (the one asked for, or the system's pick for 0).
+    /// A taken port or an address that cannot be bound fails here, before the daemon starts.
+    public func start() throws -> Int {
+        let (task, port) = try BoundedHTTPServer.start(responder, host: address.host, port: address.port)
+        running.withLock { $0 = task }
+        return port
+    }
+
+    /// Stops serving: open connections (live listeners, event streams) are closed, live mounts leave
+    /// their stations.
+    public func stop() {
+        running.withLock { running in defer { running = nil }; return running }?.stop()
+        live.stopAll()
+    }
+}
