@@ -18,14 +18,14 @@ public final class DaemonService: Sendable {
         public init() {}
     }
 
-    private let scheduler: ScheduleDaemon
-    /// The runtime jobs; start and stop them through `startJob` and `stopJob`, which tell the event stream.
-    public let jobs: RuntimeJobs
-    /// The connected stations, shared by every job, episode and live listener.
-    public let stations: Stations
+    /// What the daemon's HTTP side reads and changes: the schedule, the recordings index, the guide, the runtime jobs.
     public let schedule: ScheduleStore
     public let recordings: RecordingsIndex
     public let guide: GuideStore
+    public let jobs: RuntimeJobs
+    private let scheduler: ScheduleDaemon
+    /// The connected stations, shared by every job, episode and live listener.
+    public let stations: Stations
     public let paths: AppPaths
     /// Turns a station id or URL into what to connect to.
     public let lookup: @Sendable (String) throws -> StreamTarget
@@ -90,16 +90,9 @@ public final class DaemonService: Sendable {
         }
         self.finaliser = finaliser
         self.log = log
-        self.stations = stations
-        self.schedule = store
-        self.recordings = index
-        self.guide = guide
-        self.paths = paths
-        self.lookup = lookup
+        (schedule, recordings, self.guide) = (store, index, guide)
+        (self.stations, self.paths, self.lookup) = (stations, paths, lookup)
     }
-
-    /// What `onair status` shows.
-    public func status() -> DaemonStatus { scheduler.status() }
 
     /// Starts a runtime job and tells the event stream.
     public func startJob(_ spec: JobSpec) throws -> JobStatus {
@@ -140,6 +133,9 @@ public final class DaemonService: Sendable {
     }
 
     public func stop() { scheduler.stop() }
+
+    /// What `onair status` shows: the episodes being recorded, the next ones, the recent failures.
+    public func status() -> DaemonStatus { scheduler.status() }
 
     /// Re-reads the schedule now (SIGHUP).
     public func wake() { scheduler.wake() }

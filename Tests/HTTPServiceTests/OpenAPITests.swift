@@ -47,10 +47,13 @@ final class OpenAPITests: XCTestCase {
 
     func testSchemathesisFindsNoFailureAgainstTheDocument() throws {
         guard ProcessRunner.which("schemathesis") != nil else { throw XCTSkip("schemathesis is not installed: run scripts/setup") }
-        // The event stream never ends, which schemathesis cannot wait for; EventsTests and APITests cover it.
+        // The event stream never ends, which schemathesis cannot wait for (APITests covers it). Every
+        // check runs but "positive data acceptance", which expects any body the schema allows to be
+        // accepted: a job or rule names a station that must be in the catalogue and a time that must
+        // parse, which no JSON Schema can list; such bodies get 422, as documented.
         let result = try ProcessRunner.run("schemathesis", [
-            "run", harness.url("/api/openapi.json").absoluteString, "--checks", "all", "--max-examples", "30", "--seed", "1",
-            "--exclude-path", "/api/v1/events", "--generation-deterministic", "--no-color",
+            "run", harness.url("/api/openapi.json").absoluteString, "--checks", "all", "--exclude-checks", "positive_data_acceptance",
+            "--max-examples", "30", "--exclude-path", "/api/v1/events", "--generation-deterministic", "--no-color",
         ], timeout: 600, currentDirectory: harness.home.url)
         XCTAssertTrue(result.succeeded, result.stdoutText.suffix(6000) + result.stderrText)
     }

@@ -6,16 +6,24 @@ import RadioModel
 public struct APIError: HTTPResponseError, CustomStringConvertible {
     public let status: HTTPResponse.Status
     public let message: String
+    let headers: HTTPFields
 
     public init(_ status: HTTPResponse.Status, _ message: String) {
+        self.init(status, message, headers: [:])
+    }
+
+    init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields) {
         self.status = status
         self.message = message
+        self.headers = headers
     }
 
     public var description: String { message }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        JSONResponse.make(ErrorBody(error: message), status: status)
+        var response = JSONResponse.make(ErrorBody(error: message), status: status)
+        response.headers.append(contentsOf: headers)
+        return response
     }
 
     static func notFound(_ what: String) -> APIError { APIError(.notFound, what) }
@@ -27,17 +35,33 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
     }
 }
 
-/// Hummingbird's own refusals under `/api/` (an unknown path, a wrong method, a body too large) as
-/// JSON errors like ours, so a client parses every failure the same way.
+/// Hummingbird's own refusals under `/api/` (an unknown path, a body too large) as JSON errors like
+/// ours, so a client parses every failure the same way; a path the API has, asked with a method it
+/// does not take, is 405 with the methods it does.
 struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let routes: [APIRoute]
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
         } catch let error as HTTPError where request.uri.path.hasPrefix("/api/") {
+            let allowed = routes.filter { Self.matches($0.path, request.uri.path) }.map(\.method.rawValue)
+            if error.status == .notFound, !allowed.isEmpty {
+                throw APIError(.methodNotAllowed, "\(request.uri.path) takes \(allowed.joined(separator: ", ")), not \(request.method.rawValue)",
+                               headers: [.allow: allowed.joined(separator: ", ")])
+            }
             throw APIError(error.status, error.body ?? "\(error.status.code) \(error.status.reasonPhrase)")
         }
+    }
+
+    /// Whether `path` is an instance of the route's `pattern` (`/api/v1/jobs/{id}`).
+    private static func matches(_ pattern: String, _ path: String) -> Bool {
+        let wanted = pattern.split(separator: "/", omittingEmptySubsequences: false)
+        let given = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard wanted.count == given.count else { return false }
+        return zip(wanted, given).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
     }
 }
 

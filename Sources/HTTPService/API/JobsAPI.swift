@@ -17,10 +17,10 @@ extension API {
                 let spec = JobSpec(kind: body.kind, station: body.station, sinks: body.to ?? [], format: body.format,
                                    output: body.output, splitTracks: body.splitTracks ?? false, persist: body.persist ?? false)
                 do {
-                    return JSONResponse.make(try daemon.startJob(spec), status: .created)
-                } catch let error as EngineError {
-                    throw APIError(error.kind == .stream ? .badGateway : .unprocessableContent, error.description)
+                    return JSONResponse.make(try await offloaded { try daemon.startJob(spec) }, status: .created)
                 } catch {
+                    // An unknown station, a sink that cannot open, a station that cannot be resolved:
+                    // the job as asked cannot run, and the message says why.
                     throw APIError.invalid("\(error)")
                 }
             },
@@ -32,7 +32,7 @@ extension API {
             APIRoute(.delete, "/api/v1/jobs/{id}") { _, context in
                 let id = try context.id()
                 do {
-                    return JSONResponse.make(try daemon.stopJob(id: id))
+                    return JSONResponse.make(try await offloaded { try daemon.stopJob(id: id) })
                 } catch {
                     throw APIError.notFound("no job \(id)")
                 }

@@ -21,15 +21,7 @@ extension API {
             },
             APIRoute(.delete, "/api/v1/recordings/{id}") { _, context in
                 let entry = try recording(context)
-                for file in [entry.file, entry.cueSheet].compactMap({ $0 }) where FileManager.default.fileExists(atPath: file) {
-                    do {
-                        try FileManager.default.removeItem(atPath: file)
-                    } catch {
-                        throw APIError(.conflict, "cannot remove \(URL(fileURLWithPath: file).lastPathComponent): \(error.localizedDescription)")
-                    }
-                }
-                _ = try indexed { () throws(RecordingError) in try daemon.recordings.remove(id: entry.id ?? 0) }
-                return JSONResponse.make(RecordingSummary(entry))
+                return try await offloaded { try delete(entry) }
             },
             APIRoute(.get, "/api/v1/recordings/{id}/audio") { request, context in
                 try await RecordingFile.response(to: request, file: try recording(context).file, context: context)
@@ -38,6 +30,19 @@ extension API {
                 JSONResponse.make(PodcastChapters(try recording(context)))
             },
         ]
+    }
+
+    /// Deletes the recording's files, then its index entry.
+    private func delete(_ entry: IndexedRecording) throws -> Response {
+        for file in [entry.file, entry.cueSheet].compactMap({ $0 }) where FileManager.default.fileExists(atPath: file) {
+            do {
+                try FileManager.default.removeItem(atPath: file)
+            } catch {
+                throw APIError(.conflict, "cannot remove \(URL(fileURLWithPath: file).lastPathComponent): \(error.localizedDescription)")
+            }
+        }
+        _ = try indexed { () throws(RecordingError) in try daemon.recordings.remove(id: entry.id ?? 0) }
+        return JSONResponse.make(RecordingSummary(entry))
     }
 
     func recording(_ context: BasicRequestContext) throws -> IndexedRecording {

@@ -30,7 +30,7 @@ public final class LiveMounts: Sendable {
         for method in [HTTPRequest.Method.get, .head] {
             router.on("/live/{station}", method: method) { [self] request, context in
                 let id = context.parameters.get("station") ?? ""
-                let mount = try mount(for: id)
+                let mount = try await offloaded { try self.mount(for: id) }
                 return await RelayListener.response(to: request, mount: mount, peer: nil)
             }
         }

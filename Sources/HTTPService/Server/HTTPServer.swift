@@ -22,8 +22,8 @@ public final class HTTPServer: Sendable {
         let live = LiveMounts(daemon: daemon, catalogue: catalogue)
         self.live = live
         let router = Router()
-        router.add(middleware: APIErrorMiddleware())
         let api = API(daemon: daemon, catalogue: catalogue, live: live)
+        router.add(middleware: APIErrorMiddleware(routes: api.routes))
         api.add(to: router)
         FeedRoutes(daemon: daemon, catalogue: catalogue).add(to: router)
         live.add(to: router)
