@@ -100,10 +100,12 @@ struct DaemonCommand: ParsableCommand {
         var options = DaemonService.Options()
         options.preroll = preroll
         options.guideRefresh = TimeSpan(guideRefresh)!.seconds
-        let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.named($0) }, log: log)
-        let server = try httpAddress.map { address in
+        let address = try httpAddress
+        let catalogue = CatalogueAccess.reader()
+        let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) }, log: log)
+        let server = address.map { address in
             // Further route groups join here, one line each: the web app's pages, /metrics.
-            HTTPServer(address: address, daemon: daemon, catalogue: { try CatalogueAccess.load() }, routeGroups: [])
+            HTTPServer(address: address, daemon: daemon, catalogue: catalogue, routeGroups: [])
         }
         if let server {
             do {
