@@ -84,8 +84,8 @@ let package = Package(
         // podcast feeds and downloads of recordings, the live station mounts, and the route groups of the pages.
         .target(name: "HTTPService", dependencies: [
             "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Engine", "Guide",
-            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
-        ], resources: [.copy("OpenAPI/openapi.json")]),
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.
         .target(name: "OnairCommands", dependencies: [
             "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Playback", "Engine", "Guide", "Library", "Podcasts",

@@ -1,3 +1,18 @@
+import Foundation
+import Hummingbird
+
+/// The OpenAPI 3.1 document of the API, written by hand and kept here, in the binary (no resource file
+/// to install beside it); served at `/api/openapi.json`. `HTTPServiceTests.OpenAPITests` holds every
+/// route against it both ways, validates it (openapi-spec-validator) and runs schemathesis from it.
+public enum OpenAPIDocument {
+    public static let data = Data(json.utf8)
+
+    static func response() -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    private static let json = #"""
 {
   "openapi": "3.1.0",
   "info": {
@@ -1655,4 +1670,6 @@
       }
     }
   }
+}
+"""#
 }
