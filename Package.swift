@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: [
             "Engine", "Scheduling", "Recording", "Outputs", "Media", "RadioModel", "StreamInput", "Store", "TestSupport",
         ]),
-        .testTarget(name: "HTTPServiceTests", dependencies: ["HTTPService", "Engine", "RadioModel", "Scheduling", "TestSupport"]),
+        .testTarget(name: "HTTPServiceTests", dependencies: ["HTTPService", "Engine", "RadioModel", "Scheduling", "StreamInput", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]
 )

@@ -6,6 +6,7 @@ import FoundationNetworking
 import HTTPService
 import RadioModel
 import Scheduling
+import StreamInput
 import TestSupport
 import XCTest
 
@@ -17,6 +18,8 @@ final class APIHarness {
     static let mount = "/tone.mp3"
 
     let icecast: IcecastHarness
+    /// radio-browser.info as a fixture: every search answers with the saved "jazz" results.
+    let directory: FixtureHTTPServer
     let home: TemporaryDirectory
     let paths: AppPaths
     let daemon: DaemonService
@@ -45,7 +48,13 @@ final class APIHarness {
         daemon = try DaemonService(paths: paths, lookup: { try StreamTarget.parse($0, catalogue: catalogue) }) { event in
             log.withLock { $0.append(event) }
         }
-        server = HTTPServer(address: HTTPAddress(host: "127.0.0.1", port: 0), daemon: daemon, catalogue: catalogue)
+        directory = try FixtureHTTPServer()
+        let saved = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("StreamInputTests/Fixtures/radio-browser-search-jazz.json")
+        directory.route("/json/stations/search", FixtureHTTPServer.file(try Data(contentsOf: saved), contentType: "application/json"))
+        let directoryURL = directory.baseURL.absoluteString
+        server = HTTPServer(address: HTTPAddress(host: "127.0.0.1", port: 0), daemon: daemon, catalogue: catalogue,
+                            directory: { try? RadioBrowserClient(baseURLs: [directoryURL]) })
         port = try server.start()
         let daemon = daemon
         runner = Thread { try? daemon.run() }
@@ -57,6 +66,7 @@ final class APIHarness {
         daemon.stop()
         _ = eventually(timeout: 20) { self.runner.isFinished }
         icecast.stop()
+        directory.stop()
         home.remove()
     }
 

@@ -45,6 +45,20 @@ final class APITests: XCTestCase {
         XCTAssertNotNil(refused.json["error"] as? String)
     }
 
+    func testTheDirectoryIsSearchedAndAResultBecomesACatalogueStation() throws {
+        let found = try harness.get("/api/v1/directory?q=jazz&limit=5")
+        XCTAssertEqual(found.status, 200, found.text)
+        let first = try XCTUnwrap((found.json["stations"] as? [[String: Any]])?.first)
+        XCTAssertNotNil(first["streamURL"] as? String)
+        XCTAssertEqual(harness.directory.requests("/json/stations/search").first?.query["name"], "jazz")
+        let added = try harness.request("POST", "/api/v1/directory/add", json: first)
+        XCTAssertEqual(added.status, 201, added.text)
+        let id = try XCTUnwrap(added.json["id"] as? String)
+        XCTAssertEqual(try harness.get("/api/v1/stations/\(id)").json["name"] as? String, first["name"] as? String)
+        XCTAssertEqual(try harness.get("/api/v1/directory").status, 400, "a search needs words")
+        XCTAssertEqual(try harness.request("POST", "/api/v1/directory/add", json: ["name": "x"]).status, 400)
+    }
+
     func testARelayStartedThroughTheAPIIsHeardByAClientOfItsMountAndStopsWhenDeleted() throws {
         let port = try FreePort.pick()
         let mount = URL(string: "http://127.0.0.1:\(port)/api.mp3")!

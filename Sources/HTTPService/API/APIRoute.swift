@@ -2,6 +2,7 @@ import Engine
 import Foundation
 import Hummingbird
 import RadioModel
+import StreamInput
 
 /// One operation of the API: its method, its path as the OpenAPI document writes it, and what answers.
 /// The routes are served from this list, and a test checks the list against the document both ways.
@@ -21,10 +22,12 @@ public struct APIRoute: Sendable {
 struct API: Sendable {
     let daemon: DaemonService
     let catalogue: @Sendable () throws -> Catalogue
+    /// The directory's client; nil when its configuration is broken (the search then says so).
+    let makeDirectory: @Sendable () -> RadioBrowserClient?
     let live: LiveMounts
 
     var routes: [APIRoute] {
-        stationRoutes + jobRoutes + scheduleRoutes + recordingRoutes + statusRoutes + [
+        stationRoutes + directoryRoutes + jobRoutes + scheduleRoutes + recordingRoutes + statusRoutes + [
             APIRoute(.get, "/api/openapi.json") { _, _ in OpenAPIDocument.response() },
             APIRoute(.get, "/api/v1/events") { _, _ in EventsRoute.response(daemon.events) },
         ]

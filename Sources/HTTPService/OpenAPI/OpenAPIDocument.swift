@@ -166,6 +166,122 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/api/v1/directory": {
+      "get": {
+        "operationId": "searchDirectory",
+        "summary": "Search the radio-browser.info directory by name.",
+        "parameters": [
+          {
+            "name": "q",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Matching stations, most listened to first.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DirectoryList"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "No query, or a bad limit.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "502": {
+            "description": "The directory could not be reached.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "No directory server is configured.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/v1/directory/add": {
+      "post": {
+        "operationId": "addDirectoryStation",
+        "summary": "Add a directory result to the user's catalogue.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/DirectoryStation"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The station as added (its id made from its name).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Station"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Not a directory station.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "The station does not check out.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/api/v1/jobs": {
       "get": {
         "operationId": "listJobs",
@@ -1012,6 +1128,93 @@ public enum OpenAPIDocument {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/Station"
+            }
+          }
+        }
+      },
+      "DirectoryStation": {
+        "type": "object",
+        "required": [
+          "uuid",
+          "name",
+          "streamURL",
+          "kind",
+          "languageCodes",
+          "tags",
+          "lastCheckOK"
+        ],
+        "properties": {
+          "uuid": {
+            "type": "string",
+            "minLength": 1
+          },
+          "name": {
+            "type": "string",
+            "minLength": 1
+          },
+          "streamURL": {
+            "type": "string",
+            "format": "uri"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "icy",
+              "hls",
+              "dash"
+            ]
+          },
+          "codec": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "bitrate": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "homepage": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "countryCode": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "languageCodes": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "tags": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "lastCheckOK": {
+            "type": "boolean"
+          }
+        }
+      },
+      "DirectoryList": {
+        "type": "object",
+        "required": [
+          "stations"
+        ],
+        "properties": {
+          "stations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DirectoryStation"
             }
           }
         }

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Outputs
 import RadioModel
+import StreamInput
 
 /// Routes another module adds to the daemon's server (the web pages, `/metrics`), one call each.
 public typealias HTTPRouteGroup = @Sendable (Router<BasicRequestContext>) -> Void
@@ -16,13 +17,16 @@ public final class HTTPServer: Sendable {
     private let running = Locked<ServingTask?>(nil)
     public let live: LiveMounts
 
+    /// `directory` makes the radio-browser.info client for a search (by default from the environment,
+    /// `ONAIR_RADIO_BROWSER_URL`, else DNS discovery).
     public init(address: HTTPAddress, daemon: DaemonService, catalogue: @escaping @Sendable () throws -> Catalogue,
+                directory: @escaping @Sendable () -> RadioBrowserClient? = { try? RadioBrowserClient() },
                 routeGroups: [HTTPRouteGroup] = []) {
         self.address = address
         let live = LiveMounts(daemon: daemon, catalogue: catalogue)
         self.live = live
         let router = Router()
-        let api = API(daemon: daemon, catalogue: catalogue, live: live)
+        let api = API(daemon: daemon, catalogue: catalogue, makeDirectory: directory, live: live)
         router.add(middleware: APIErrorMiddleware(routes: api.routes))
         api.add(to: router)
         FeedRoutes(daemon: daemon, catalogue: catalogue).add(to: router)
@@ -33,7 +37,7 @@ public final class HTTPServer: Sendable {
 
     /// The API's operations, for the test that holds them against the OpenAPI document.
     public static func apiRoutes(daemon: DaemonService, catalogue: @escaping @Sendable () throws -> Catalogue) -> [APIRoute] {
-        API(daemon: daemon, catalogue: catalogue, live: LiveMounts(daemon: daemon, catalogue: catalogue)).routes
+        API(daemon: daemon, catalogue: catalogue, makeDirectory: { nil }, live: LiveMounts(daemon: daemon, catalogue: catalogue)).routes
     }
 
     /// Binds and starts serving; returns the port bound (the one asked for, or the system's pick for 0).
