@@ -64,13 +64,19 @@ public final class LiveMounts: Sendable {
         } catch {
             throw APIError(.badGateway, "cannot connect \(id): \(error)")
         }
-        membership.start()
         let mount = made!
-        let replaced = served.withLock { served -> Served? in
+        // Two first listeners at once both joined: the first to get here serves, the other leaves.
+        let (winner, replaced) = served.withLock { served -> (HTTPRelayMount, Served?) in
+            if let running = served[id], !running.mount.hasEnded { return (running.mount, nil) }
             defer { served[id] = Served(mount: mount, membership: membership) }
-            return served[id]
+            return (mount, served[id])
         }
         replaced.map { daemon.stations.leave($0.membership) }
+        guard winner === mount else {
+            daemon.stations.leave(membership)
+            return winner
+        }
+        membership.start()
         retireWhenIdle(mount, station: id)
         return mount
     }
