@@ -103,7 +103,12 @@ final class APITests: XCTestCase {
         XCTAssertTrue(eventually(timeout: 30) {
             ((try? self.harness.get("/api/v1/recordings").json["recordings"]) as? [Any])?.count == 1
         }, "the episode is recorded and indexed")
-        let summary = try XCTUnwrap((try harness.get("/api/v1/recordings").json["recordings"] as? [[String: Any]])?.first)
+        let list = try harness.get("/api/v1/recordings?station=tone&limit=10").json
+        XCTAssertEqual(list["total"] as? Int, 1)
+        let summary = try XCTUnwrap((list["recordings"] as? [[String: Any]])?.first)
+        XCTAssertEqual((try harness.get("/api/v1/recordings?offset=1").json["recordings"] as? [Any])?.count, 0, "past the last page")
+        XCTAssertEqual(try harness.get("/api/v1/recordings?station=other").json["total"] as? Int, 0)
+        XCTAssertEqual(try harness.get("/api/v1/recordings?limit=0").status, 400)
         let id = try XCTUnwrap(summary["id"] as? Int)
         XCTAssertEqual(summary["audio"] as? String, "/api/v1/recordings/\(id)/audio")
         let size = try XCTUnwrap(summary["size"] as? Int)

@@ -10,11 +10,17 @@ extension API {
     var recordingRoutes: [APIRoute] {
         [
             APIRoute(.get, "/api/v1/recordings") { request, _ in
-                let station = request.uri.queryParameters["station"].map(String.init)
-                let programme = request.uri.queryParameters["programme"].map(String.init)
-                let all = try indexed { () throws(RecordingError) in try daemon.recordings.all() }
-                let chosen = all.filter { (station == nil || $0.station == station) && (programme == nil || $0.programme == programme) }
-                return JSONResponse.make(RecordingList(recordings: chosen.map(RecordingSummary.init)))
+                let station = request.uri.queryParameters.get("station")
+                let programme = request.uri.queryParameters.get("programme")
+                let limit = try boundedCount(request, "limit", default: 100)
+                let offset = try request.uri.queryParameters.get("offset").map { text -> Int in
+                    guard let offset = Int(text), offset >= 0 else { throw APIError.badRequest("offset must be a number from 0") }
+                    return offset
+                } ?? 0
+                let (total, page) = try indexed { () throws(RecordingError) in
+                    try daemon.recordings.page(station: station, programme: programme, limit: limit, offset: offset)
+                }
+                return JSONResponse.make(RecordingList(total: total, recordings: page.map(RecordingSummary.init)))
             },
             APIRoute(.get, "/api/v1/recordings/{id}") { _, context in
                 JSONResponse.make(RecordingDetail(try recording(context)))
@@ -101,7 +107,11 @@ struct RecordingDetail: Encodable {
     }
 }
 
-struct RecordingList: Encodable { let recordings: [RecordingSummary] }
+struct RecordingList: Encodable {
+    /// How many match, beyond this page.
+    let total: Int
+    let recordings: [RecordingSummary]
+}
 
 /// Podcasting 2.0's JSON chapters (`application/json+chapters`) of a recording.
 struct PodcastChapters: Encodable {

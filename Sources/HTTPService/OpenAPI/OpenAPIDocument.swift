@@ -735,7 +735,7 @@ public enum OpenAPIDocument {
     "/api/v1/recordings": {
       "get": {
         "operationId": "listRecordings",
-        "summary": "Finished recordings.",
+        "summary": "Finished recordings, newest first, a page at a time.",
         "parameters": [
           {
             "name": "station",
@@ -750,15 +750,42 @@ public enum OpenAPIDocument {
             "schema": {
               "type": "string"
             }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000
+            }
+          },
+          {
+            "name": "offset",
+            "in": "query",
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
           }
         ],
         "responses": {
           "200": {
-            "description": "Recordings.",
+            "description": "Recordings (limit: 100 unless asked).",
             "content": {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/RecordingList"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Bad limit or offset.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
                 }
               }
             }
@@ -1725,9 +1752,14 @@ public enum OpenAPIDocument {
       "RecordingList": {
         "type": "object",
         "required": [
+          "total",
           "recordings"
         ],
         "properties": {
+          "total": {
+            "type": "integer",
+            "description": "How many match, beyond this page."
+          },
           "recordings": {
             "type": "array",
             "items": {

@@ -48,10 +48,10 @@ public final class HTTPServer: Sendable {
         return port
     }
 
-    /// Stops serving: open connections (live listeners, event streams) are closed, live mounts leave
-    /// their stations.
+    /// Stops serving: live mounts leave their stations (their listeners' streams end), connections
+    /// still open after `ServingTask`'s grace period (event streams) are closed.
     public func stop() {
-        running.withLock { running in defer { running = nil }; return running }?.stop()
         live.stopAll()
+        running.withLock { running in defer { running = nil }; return running }?.stop()
     }
 }

@@ -3,14 +3,25 @@ import Hummingbird
 import Logging
 import NIOCore
 import RadioModel
+import ServiceLifecycle
 
 /// A Hummingbird application running on a task of its own, from its bind to its stop: what the relay's
-/// servers and the daemon's HTTP server run on.
+/// servers and the daemon's HTTP server run on. It runs in a ServiceGroup so that `stop()` can shut it
+/// down gracefully: the listening socket closes and every connection already accepted is handled to
+/// its end (cancelling the server instead would drop accepted connections unhandled, which SwiftNIO
+/// treats as a fatal error).
 public final class ServingTask: Sendable {
-    private let task: Task<Void, Error>
-    private let stopped = Locked(false)
+    /// Seconds connections get to finish after a stop before they are cancelled (a listener whose
+    /// stream has not ended, an event stream).
+    static let gracePeriod = Duration.seconds(2)
 
-    private init(task: Task<Void, Error>) { self.task = task }
+    private let task: Task<Void, Error>
+    private let group: ServiceGroup
+
+    private init(task: Task<Void, Error>, group: ServiceGroup) {
+        self.task = task
+        self.group = group
+    }
 
     /// Builds the application with the hook that tells it listens, runs it, and waits until it does;
     /// a bind that fails (a port taken) throws here. Returns the port bound (the system's pick for 0).
@@ -23,9 +34,12 @@ public final class ServingTask: Sendable {
             outcome.withLock { $0 = .success(channel.localAddress?.port ?? 0) }
             listening.signal()
         }
+        var configuration = ServiceGroupConfiguration(services: [app], logger: quietLogger)
+        configuration.maximumGracefulShutdownDuration = gracePeriod
+        let group = ServiceGroup(configuration: configuration)
         let task = Task.detached {
             do {
-                try await app.run()
+                try await group.run()
             } catch {
                 let first = outcome.withLock { outcome -> Bool in
                     guard outcome == nil else { return false }
@@ -38,20 +52,18 @@ public final class ServingTask: Sendable {
         }
         listening.wait()
         switch outcome.current! {
-        case .success(let port): return (ServingTask(task: task), port)
+        case .success(let port): return (ServingTask(task: task, group: group), port)
         case .failure(let error): throw ServingError(reason: Self.reason(error))
         }
     }
 
-    public var isStopped: Bool { stopped.current }
-
-    /// Stops serving and waits until it has: the port is free and every connection closed.
+    /// Stops serving and waits until it has: the port is free and every connection closed. Blocks:
+    /// not for Swift concurrency's threads.
     public func stop() {
-        stopped.withLock { $0 = true }
-        task.cancel()
         let done = DispatchSemaphore(value: 0)
-        let task = task
+        let (task, group) = (task, group)
         Task.detached {
+            await group.triggerGracefulShutdown()
             _ = await task.result
             done.signal()
         }
