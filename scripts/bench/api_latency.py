@@ -63,7 +63,7 @@ def main():
             daemon.wait()
     percentiles = dict(re.findall(r"^\s+(50|75|90|99)%\s+(\S+)", wrk, re.M))
     requests = re.search(r"Requests/sec:\s+(\S+)", wrk).group(1)
-    print(f"## API latency: GET /api/v1/recordings with {args.recordings:,} recordings ({size / 1e6:.1f} MB of JSON)\n")
+    print(f"## API latency: GET /api/v1/recordings with {args.recordings:,} recordings (the first page of 100: {size / 1e3:.0f} kB of JSON)\n")
     print(f"wrk, {args.connections} connections, {args.seconds} s: p50 {percentiles.get('50')}, p90 {percentiles.get('90')}, "
           f"p99 {percentiles.get('99')}; {requests} requests/s")
 

@@ -14,6 +14,8 @@ public enum RelayListener {
     private static let refillBytes = 16 * 1024
     /// Seconds a listener waits for a mount whose station has not started yet.
     static let startTimeout = 15.0
+    /// How long a listener at the live edge waits after a commit for more, so it writes a few frames at once.
+    private static let gatherWrites = Duration.milliseconds(100)
     /// How often a listener whose writes are stuck is checked for having lost its place.
     private static let stallCheck = Duration.milliseconds(500)
 
@@ -95,7 +97,12 @@ public enum RelayListener {
                     case .ended: return
                     case .items(let items):
                         place.withLock { $0 = cursor }
-                        if items.isEmpty { await mount.nextCommit(after: generation) }
+                        if items.isEmpty {
+                            await mount.nextCommit(after: generation)
+                            // Gather a few commits (frames) into one write: a wake-up and a write per
+                            // frame per listener is what a thousand listeners cost most.
+                            try await Task.sleep(for: gatherWrites)
+                        }
                         for item in items {
                             switch item {
                             case .audio(let bytes): append(bytes, to: &outbox, interleaver: &interleaver)
