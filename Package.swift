@@ -16,6 +16,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C interop lives only in these shims.
@@ -38,9 +43,13 @@ let package = Package(
         .target(name: "Media", dependencies: [
             "CFFmpeg", "RadioModel", "StreamInput",
         ]),
-        // PCM sinks (audio devices through libavdevice).
+        // PCM sinks (audio devices through libavdevice), the HTTP relay's mounts and their listeners (on Hummingbird).
         .target(name: "Outputs", dependencies: [
-            "CFFmpeg", "Media", "RadioModel", "StreamInput",
+            "CFFmpeg", "Media", "RadioModel", "StreamInput", .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The embedded SQLite database every stateful module keeps its tables in.
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
@@ -99,10 +108,16 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Mustache", package: "swift-mustache"),
         ]),
+        // The daemon's one HTTP server (Hummingbird): the API under /api/v1 and its OpenAPI document, the
+        // podcast feeds and downloads of recordings, the live station mounts, /metrics, and the route groups of the pages.
+        .target(name: "HTTPService", dependencies: [
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Engine", "Guide",
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.
         .target(name: "OnairCommands", dependencies: [
             "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "SharedStore", "Scheduling", "Playback", "Engine", "Guide",
-            "Library", "Podcasts", "Monitoring", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Library", "Podcasts", "Monitoring", "HTTPService", "WebApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The executable: runs the root command and nothing else.
         .executableTarget(name: "onair", dependencies: ["OnairCommands"]),
@@ -130,6 +145,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["Browser"]),
+        .testTarget(name: "HTTPServiceTests", dependencies: ["HTTPService", "Engine", "RadioModel", "Scheduling", "StreamInput", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]
 )

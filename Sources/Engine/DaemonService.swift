@@ -39,10 +39,16 @@ public final class DaemonService: Sendable {
     public let guide: GuideStore
     public let jobs: RuntimeJobs
     private let scheduler: ScheduleDaemon
+    /// The connected stations, shared by every job, episode and live listener.
+    public let stations: Stations
+    public let paths: AppPaths
+    /// Turns a station id or URL into what to connect to.
+    public let lookup: @Sendable (String) throws -> StreamTarget
+    /// Titles, gaps, reconnects, episodes and jobs as they happen, for the HTTP API's event stream.
+    public let events = DaemonEvents()
     private let finaliser: Finaliser
     private let server: ControlServer
     private let guideRefresher: GuideRefresher
-    private let stations: Stations
     private let episodes: EpisodeRecordings
     private let metrics: OnairMetrics
     private let recordingsDirectory: URL
@@ -51,7 +57,12 @@ public final class DaemonService: Sendable {
     /// Opens the database and starts answering the control channel; `run()` then does the work.
     /// `lookup` turns a station id or URL into what to connect to.
     public init(paths: AppPaths, options: Options = Options(), lookup: @escaping @Sendable (String) throws -> StreamTarget,
-                log: @escaping @Sendable (DaemonEvent) -> Void) throws {
+                log logLine: @escaping @Sendable (DaemonEvent) -> Void) throws {
+        let events = self.events
+        let log: @Sendable (DaemonEvent) -> Void = { event in
+            LiveEvent(event).map(events.publish)
+            logLine(event)
+        }
         let store: any ScheduleStorage, index: any RecordingsIndexing, jobStore: JobStore, guide: GuideStore
         var leases: (any EpisodeLeases)?
         do {
@@ -88,6 +99,7 @@ public final class DaemonService: Sendable {
             case .gap(let gap): log(DaemonEvent(event: "stream-gap", station: station, message: String(format: "%.1f s", gap.seconds)))
             case .alert(let alert): log(DaemonEvent(event: "stream-\(alert.kind.rawValue)", station: station, message: alert.alertLine))
             case .recovered(let alert): log(DaemonEvent(event: "stream-recovered", station: station, message: alert.recoveryLine))
+            case .metadata(let change): events.publish(LiveEvent(type: "title", station: station, title: change.title))
             default: break
             }
         }
@@ -124,12 +136,12 @@ public final class DaemonService: Sendable {
             throw EngineError("\(error)", kind: .configuration)
         }
         self.finaliser = finaliser
-        self.stations = stations
         self.episodes = episodes
         self.metrics = metrics
         recordingsDirectory = paths.recordings
         self.log = logAndCount
         (schedule, recordings, self.guide) = (store, index, guide)
+        (self.stations, self.paths, self.lookup) = (stations, paths, lookup)
     }
 
     /// The daemon's metrics in Prometheus' text format: what `GET /metrics` serves, as
@@ -145,6 +157,20 @@ public final class DaemonService: Sendable {
         figures.leases = 0
         figures.recordings = recordingsDirectory
         return metrics.exposition(figures)
+    }
+
+    /// Starts a runtime job and tells the event stream.
+    public func startJob(_ spec: JobSpec) throws -> JobStatus {
+        let status = try jobs.start(spec)
+        events.publish(LiveEvent(type: "job-start", station: status.station, job: status.id))
+        return status
+    }
+
+    /// Stops a runtime job and tells the event stream.
+    public func stopJob(id: Int64) throws -> JobStatus {
+        let status = try jobs.stop(id: id)
+        events.publish(LiveEvent(type: "job-stop", station: status.station, job: status.id))
+        return status
     }
 
     /// Where clients reach it.

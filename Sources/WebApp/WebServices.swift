@@ -41,9 +41,9 @@ public struct WebServices: Sendable {
 
     /// The services of a running daemon.
     public init(daemon: DaemonService, paths: AppPaths, catalogue: @escaping @Sendable () throws -> Catalogue,
-                directory: RadioBrowserClient, relaySinks: [String] = []) {
-        self.init(paths: paths, catalogue: catalogue, directory: { try directory.search($0) }, schedule: daemon.schedule,
-                  recordings: daemon.recordings, guide: daemon.guide, startJob: daemon.jobs.start, stopJob: daemon.jobs.stop(id:),
+                directory: @escaping @Sendable (String) throws -> [DirectoryStation], relaySinks: [String] = []) {
+        self.init(paths: paths, catalogue: catalogue, directory: directory, schedule: daemon.schedule,
+                  recordings: daemon.recordings, guide: daemon.guide, startJob: daemon.startJob, stopJob: daemon.stopJob(id:),
                   jobs: daemon.jobs.list, status: { daemon.status() },
                   wakeScheduler: { daemon.wake() }, relaySinks: relaySinks)
     }

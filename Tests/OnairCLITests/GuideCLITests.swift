@@ -71,7 +71,7 @@ final class GuideCLITests: XCTestCase {
             try FixtureHTTPServer.file(body, contentType: "application/xml", headers: [("ETag", "\"g1\"")])(request, connection)
         }
         XCTAssertTrue(try onair.run(["guide", "import", server.url("/guide.xml").absoluteString]).succeeded)
-        let daemon = try onair.start(["daemon", "--json", "--guide-refresh", "1s"])
+        let daemon = try onair.start(["daemon", "--json", "--http", "off", "--guide-refresh", "1s"])
         defer { daemon.stop(grace: 5) }
         let deadline = Date(timeIntervalSinceNow: 20)
         while server.requestCount("/guide.xml") < 3, Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }

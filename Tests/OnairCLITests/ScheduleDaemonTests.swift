@@ -36,7 +36,7 @@ final class ScheduleDaemonTests: XCTestCase {
     }
 
     private func startDaemon() throws -> RunningProcess {
-        let daemon = try onair.start(["daemon", "--json"])
+        let daemon = try onair.start(["daemon", "--json", "--http", "off"])
         daemons.append(daemon)
         // Ready once its control socket answers.
         let deadline = Date(timeIntervalSinceNow: 10)

@@ -98,4 +98,14 @@ final class CommandsInProcessTests: XCTestCase {
         let run = try onair(["playlists", "move", "1"])
         XCTAssertEqual(run.status, 64)
     }
+
+    func testTheDaemonRefusesToServeHTTPBeyondThisMachineInOnePlainLine() throws {
+        let remote = try onair(["daemon", "--http", "0.0.0.0:8080"])
+        XCTAssertEqual(remote.status, 3)
+        XCTAssertEqual(remote.output.standardError, "onair: --http 0.0.0.0:8080 would let other machines in, and onair has no login yet: "
+                       + "serve 127.0.0.1 and reach it through an SSH tunnel\n")
+        let garbled = try onair(["daemon", "--http", "localhost"])
+        XCTAssertEqual(garbled.status, 3)
+        XCTAssertEqual(garbled.output.standardError, "onair: invalid --http 'localhost': use ADDR:PORT (127.0.0.1:8080) or off\n")
+    }
 }

@@ -18,7 +18,7 @@ public struct SocketError: Error, CustomStringConvertible {
 
 /// Thin wrappers over the POSIX socket calls the fixtures need, IPv4 loopback only.
 /// Sockets are created close-on-exec so child processes (ffmpeg, curl) never inherit them.
-enum LoopbackSocket {
+public enum LoopbackSocket {
     /// A listening socket on 127.0.0.1; port 0 lets the kernel pick a free one.
     static func listen(port: UInt16 = 0, backlog: Int32 = 64) throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -44,7 +44,7 @@ enum LoopbackSocket {
         return (fd, UInt16(bigEndian: actual.sin_port))
     }
 
-    static func connect(port: UInt16) throws -> Int32 {
+    public static func connect(port: UInt16) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError("socket") }
         var address = loopbackAddress(port: port)
@@ -62,7 +62,7 @@ enum LoopbackSocket {
     }
 
     /// Writes all bytes. MSG_NOSIGNAL: a vanished peer is an error here, not a SIGPIPE for the test process.
-    static func sendAll(_ fd: Int32, _ data: Data) throws {
+    public static func sendAll(_ fd: Int32, _ data: Data) throws {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < buffer.count {
@@ -78,7 +78,7 @@ enum LoopbackSocket {
 
     /// Reads what is available, waiting at most `timeout` seconds (forever when nil).
     /// Returns nil at end of stream and empty data on timeout.
-    static func receive(_ fd: Int32, maxBytes: Int = 65536, timeout: TimeInterval?) throws -> Data? {
+    public static func receive(_ fd: Int32, maxBytes: Int = 65536, timeout: TimeInterval?) throws -> Data? {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let milliseconds = timeout.map { Int32((max(0, $0) * 1000).rounded(.up)) } ?? -1
         let ready = poll(&poller, 1, milliseconds)

@@ -32,7 +32,8 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
         daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) },
                                    log: { event in log.withLock { $0.append(event) } })
         services = WebServices(daemon: daemon, paths: paths, catalogue: catalogue,
-                               directory: try RadioBrowserClient(baseURLs: directory, environment: [:]), relaySinks: relaySinks)
+                               directory: { [client = try RadioBrowserClient(baseURLs: directory, environment: [:])] in try client.search($0) },
+                               relaySinks: relaySinks)
     }
 
     /// An application serving the web app's routes, and `others` (what the API would serve beside them).

@@ -77,7 +77,7 @@ def summary(errors):
 
 
 def run_daemon(binary, home):
-    return subprocess.Popen([binary, "daemon", "--json"], env={**os.environ, "ONAIR_HOME": home},
+    return subprocess.Popen([binary, "daemon", "--json", "--http", "off"], env={**os.environ, "ONAIR_HOME": home},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

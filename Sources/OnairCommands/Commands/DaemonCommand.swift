@@ -1,10 +1,12 @@
 import ArgumentParser
 import Engine
 import Foundation
+import HTTPService
 import Media
 import RadioModel
 import Scheduling
 import StreamInput
+import WebApp
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,19 +33,27 @@ struct DaemonCommand: ParsableCommand {
         sends no audio that long raises `down`, and `recovered` follows when sound returns; each is logged, \
         POSTed as JSON to --alert-webhook and handed to --alert-exec (in ONAIR_ALERT, ONAIR_ALERT_STATION, \
         ONAIR_ALERT_SINCE, ONAIR_ALERT_SECONDS, ONAIR_ALERT_JSON, and as JSON on its stdin).
+
         Several daemons, on one machine or many, share one schedule through a PostgreSQL database \
         (--database or ONAIR_DATABASE_URL): each claims due episodes with its station's lease (all of a \
         station's episodes on one daemon), renews it every 3 s, and takes over the episodes of a daemon \
         whose lease ran out (15 s), recording the rest as a second part. Give each one a --name.
 
+        It serves HTTP on --http (default 127.0.0.1:8080): the web app at /, the API under /api/v1 (described \
+        at /api/openapi.json), podcast feeds of the recordings under /feeds/, each catalogue station's live \
+        audio at /live/STATION-ID, and Prometheus metrics at /metrics. Only this machine can reach it: from \
+        a phone, use an SSH tunnel (ssh -L 8080:127.0.0.1:8080 BOX).
+
         Examples:
           onair daemon
-          onair daemon --json
+          onair daemon --json --http 127.0.0.1:8090
+          onair daemon --http off
           onair daemon --alert-webhook http://127.0.0.1:9000/onair --dead-air-seconds 20
           onair daemon --alert-exec 'logger -t onair "$ONAIR_ALERT $ONAIR_ALERT_STATION"'
           onair daemon --database postgresql://onair@db.example:5432/onair --name box-1 --max-streams 200
 
-        Exit codes: 0 stopped; 3 another daemon is running, or the database cannot be opened.
+        Exit codes: 0 stopped; 3 another daemon is running, the database cannot be opened, or the HTTP \
+        address cannot be served (in use, or not on this machine).
         """
     )
 
@@ -63,6 +73,9 @@ struct DaemonCommand: ParsableCommand {
     var alertExec: String?
 
     @OptionGroup var alerts: AlertOptions
+    @Option(help: ArgumentHelp("Where to serve the API, feeds and live audio: ADDR:PORT on this machine, or off.",
+                               valueName: "addr:port"))
+    var http: String = HTTPAddress.default.description
 
     @Flag(help: "Show FFmpeg's own warnings.")
     var verbose = false
@@ -74,6 +87,20 @@ struct DaemonCommand: ParsableCommand {
 
     @Option(help: "How many stations this daemon records at most, sharing --database.")
     var maxStreams: Int = 100
+    /// The address to serve, nil for `off`.
+    private var httpAddress: HTTPAddress? {
+        get throws {
+            guard http != "off" else { return nil }
+            guard let address = HTTPAddress(http) else {
+                throw CommandFailure(message: "invalid --http '\(http)': use ADDR:PORT (127.0.0.1:8080) or off", exitCode: ExitStatus.configuration)
+            }
+            guard address.isLoopback else {
+                throw CommandFailure(message: "--http \(address) would let other machines in, and onair has no login yet: "
+                                     + "serve 127.0.0.1 and reach it through an SSH tunnel", exitCode: ExitStatus.configuration)
+            }
+            return address
+        }
+    }
 
     func validate() throws {
         _ = try database.location()
@@ -114,7 +141,25 @@ struct DaemonCommand: ParsableCommand {
         options.sharedDatabase = try database.location()
         options.name = name ?? options.name
         options.maxStreams = maxStreams
-        let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.named($0) }, log: log)
+        let address = try httpAddress
+        let catalogue = CatalogueAccess.reader()
+        let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) }, log: log)
+        let server = address.map { address in
+            HTTPServer(address: address, daemon: daemon, catalogue: catalogue, routeGroups: [
+                { WebApp.addRoutes(to: $0, services: WebServices(daemon: daemon, paths: paths, catalogue: catalogue,
+                                                                 directory: { try RadioBrowserClient().search($0) })) },
+                HTTPServer.metricsRoute { daemon.metricsText() },
+            ])
+        }
+        if let server {
+            do {
+                let port = try server.start()
+                log(DaemonEvent(event: "http-started", message: "http://\(HTTPAddress(host: server.address.host, port: port))/"))
+            } catch {
+                throw CommandFailure(message: "cannot serve HTTP on \(server.address): \(error)", exitCode: ExitStatus.configuration)
+            }
+        }
+        defer { server?.stop() }
         let trap = SignalTrap { daemon.stop() }
         signal(SIGHUP, SIG_IGN)
         let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "onair.sighup"))

@@ -26,6 +26,25 @@ enum CatalogueAccess {
         }
     }
 
+    /// The catalogue for a long-running process (the daemon): the shipped file is looked for once (and
+    /// its absence said once), then both files are read afresh at each call, so a station added to the
+    /// user's file is there at once.
+    static func reader() -> @Sendable () throws -> Catalogue {
+        let shippedURL = Catalogue.shippedCatalogueURL(executableURL: executableURL, environment: ProcessInfo.processInfo.environment)
+        if shippedURL == nil {
+            Console.message("onair: warning: no shipped stations.json found (set ONAIR_STATIONS to its path); "
+                + "using only \(paths.userCatalogueURL.path)")
+        }
+        let userURL = paths.userCatalogueURL
+        return { () throws -> Catalogue in
+            do throws(CatalogueError) {
+                return try Catalogue.load(shippedURL: shippedURL, userURL: userURL)
+            } catch {
+                throw failure(error)
+            }
+        }
+    }
+
     /// A catalogue problem as the failure commands report: its one line, exit status 3.
     static func failure(_ error: CatalogueError) -> CommandFailure {
         CommandFailure(message: error.description, exitCode: ExitStatus.configuration)

@@ -1,8 +1,10 @@
+import Foundation
+import Media
 import RadioModel
 import StreamInput
 
-/// One path of a relay server: the broadcast it serves and who may listen to it.
-final class HTTPRelayMount: Sendable {
+/// One path of a relay server: the broadcast it serves, who may listen to it, and who listens now.
+public final class HTTPRelayMount: Sendable {
     let path: String
     let broadcast: AudioBroadcast
     let options: HTTPRelayOptions
@@ -15,10 +17,36 @@ final class HTTPRelayMount: Sendable {
     let burstBytes: Int
     let onEvent: @Sendable (StreamEvent) -> Void
 
+    private let listeners = Locked<[Int: RelayListenerRecord]>([:])
+    private let nextListener = Locked(0)
+    /// Listeners at the live edge, waiting for the next commit: resumed together by one observer.
+    private let waiting = Locked<(generation: Int, waiters: [Int: CheckedContinuation<Void, Never>])>((0, [:]))
+    private let observation = Locked<Int?>(nil)
+
     init(path: String, broadcast: AudioBroadcast, options: HTTPRelayOptions, name: String?, label: String,
          burstBytes: Int, onEvent: @escaping @Sendable (StreamEvent) -> Void) {
         self.path = path; self.broadcast = broadcast; self.options = options; self.name = name
         self.label = label; self.burstBytes = burstBytes; self.onEvent = onEvent
+        observation.withLock { $0 = broadcast.observe { [weak self] in self?.wakeListeners() } }
+    }
+
+    deinit { observation.current.map(broadcast.stopObserving) }
+
+    /// A mount and the feed that fills it, for a station's audio in `format`: what an `http://` sink
+    /// and the daemon's live mounts (`/live/STATION`) serve.
+    public static func make(path: String, format: RelayFormat = .copy, options: HTTPRelayOptions = HTTPRelayOptions(), label: String,
+                            input: PCMFormat, name: String?, onEvent: @escaping @Sendable (StreamEvent) -> Void = { _ in })
+        throws -> (mount: HTTPRelayMount, feed: StreamConsumer) {
+        // A listener may fall this far behind before it is dropped; lossless formats carry ~10× the
+        // bytes per second of lossy ones, so they get a wider window for the same seconds.
+        let lossless: Bool
+        if case .encode(let encoding) = format { lossless = encoding == .flac || encoding == .wav } else { lossless = false }
+        let window = lossless ? 2 * 1024 * 1024 : 256 * 1024
+        let broadcast = AudioBroadcast(retainedBytes: window)
+        let feed = try BroadcastFeed.make(format, input: input, label: label, into: broadcast)
+        let mount = HTTPRelayMount(path: path, broadcast: broadcast, options: options, name: name, label: label,
+                                   burstBytes: window / 4, onEvent: onEvent)
+        return (mount, feed)
     }
 
     func admits(token: String?) -> Bool {
@@ -34,4 +62,80 @@ final class HTTPRelayMount: Sendable {
         }
         return difference == 0
     }
+
+    // MARK: Listeners
+
+    /// Listeners waiting for the stream or hearing it.
+    public var listenerCount: Int { listeners.current.count }
+
+    /// Whether the station's stream has ended (its connection failed for good or was stopped).
+    public var hasEnded: Bool { broadcast.hasEnded }
+
+    /// Takes a place for a listener, unless the mount is full.
+    func admitListener(_ record: RelayListenerRecord) -> Int? {
+        let id = nextListener.withLock { $0 += 1; return $0 }
+        let admitted = listeners.withLock { listeners -> Bool in
+            guard listeners.count < options.maxListeners else { return false }
+            listeners[id] = record
+            return true
+        }
+        return admitted ? id : nil
+    }
+
+    func updateListener(_ id: Int, _ change: (inout RelayListenerRecord) -> Void) {
+        let streaming = listeners.withLock { listeners -> Int in
+            if var record = listeners[id] { change(&record); listeners[id] = record }
+            return listeners.values.count(where: \.streaming)
+        }
+        broadcast.listeners = streaming
+    }
+
+    func removeListener(_ id: Int) {
+        let streaming = listeners.withLock { listeners -> Int in
+            listeners[id] = nil
+            return listeners.values.count(where: \.streaming)
+        }
+        broadcast.listeners = streaming
+    }
+
+    var listenerRecords: [RelayListenerRecord] { listeners.current.values.sorted { $0.connectedAt < $1.connectedAt } }
+
+    /// The commit count a listener saw before reading; `nextCommit(after:)` returns at once if it moved on.
+    var commitGeneration: Int { waiting.current.generation }
+
+    /// Suspends until the broadcast commits again (or ends) after `generation`, or the task is cancelled.
+    func nextCommit(after generation: Int) async {
+        let id = nextListener.withLock { $0 += 1; return $0 }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = waiting.withLock { state -> Bool in
+                    guard state.generation == generation, !Task.isCancelled else { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            waiting.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+
+    private func wakeListeners() {
+        let waiters = waiting.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.generation &+= 1
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// What `/status.json` shows of one listener.
+struct RelayListenerRecord: Sendable {
+    let peer: String
+    let connectedAt: Double
+    let userAgent: String?
+    let icyMetadata: Bool
+    var streaming = false
+    var bytesSent: Int64 = 0
 }

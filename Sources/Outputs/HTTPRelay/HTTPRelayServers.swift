@@ -13,29 +13,28 @@ final class HTTPRelayServers: @unchecked Sendable {  // `servers` inside `lock`
     func serve(_ mount: HTTPRelayMount, host: String, port: Int) throws {
         try lock.withLock {
             let key = "\(host.lowercased()):\(port)"
-            if let server = servers[key] {
-                try Self.checkAccess(to: server.address, for: mount)
-                return try server.add(mount)
-            }
             guard let address = try NetworkAddress.resolve(host: host, port: port, forListening: true).first else {
                 throw SinkError("\(mount.label): no address for \(host)")
             }
             try Self.checkAccess(to: address, for: mount)
-            let server = try HTTPRelayServer(address: address) { [unowned self] server, closeListener in
-                retire(server, key: key, closeListener: closeListener)
+            if let server = servers[key] { return try server.add(mount) }
+            let server: HTTPRelayServer
+            do {
+                server = try HTTPRelayServer(host: host, port: port) { [unowned self] server in retire(server, key: key) }
+            } catch {
+                throw SinkError("\(mount.label): cannot serve on \(address): \(error)")
             }
             try server.add(mount)
             servers[key] = server
-            server.start()
         }
     }
 
     /// Lets a server with no mounts go, unless a mount was added meanwhile.
-    private func retire(_ server: HTTPRelayServer, key: String, closeListener: () -> Void) -> Bool {
+    private func retire(_ server: HTTPRelayServer, key: String) -> Bool {
         lock.withLock {
             guard servers[key] === server, server.mountCount == 0 else { return false }
             servers[key] = nil
-            closeListener()
+            server.stop()
             return true
         }
     }

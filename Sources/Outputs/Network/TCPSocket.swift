@@ -3,23 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// Opening TCP sockets, close-on-exec so no child process inherits them.
+/// Opening TCP connections, close-on-exec so no child process inherits them.
 enum TCPSocket {
-    /// A non-blocking listening socket.
-    static func listen(on address: NetworkAddress, backlog: Int32 = 128) throws -> Int32 {
-        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SinkError.system("cannot open a socket for \(address)") }
-        var on: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        let bound = address.withSocketAddress { bind(fd, $0, $1) }
-        guard bound == 0, Glibc.listen(fd, backlog) == 0 else {
-            let error = SinkError.system("cannot listen on \(address)")
-            close(fd)
-            throw error
-        }
-        return fd
-    }
-
     /// A non-blocking connection to the first address of `host` that answers within `timeout` seconds.
     static func connect(host: String, port: Int, timeout: Double) throws -> Int32 {
         var lastError = "no address"

@@ -3,12 +3,12 @@ import Media
 
 /// The chapters of a recording: one per title that was on air, and one where audio resumes after a
 /// gap, all timed in seconds of the file (the packets' own timestamps, never bytes ÷ bitrate).
-enum ChapterList {
+public enum ChapterList {
     /// Marks closer than this are one: a reconnect reports its gap and may repeat a title at the same point.
     static let sameMoment = 0.05
 
     /// The first title of a recording is what was on air when it began: it names the audio from 0.
-    static func chapters(titles: [TimedTitle], gaps: [TimedGap], duration: Double, untitled: String) -> [Chapter] {
+    public static func chapters(titles: [TimedTitle], gaps: [TimedGap], duration: Double, untitled: String) -> [Chapter] {
         enum Mark { case title(String), gap(Double) }
         let unsorted: [(start: Double, mark: Mark)] = titles.enumerated().map { index, title in
             (index == 0 ? 0 : max(0, title.start), .title(title.title))

@@ -50,6 +50,23 @@ public final class PostgresRecordingsIndex: RecordingsIndexing {
         try access { session in try session.query("DELETE FROM recording WHERE id = \(id) RETURNING id, record").first.map(Self.entry) }
     }
 
+    public func page(station: String?, programme: String?, limit: Int, offset: Int) throws(RecordingError)
+        -> (total: Int, recordings: [IndexedRecording]) {
+        try access { session in
+            // The programme is read from the entry's JSON: the table keeps as columns only what every lookup needs.
+            let total = try session.query("""
+                SELECT count(*) FROM recording WHERE (\(station)::text IS NULL OR station = \(station))
+                AND (\(programme)::text IS NULL OR record::jsonb->>'programme' = \(programme))
+                """).first.map { try $0.decode(Int.self) } ?? 0
+            let page = try session.query("""
+                SELECT id, record FROM recording WHERE (\(station)::text IS NULL OR station = \(station))
+                AND (\(programme)::text IS NULL OR record::jsonb->>'programme' = \(programme))
+                ORDER BY start_utc DESC, id DESC LIMIT \(limit) OFFSET \(offset)
+                """).map(Self.entry)
+            return (total, page)
+        }
+    }
+
     private func access<T>(_ body: (PostgresSession) throws -> T) throws(RecordingError) -> T {
         do {
             return try database.transaction(body)

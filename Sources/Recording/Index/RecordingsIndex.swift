@@ -86,6 +86,10 @@ public protocol RecordingsIndexing: Sendable {
     func recording(id: Int64) throws(RecordingError) -> IndexedRecording?
     /// Forgets a recording; returns what it was.
     func remove(id: Int64) throws(RecordingError) -> IndexedRecording?
+    /// One page of the recordings of a station or programme (nil: any), newest first, and how many
+    /// there are in all: what a list on a screen shows, without reading the whole index.
+    func page(station: String?, programme: String?, limit: Int, offset: Int) throws(RecordingError)
+        -> (total: Int, recordings: [IndexedRecording])
 }
 
 /// The recordings index in the `recording` table of onair's SQLite database.
@@ -128,6 +132,18 @@ public final class RecordingsIndex: RecordingsIndexing {
     /// Every recording, oldest first.
     public func all() throws(RecordingError) -> [IndexedRecording] {
         try access { db in try IndexedRecording.order(Column("startUTC"), Column("id")).fetchAll(db) }
+    }
+
+    public func page(station: String? = nil, programme: String? = nil, limit: Int, offset: Int) throws(RecordingError)
+        -> (total: Int, recordings: [IndexedRecording]) {
+        try access { db in
+            var chosen = IndexedRecording.all()
+            if let station { chosen = chosen.filter(Column("station") == station) }
+            if let programme { chosen = chosen.filter(Column("programme") == programme) }
+            let total = try chosen.fetchCount(db)
+            let page = try chosen.order(Column("startUTC").desc, Column("id").desc).limit(limit, offset: offset).fetchAll(db)
+            return (total, page)
+        }
     }
 
     public func recording(id: Int64) throws(RecordingError) -> IndexedRecording? {

@@ -1,0 +1,59 @@
+import Foundation
+import RadioModel
+import Scheduling
+
+/// One thing that happened in the daemon, as its live event stream (`/api/v1/events`) tells it.
+public struct LiveEvent: Codable, Sendable, Equatable {
+    /// title, gap, reconnect, episode-start, episode-end, job-start, job-stop.
+    public var type: String
+    public var station: String?
+    /// The new title, for `title`.
+    public var title: String?
+    /// Details a person reads: a gap's length, a failure's reason.
+    public var message: String?
+    public var episode: Int64?
+    public var job: Int64?
+    public var at: Date
+
+    public init(type: String, station: String? = nil, title: String? = nil, message: String? = nil,
+                episode: Int64? = nil, job: Int64? = nil, at: Date = Date()) {
+        self.type = type; self.station = station; self.title = title; self.message = message
+        self.episode = episode; self.job = job; self.at = at
+    }
+
+    /// The log's events that a listener of the stream cares about, renamed to the stream's types.
+    init?(_ event: DaemonEvent) {
+        let type: String
+        switch event.event {
+        case "episode-started": type = "episode-start"
+        case "episode-done", "episode-failed", "episode-interrupted": type = "episode-end"
+        case "stream-gap": type = "gap"
+        case "stream-reconnecting": type = "reconnect"
+        default: return nil
+        }
+        self.init(type: type, station: event.station, message: event.message, episode: event.episode)
+    }
+}
+
+/// Hands every live event to whoever is subscribed now; a subscriber that does not keep up loses the
+/// oldest of its unread events, never slows the daemon.
+public final class DaemonEvents: Sendable {
+    /// Unread events a subscriber may hold before the oldest are dropped.
+    static let bufferedEvents = 256
+
+    private let subscribers = Locked<[UUID: AsyncStream<LiveEvent>.Continuation]>([:])
+
+    public init() {}
+
+    public func subscribe() -> AsyncStream<LiveEvent> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(Self.bufferedEvents))
+        continuation.onTermination = { [subscribers] _ in subscribers.withLock { $0[id] = nil } }
+        subscribers.withLock { $0[id] = continuation }
+        return stream
+    }
+
+    public func publish(_ event: LiveEvent) {
+        for continuation in subscribers.current.values { continuation.yield(event) }
+    }
+}

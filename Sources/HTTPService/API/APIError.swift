@@ -1,0 +1,102 @@
+import Foundation
+import Hummingbird
+import RadioModel
+
+/// An API failure: its status and one sentence a person can act on, sent as `{"error": "…"}`.
+public struct APIError: HTTPResponseError, CustomStringConvertible {
+    public let status: HTTPResponse.Status
+    public let message: String
+    let headers: HTTPFields
+
+    public init(_ status: HTTPResponse.Status, _ message: String) {
+        self.init(status, message, headers: [:])
+    }
+
+    init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields) {
+        self.status = status
+        self.message = message
+        self.headers = headers
+    }
+
+    public var description: String { message }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = JSONResponse.make(ErrorBody(error: message), status: status)
+        response.headers.append(contentsOf: headers)
+        return response
+    }
+
+    static func notFound(_ what: String) -> APIError { APIError(.notFound, what) }
+    static func invalid(_ message: String) -> APIError { APIError(.unprocessableContent, message) }
+    static func badRequest(_ message: String) -> APIError { APIError(.badRequest, message) }
+
+    struct ErrorBody: Encodable {
+        let error: String
+    }
+}
+
+/// Hummingbird's own refusals under `/api/` (an unknown path, a body too large) as JSON errors like
+/// ours, so a client parses every failure the same way; a path the API has, asked with a method it
+/// does not take, is 405 with the methods it does.
+struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let routes: [APIRoute]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let error as HTTPError where request.uri.path.hasPrefix("/api/") {
+            let allowed = routes.filter { Self.matches($0.path, request.uri.path) }.map(\.method.rawValue)
+            if error.status == .notFound, !allowed.isEmpty {
+                throw APIError(.methodNotAllowed, "\(request.uri.path) takes \(allowed.joined(separator: ", ")), not \(request.method.rawValue)",
+                               headers: [.allow: allowed.joined(separator: ", ")])
+            }
+            throw APIError(error.status, error.body ?? "\(error.status.code) \(error.status.reasonPhrase)")
+        }
+    }
+
+    /// Whether `path` is an instance of the route's `pattern` (`/api/v1/jobs/{id}`).
+    private static func matches(_ pattern: String, _ path: String) -> Bool {
+        let wanted = pattern.split(separator: "/", omittingEmptySubsequences: false)
+        let given = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard wanted.count == given.count else { return false }
+        return zip(wanted, given).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+    }
+}
+
+/// JSON replies in onair's encoding (ISO 8601 dates, sorted keys).
+enum JSONResponse {
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: OnairJSON.data(value))))
+    }
+}
+
+extension Request {
+    /// The JSON body as `T`: 400 when it is not JSON of that shape, naming what is wrong.
+    func decodeJSON<T: Decodable>(_ type: T.Type) async throws -> T {
+        let body = try await body.collect(upTo: 1 << 20)
+        do {
+            return try OnairJSON.decoder.decode(T.self, from: Data(buffer: body))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw APIError.badRequest("the body needs \"\(key.stringValue)\"")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw APIError.badRequest("\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            throw APIError.badRequest("\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\": \(context.debugDescription)")
+        } catch {
+            throw APIError.badRequest("the body is not a JSON object of the documented shape")
+        }
+    }
+}
+
+extension RequestContext {
+    /// A numeric id from the path: 404 when it is not one (no such resource can exist).
+    func id(_ name: String = "id") throws -> Int64 {
+        guard let text = parameters.get(name), let id = Int64(text), id > 0 else {
+            throw APIError.notFound("no such \(name == "id" ? "item" : name): ids are positive numbers")
+        }
+        return id
+    }
+}

@@ -1,0 +1,59 @@
+import Engine
+import Foundation
+import Hummingbird
+import RadioModel
+
+/// `/api/v1/jobs`: the daemon's runtime jobs — relays to sinks and recordings — started, listed with
+/// their live state, and stopped.
+extension API {
+    var jobRoutes: [APIRoute] {
+        [
+            APIRoute(.get, "/api/v1/jobs") { _, _ in JSONResponse.make(JobListBody(jobs: daemon.jobs.list())) },
+            APIRoute(.post, "/api/v1/jobs") { request, _ in
+                let body = try await request.decodeJSON(JobRequest.self)
+                if body.kind == .relay, body.to?.isEmpty ?? true {
+                    throw APIError.invalid("a relay needs \"to\": the sinks to send the station to, e.g. [\"http://127.0.0.1:8001/radio\"]")
+                }
+                let spec = JobSpec(kind: body.kind, station: body.station, sinks: body.to ?? [], format: body.format,
+                                   output: body.output, splitTracks: body.splitTracks ?? false, persist: body.persist ?? false)
+                do {
+                    return JSONResponse.make(try await offloaded { try daemon.startJob(spec) }, status: .created)
+                } catch {
+                    // An unknown station, a sink that cannot open, a station that cannot be resolved:
+                    // the job as asked cannot run, and the message says why.
+                    throw APIError.invalid("\(error)")
+                }
+            },
+            APIRoute(.get, "/api/v1/jobs/{id}") { _, context in
+                let id = try context.id()
+                guard let job = daemon.jobs.list().first(where: { $0.id == id }) else { throw APIError.notFound("no job \(id)") }
+                return JSONResponse.make(job)
+            },
+            APIRoute(.delete, "/api/v1/jobs/{id}") { _, context in
+                let id = try context.id()
+                do {
+                    return JSONResponse.make(try await offloaded { try daemon.stopJob(id: id) })
+                } catch {
+                    throw APIError.notFound("no job \(id)")
+                }
+            },
+        ]
+    }
+}
+
+/// What `POST /api/v1/jobs` takes.
+struct JobRequest: Decodable {
+    var kind: JobSpec.Kind
+    /// A catalogue station id or a stream URL.
+    var station: String
+    /// A relay's sinks, as `onair relay --to` takes them.
+    var to: [String]?
+    var format: String?
+    var output: String?
+    var splitTracks: Bool?
+    var persist: Bool?
+}
+
+struct JobListBody: Encodable {
+    let jobs: [JobStatus]
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+
+/// A recording's file as HTTP serves it to players and podcast apps: one byte range (`Range: bytes=…`,
+/// 206, or 416 when it lies beyond the end), validators (`ETag`, `Last-Modified`) and their conditional
+/// requests (304), and the container's MIME type.
+enum RecordingFile {
+    static func response(to request: Request, file: String, context: BasicRequestContext) async throws -> Response {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+              let size = (attributes[.size] as? NSNumber)?.intValue else {
+            throw APIError.notFound("the recording's file is missing")
+        }
+        let modified = (attributes[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
+        let etag = "\"\(size)-\(Int(modified.timeIntervalSince1970))\""
+        var headers: HTTPFields = [.contentType: mimeType(of: file), .acceptRanges: "bytes", .eTag: etag,
+                                   .lastModified: httpDate(modified), .cacheControl: "private, max-age=0"]
+        if notModified(request, etag: etag, modified: modified) {
+            return Response(status: .notModified, headers: headers)
+        }
+        var range = size == 0 ? nil : 0...(size - 1)
+        var status = HTTPResponse.Status.ok
+        if let header = request.headers[.range] {
+            switch ByteRange.parse(header, size: size) {
+            case .whole: break
+            case .part(let part):
+                range = part
+                status = .partialContent
+                headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)"
+            case .unsatisfiable:
+                headers[.contentRange] = "bytes */\(size)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+        }
+        headers[.contentLength] = "\(range?.count ?? 0)"
+        guard let range else { return Response(status: status, headers: headers) }
+        let body = try await FileIO().loadFile(path: file, range: range, context: context)
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    static func mimeType(of file: String) -> String {
+        switch URL(fileURLWithPath: file).pathExtension.lowercased() {
+        case "mp3": return "audio/mpeg"
+        case "m4a", "mp4": return "audio/mp4"
+        case "aac": return "audio/aac"
+        case "ogg", "oga": return "audio/ogg"
+        case "opus": return "audio/ogg; codecs=opus"
+        case "flac": return "audio/flac"
+        case "ts": return "video/mp2t"
+        case "wav": return "audio/wav"
+        default: return "application/octet-stream"
+        }
+    }
+
+    private static func notModified(_ request: Request, etag: String, modified: Date) -> Bool {
+        if let match = request.headers[.ifNoneMatch] {
+            return match.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }
+        }
+        if let since = request.headers[.ifModifiedSince], let date = httpDateFormatter.date(from: since) {
+            return Int(modified.timeIntervalSince1970) <= Int(date.timeIntervalSince1970)
+        }
+        return false
+    }
+
+    static func httpDate(_ date: Date) -> String { httpDateFormatter.string(from: date) }
+
+    private static let httpDateFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter
+    }()
+}
+
+/// One `Range: bytes=…` header against a file of `size` bytes (RFC 9110 §14.1.2). Several ranges at
+/// once are answered with the whole file, as the RFC allows.
+public enum ByteRange: Equatable, Sendable {
+    case whole
+    case part(ClosedRange<Int>)
+    case unsatisfiable
+
+    public static func parse(_ header: String, size: Int) -> ByteRange {
+        let text = header.trimmingCharacters(in: .whitespaces)
+        guard text.lowercased().hasPrefix("bytes="), !text.contains(",") else { return .whole }
+        let spec = text.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
+        guard let dash = spec.firstIndex(of: "-") else { return .whole }
+        let first = spec[..<dash], last = spec[spec.index(after: dash)...]
+        guard first.allSatisfy(\.isASCIIDigit), last.allSatisfy(\.isASCIIDigit), !(first.isEmpty && last.isEmpty) else { return .whole }
+        if first.isEmpty {
+            // The last N bytes.
+            guard let count = Int(last), count > 0, size > 0 else { return .unsatisfiable }
+            return .part(max(0, size - count)...(size - 1))
+        }
+        guard let start = Int(first) else { return .unsatisfiable }
+        guard start < size else { return .unsatisfiable }
+        let end = last.isEmpty ? size - 1 : min(Int(last) ?? Int.max, size - 1)
+        guard end >= start else { return .whole }
+        return .part(start...end)
+    }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import Media
+import Recording
+
+/// `/api/v1/recordings`: the finished recordings of the index — listed, shown with their chapters and
+/// gaps, deleted (file and entry), and their audio served with ranges (players seek, podcast apps resume).
+/// URLs carry ids, never paths: only files the index lists are ever read.
+extension API {
+    var recordingRoutes: [APIRoute] {
+        [
+            APIRoute(.get, "/api/v1/recordings") { request, _ in
+                let station = request.uri.queryParameters.get("station")
+                let programme = request.uri.queryParameters.get("programme")
+                let limit = try boundedCount(request, "limit", default: 100)
+                let offset = try request.uri.queryParameters.get("offset").map { text -> Int in
+                    guard let offset = Int(text), offset >= 0 else { throw APIError.badRequest("offset must be a number from 0") }
+                    return offset
+                } ?? 0
+                let (total, page) = try indexed { () throws(RecordingError) in
+                    try daemon.recordings.page(station: station, programme: programme, limit: limit, offset: offset)
+                }
+                return JSONResponse.make(RecordingList(total: total, recordings: page.map(RecordingSummary.init)))
+            },
+            APIRoute(.get, "/api/v1/recordings/{id}") { _, context in
+                JSONResponse.make(RecordingDetail(try recording(context)))
+            },
+            APIRoute(.delete, "/api/v1/recordings/{id}") { _, context in
+                let entry = try recording(context)
+                return try await offloaded { try delete(entry) }
+            },
+            APIRoute(.get, "/api/v1/recordings/{id}/audio") { request, context in
+                try await RecordingFile.response(to: request, file: try recording(context).file, context: context)
+            },
+            APIRoute(.get, "/api/v1/recordings/{id}/chapters.json") { _, context in
+                JSONResponse.make(PodcastChapters(try recording(context)))
+            },
+        ]
+    }
+
+    /// Deletes the recording's files, then its index entry.
+    private func delete(_ entry: IndexedRecording) throws -> Response {
+        for file in [entry.file, entry.cueSheet].compactMap({ $0 }) where FileManager.default.fileExists(atPath: file) {
+            do {
+                try FileManager.default.removeItem(atPath: file)
+            } catch {
+                throw APIError(.conflict, "cannot remove \(URL(fileURLWithPath: file).lastPathComponent): \(error.localizedDescription)")
+            }
+        }
+        _ = try indexed { () throws(RecordingError) in try daemon.recordings.remove(id: entry.id ?? 0) }
+        return JSONResponse.make(RecordingSummary(entry))
+    }
+
+    func recording(_ context: BasicRequestContext) throws -> IndexedRecording {
+        let id = try context.id()
+        guard let entry = try indexed({ () throws(RecordingError) in try daemon.recordings.recording(id: id) }) else {
+            throw APIError.notFound("no recording \(id)")
+        }
+        return entry
+    }
+
+    func indexed<T>(_ body: () throws(RecordingError) -> T) throws -> T {
+        do { return try body() } catch { throw APIError(.serviceUnavailable, "\(error)") }
+    }
+}
+
+/// A recording in a list: what a person picks it by.
+struct RecordingSummary: Encodable {
+    let id: Int64
+    let station: String
+    let stationName: String
+    let programme: String?
+    let programmeName: String?
+    let episodeTitle: String?
+    let start: Date
+    let end: Date
+    let duration: Double
+    let size: Int64
+    let codec: String
+    let container: String
+    let gaps: Int
+    let audio: String
+
+    init(_ entry: IndexedRecording) {
+        id = entry.id ?? 0; station = entry.station; stationName = entry.stationName; programme = entry.programme
+        programmeName = entry.programmeName; episodeTitle = entry.episodeTitle; start = entry.startUTC; end = entry.endUTC
+        duration = entry.duration; size = entry.size; codec = entry.codec; container = entry.container; gaps = entry.gaps.count
+        audio = "/api/v1/recordings/\(id)/audio"
+    }
+}
+
+/// One recording with its titles, gaps and chapters (what a player jumps to).
+struct RecordingDetail: Encodable {
+    let recording: RecordingSummary
+    let file: String
+    let titles: [TimedTitle]
+    let gaps: [TimedGap]
+    let chapters: [Chapter]
+
+    init(_ entry: IndexedRecording) {
+        recording = RecordingSummary(entry)
+        file = URL(fileURLWithPath: entry.file).lastPathComponent
+        titles = entry.titles
+        gaps = entry.gaps
+        chapters = ChapterList.chapters(titles: entry.titles, gaps: entry.gaps, duration: entry.duration,
+                                        untitled: entry.programmeName ?? entry.stationName)
+    }
+}
+
+struct RecordingList: Encodable {
+    /// How many match, beyond this page.
+    let total: Int
+    let recordings: [RecordingSummary]
+}
+
+/// Podcasting 2.0's JSON chapters (`application/json+chapters`) of a recording.
+struct PodcastChapters: Encodable {
+    struct Entry: Encodable {
+        let startTime: Double
+        let title: String
+    }
+
+    let version = "1.2.0"
+    let chapters: [Entry]
+
+    init(_ entry: IndexedRecording) {
+        chapters = RecordingDetail(entry).chapters.map { Entry(startTime: ($0.start * 1000).rounded() / 1000, title: $0.title) }
+    }
+}

@@ -1,0 +1,33 @@
+import Engine
+import Foundation
+import Hummingbird
+import Scheduling
+
+/// `/api/v1/status`: what the daemon is doing — active episodes and jobs, the next episodes, recent
+/// failures — and the disk space left where recordings go.
+extension API {
+    var statusRoutes: [APIRoute] {
+        [
+            APIRoute(.get, "/api/v1/status") { _, _ in
+                JSONResponse.make(ServiceStatus(daemon: daemon.status(), jobs: daemon.jobs.list(),
+                                                liveMounts: live.stationsServed, diskFree: diskFree()))
+            },
+        ]
+    }
+
+    private func diskFree() -> Int64? {
+        let directory = daemon.paths.recordings
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let attributes = try? FileManager.default.attributesOfFileSystem(forPath: directory.path)
+        return (attributes?[.systemFreeSize] as? NSNumber)?.int64Value
+    }
+}
+
+struct ServiceStatus: Encodable {
+    let daemon: DaemonStatus
+    let jobs: [JobStatus]
+    /// Stations whose live mount (`/live/ID`) has listeners or is connecting.
+    let liveMounts: [String]
+    /// Bytes free on the recordings' file system.
+    let diskFree: Int64?
+}

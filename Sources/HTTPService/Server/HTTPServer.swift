@@ -1,0 +1,57 @@
+import Engine
+import Foundation
+import Hummingbird
+import Outputs
+import RadioModel
+import StreamInput
+
+/// Routes another module adds to the daemon's server (the web pages, `/metrics`), one call each.
+public typealias HTTPRouteGroup = @Sendable (Router<BasicRequestContext>) -> Void
+
+/// The daemon's one HTTP server, on Hummingbird: the API under `/api/v1` and its OpenAPI document,
+/// the podcast feeds, the recordings' audio, the live station mounts under `/live/`, and whatever
+/// route groups the caller adds (the web app's pages). One port, one event loop group.
+public final class HTTPServer: Sendable {
+    public let address: HTTPAddress
+    private let responder: RouterResponder<BasicRequestContext>
+    private let running = Locked<ServingTask?>(nil)
+    public let live: LiveMounts
+
+    /// `directory` makes the radio-browser.info client for a search (by default from the environment,
+    /// `ONAIR_RADIO_BROWSER_URL`, else DNS discovery).
+    public init(address: HTTPAddress, daemon: DaemonService, catalogue: @escaping @Sendable () throws -> Catalogue,
+                directory: @escaping @Sendable () -> RadioBrowserClient? = { try? RadioBrowserClient() },
+                routeGroups: [HTTPRouteGroup] = []) {
+        self.address = address
+        let live = LiveMounts(daemon: daemon, catalogue: catalogue)
+        self.live = live
+        let router = Router()
+        let api = API(daemon: daemon, catalogue: catalogue, makeDirectory: directory, live: live)
+        router.add(middleware: APIErrorMiddleware(routes: api.routes))
+        api.add(to: router)
+        FeedRoutes(daemon: daemon, catalogue: catalogue).add(to: router)
+        live.add(to: router)
+        for group in routeGroups { group(router) }
+        responder = router.buildResponder()
+    }
+
+    /// The API's operations, for the test that holds them against the OpenAPI document.
+    public static func apiRoutes(daemon: DaemonService, catalogue: @escaping @Sendable () throws -> Catalogue) -> [APIRoute] {
+        API(daemon: daemon, catalogue: catalogue, makeDirectory: { nil }, live: LiveMounts(daemon: daemon, catalogue: catalogue)).routes
+    }
+
+    /// Binds and starts serving; returns the port bound (the one asked for, or the system's pick for 0).
+    /// A taken port or an address that cannot be bound fails here, before the daemon starts.
+    public func start() throws -> Int {
+        let (task, port) = try BoundedHTTPServer.start(responder, host: address.host, port: address.port)
+        running.withLock { $0 = task }
+        return port
+    }
+
+    /// Stops serving: live mounts leave their stations (their listeners' streams end), connections
+    /// still open after `ServingTask`'s grace period (event streams) are closed.
+    public func stop() {
+        live.stopAll()
+        running.withLock { running in defer { running = nil }; return running }?.stop()
+    }
+}
