@@ -54,7 +54,8 @@ final class APIHarness {
         directory.route("/json/stations/search", FixtureHTTPServer.file(try Data(contentsOf: saved), contentType: "application/json"))
         let directoryURL = directory.baseURL.absoluteString
         server = HTTPServer(address: HTTPAddress(host: "127.0.0.1", port: 0), daemon: daemon, catalogue: catalogue,
-                            directory: { try? RadioBrowserClient(baseURLs: [directoryURL]) })
+                            directory: { try? RadioBrowserClient(baseURLs: [directoryURL]) },
+                            routeGroups: [HTTPServer.metricsRoute { [daemon] in daemon.metricsText() }])
         port = try server.start()
         let daemon = daemon
         runner = Thread { try? daemon.run() }

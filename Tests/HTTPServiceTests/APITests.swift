@@ -201,6 +201,26 @@ final class APITests: XCTestCase {
         XCTAssertEqual(try RawHTTP.get(harness.url("/live/nowhere")).statusCode, 404)
     }
 
+    /// What Prometheus scrapes: the station's series move while a job receives audio, and the daemon's
+    /// job count says what runs.
+    func testMetricsAreServedInPrometheusTextFormatAndMoveWithTheAudio() throws {
+        let running = try harness.request("POST", "/api/v1/jobs", json: ["kind": "record", "station": "tone"])
+        XCTAssertEqual(running.status, 201)
+        func received() throws -> Double? {
+            let reply = try harness.request("GET", "/metrics")
+            XCTAssertEqual(reply.status, 200)
+            XCTAssertTrue(reply.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") ?? false, "\(reply.headers)")
+            return reply.text.split(separator: "\n").first { $0.hasPrefix("onair_station_received_bytes_total{") && $0.contains("tone") }
+                .flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
+        }
+        XCTAssertTrue(eventually(timeout: 20) { ((try? received()) ?? nil ?? 0) > 16_000 }, "bytes received reach /metrics")
+        let first = try XCTUnwrap(try received())
+        XCTAssertTrue(eventually(timeout: 20) { ((try? received()) ?? nil ?? 0) > first }, "and keep growing while the job runs")
+        let text = try harness.request("GET", "/metrics").text
+        XCTAssertTrue(text.contains("onair_jobs{kind=\"record\"} 1"), text)
+        XCTAssertTrue(text.contains("onair_disk_free_bytes"), text)
+    }
+
     func testTheEventStreamTellsJobsAndTitlesAsTheyHappen() throws {
         let socket = try LoopbackSocket.connect(port: UInt16(harness.port))
         defer { close(socket) }
