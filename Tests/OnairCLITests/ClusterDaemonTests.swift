@@ -45,7 +45,7 @@ final class ClusterDaemonTests: XCTestCase {
     }
 
     private func startDaemon(_ onair: OnairBinary, name: String) throws -> RunningProcess {
-        let daemon = try onair.start(["daemon", "--json", "--database", postgres.url, "--name", name])
+        let daemon = try onair.start(["daemon", "--json", "--http", "off", "--database", postgres.url, "--name", name])
         daemons.append(daemon)
         XCTAssertTrue(eventually(timeout: 20) { (try? self.cluster(onair))?.daemons.contains { $0["name"] as? String == name } == true },
                       "daemon \(name) did not register: \(daemon.stderrText)")
