@@ -38,4 +38,10 @@ final class DaemonLoopOnPostgresTests: DaemonLoopTests {
     override func testRetentionKeepsTheNewestEpisodesAndDeletesOlderFilesAndIndexEntries() throws {
         try super.testRetentionKeepsTheNewestEpisodesAndDeletesOlderFilesAndIndexEntries()
     }
+    override func testKeepDaysDeletesWhatFinishedLongerAgoByFinishTimeAndSparesKeptRecordings() throws {
+        try super.testKeepDaysDeletesWhatFinishedLongerAgoByFinishTimeAndSparesKeptRecordings()
+    }
+    override func testMinimumFreeSpaceDeletesTheOldestFinishedUntilEnoughIsFree() throws {
+        try super.testMinimumFreeSpaceDeletesTheOldestFinishedUntilEnoughIsFree()
+    }
 }

@@ -150,27 +150,99 @@ class DaemonLoopTests: XCTestCase {
         }
     }
 
-    func testRetentionKeepsTheNewestEpisodesAndDeletesOlderFilesAndIndexEntries() throws {
-        var rule = try daily("09:00", createdAt: instant("2026-11-01T00:00:00Z"))
-        rule.keep = 2
-        let expansion = try RuleExpansion(rule)
+    /// Done episodes of `rule` ending after `after`, each with a recording (a real file, indexed) of its window.
+    private func recordedEpisodes(of rule: ScheduleRule, endingAfter after: Date, count: Int) throws -> [String] {
         var files: [String] = []
-        for occurrence in expansion.occurrences(endingAfter: instant("2026-11-18T00:00:00Z"), limit: 4) {
+        for occurrence in try RuleExpansion(rule).occurrences(endingAfter: after, limit: count) {
             let file = directory.appendingPathComponent("episode-\(files.count).mp3").path
-            try Data("audio".utf8).write(to: URL(fileURLWithPath: file))
-            try index.add(FinishedRecording(station: StationLabel(id: "x", name: "X"), programme: nil, start: occurrence.start,
-                                            end: occurrence.end, timeZone: "UTC", file: file, cueSheet: nil, size: 5, duration: 3600,
-                                            codec: "mp3", container: "mp3", titles: [], gaps: [], source: "x", track: nil))
+            try addRecording(file, start: occurrence.start, end: occurrence.end)
             var episode = try store.episode(of: rule, occurrence)
             episode.status = .done
             episode.files = [file]
             try store.update(episode)
             files.append(file)
         }
+        return files
+    }
+
+    @discardableResult
+    private func addRecording(_ file: String, start: Date, end: Date, bytes: Int = 5) throws -> IndexedRecording {
+        try Data(repeating: 0x55, count: bytes).write(to: URL(fileURLWithPath: file))
+        return try index.add(FinishedRecording(station: StationLabel(id: "x", name: "X"), programme: nil, start: start, end: end,
+                                               timeZone: "UTC", file: file, cueSheet: nil, size: Int64(bytes),
+                                               duration: end.timeIntervalSince(start), codec: "mp3", container: "mp3", titles: [],
+                                               gaps: [], source: "x", track: nil))
+    }
+
+    private func exists(_ files: [String]) -> [Bool] { files.map { FileManager.default.fileExists(atPath: $0) } }
+
+    func testRetentionKeepsTheNewestEpisodesAndDeletesOlderFilesAndIndexEntries() throws {
+        var rule = try daily("09:00", createdAt: instant("2026-11-01T00:00:00Z"))
+        rule.keep = 2
+        let files = try recordedEpisodes(of: rule, endingAfter: instant("2026-11-18T00:00:00Z"), count: 4)
         let deleted = try Retention.apply(to: rule, store: store, index: index)
-        XCTAssertEqual(Set(deleted), Set(files.prefix(2)), "the two oldest go")
-        XCTAssertEqual(files.map { FileManager.default.fileExists(atPath: $0) }, [false, false, true, true])
+        XCTAssertEqual(Set(deleted.map(\.file)), Set(files.prefix(2)), "the two oldest go")
+        XCTAssertTrue(deleted.allSatisfy { $0.reason.hasPrefix("keep 2:") }, "\(deleted)")
+        XCTAssertEqual(exists(files), [false, false, true, true])
         XCTAssertEqual(try index.all().map(\.file), Array(files.suffix(2)))
         XCTAssertEqual(try store.episodes(ruleID: rule.id!).flatMap(\.files), Array(files.suffix(2).reversed()))
+    }
+
+    /// `--keep-days` counts from when an episode's recording finished: the episode that began more than
+    /// two days ago but ended less than two days ago stays; a kept recording stays however old.
+    func testKeepDaysDeletesWhatFinishedLongerAgoByFinishTimeAndSparesKeptRecordings() throws {
+        var rule = try daily("09:00", createdAt: instant("2026-11-01T00:00:00Z"))
+        rule.keepDays = 2
+        // Episodes of 10, 11, 12 and 13 November, 09:00–10:00.
+        let files = try recordedEpisodes(of: rule, endingAfter: instant("2026-11-10T00:00:00Z"), count: 4)
+        let oldest = try XCTUnwrap(index.all().first { $0.file == files[0] })
+        XCTAssertEqual(try index.setKept(id: oldest.id!, true)?.kept, true)
+        let deleted = try Retention.apply(to: rule, store: store, index: index, now: instant("2026-11-14T09:30:00Z"))
+        XCTAssertEqual(deleted.map(\.file), [files[1]], "only the unkept episode that finished more than 2 days ago goes")
+        XCTAssertEqual(deleted.first?.reason, "keep-days 2: finished more than 2 days ago")
+        XCTAssertEqual(exists(files), [true, false, true, true])
+        XCTAssertEqual(try index.all().map(\.file), [files[0], files[2], files[3]])
+        XCTAssertEqual(try store.episodes(ruleID: rule.id!).flatMap(\.files), [files[3], files[2], files[0]],
+                       "the deleted recording's episode goes with it; the kept one's stays")
+        XCTAssertEqual(try Retention.apply(to: rule, store: store, index: index, now: instant("2026-11-14T09:30:00Z")), [],
+                       "a second pass finds nothing more")
+    }
+
+    /// `--min-free` on real files: free space is what a 10,000-byte disk has left beside them. The oldest
+    /// by finish time go first, until enough is free; the kept one and the partial file being written
+    /// (not in the index until finalised) stay.
+    func testMinimumFreeSpaceDeletesTheOldestFinishedUntilEnoughIsFree() throws {
+        let recordings = directory.appendingPathComponent("recordings")
+        try FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
+        func file(_ name: String) -> String { recordings.appendingPathComponent(name).path }
+        let day = "2026-11-20T"
+        let kept = try addRecording(file("kept.mp3"), start: instant(day + "01:00:00Z"), end: instant(day + "02:00:00Z"), bytes: 1000)
+        _ = try index.setKept(id: kept.id!, true)
+        try addRecording(file("first.mp3"), start: instant(day + "03:00:00Z"), end: instant(day + "04:00:00Z"), bytes: 1000)
+        // Began before "first" but finished after it.
+        try addRecording(file("second.mp3"), start: instant(day + "02:30:00Z"), end: instant(day + "05:00:00Z"), bytes: 1000)
+        try addRecording(file("third.mp3"), start: instant(day + "02:45:00Z"), end: instant(day + "08:00:00Z"), bytes: 1000)
+        try addRecording(file("newest.mp3"), start: instant(day + "09:00:00Z"), end: instant(day + "10:00:00Z"), bytes: 1000)
+        try Data(repeating: 0x55, count: 1000).write(to: URL(fileURLWithPath: file("writing.mp3.partial")))
+        let disk: Int64 = 10_000
+        let freeBytes: @Sendable () -> Int64? = {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: recordings.path)) ?? []
+            let used = names.compactMap { try? FileManager.default.attributesOfItem(atPath: recordings.appendingPathComponent($0).path)[.size] as? NSNumber }
+                .reduce(Int64(0)) { $0 + $1.int64Value }
+            return disk - used
+        }
+        XCTAssertEqual(freeBytes(), 4000)
+        let minimum = MinimumFreeSpace(minimum: ByteSize(bytes: 5500), freeBytes: freeBytes)
+        let deleted = try minimum.reclaim(from: index)
+        XCTAssertEqual(deleted.map(\.file), [file("first.mp3"), file("second.mp3")], "oldest finished first, and no more than needed")
+        XCTAssertTrue(deleted.allSatisfy { $0.reason.hasPrefix("min-free 5.4 KiB:") }, "\(deleted)")
+        XCTAssertEqual(exists(["kept", "first", "second", "third", "newest"].map { file($0 + ".mp3") }), [true, false, false, true, true])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file("writing.mp3.partial")))
+        XCTAssertEqual(try index.all().map(\.file), ["kept", "third", "newest"].map { file($0 + ".mp3") })
+
+        let everything = MinimumFreeSpace(minimum: ByteSize(bytes: disk * 2), freeBytes: freeBytes)
+        XCTAssertEqual(try everything.reclaim(from: index).count, 2, "short of space for good, every finished unkept recording goes")
+        XCTAssertEqual(try index.all().map(\.file), [file("kept.mp3")])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file("writing.mp3.partial")))
     }
 }

@@ -18,6 +18,8 @@ public final class PostgresRecordingsIndex: RecordingsIndexing {
                     """,
                     "CREATE INDEX recording_start ON recording (start_utc)",
                 ]),
+                // Entries written before recordings could be kept say so, as the decoder needs.
+                ("recording-v2-kept", [#"UPDATE recording SET record = jsonb_set(record::jsonb, '{kept}', 'false')::text"#]),
             ])
         } catch {
             throw RecordingError("recordings index: \(error)")
@@ -48,6 +50,14 @@ public final class PostgresRecordingsIndex: RecordingsIndexing {
 
     public func remove(id: Int64) throws(RecordingError) -> IndexedRecording? {
         try access { session in try session.query("DELETE FROM recording WHERE id = \(id) RETURNING id, record").first.map(Self.entry) }
+    }
+
+    public func setKept(id: Int64, _ kept: Bool) throws(RecordingError) -> IndexedRecording? {
+        try access { session in
+            try session.query("""
+                UPDATE recording SET record = jsonb_set(record::jsonb, '{kept}', to_jsonb(\(kept)::boolean))::text WHERE id = \(id) RETURNING id, record
+                """).first.map(Self.entry)
+        }
     }
 
     public func page(station: String?, programme: String?, limit: Int, offset: Int) throws(RecordingError)

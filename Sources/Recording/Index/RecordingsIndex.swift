@@ -34,6 +34,8 @@ public struct IndexedRecording: Codable, Equatable, Sendable, FetchableRecord, M
     public var partial: String?
     /// EBU R128 integrated loudness, LUFS (also in the file's ReplayGain or R128 tag, except in MP4).
     public var loudness: Double?
+    /// Marked to keep (`onair recordings keep`): retention never deletes it.
+    public var kept = false
 
     public init(_ recording: FinishedRecording) {
         station = recording.station.id
@@ -86,6 +88,8 @@ public protocol RecordingsIndexing: Sendable {
     func recording(id: Int64) throws(RecordingError) -> IndexedRecording?
     /// Forgets a recording; returns what it was.
     func remove(id: Int64) throws(RecordingError) -> IndexedRecording?
+    /// Marks a recording kept (retention never deletes it) or not; returns it, nil if there is none.
+    func setKept(id: Int64, _ kept: Bool) throws(RecordingError) -> IndexedRecording?
     /// One page of the recordings of a station or programme (nil: any), newest first, and how many
     /// there are in all: what a list on a screen shows, without reading the whole index.
     func page(station: String?, programme: String?, limit: Int, offset: Int) throws(RecordingError)
@@ -159,6 +163,15 @@ public final class RecordingsIndex: RecordingsIndexing {
         }
     }
 
+    public func setKept(id: Int64, _ kept: Bool) throws(RecordingError) -> IndexedRecording? {
+        try access { db in
+            guard var entry = try IndexedRecording.fetchOne(db, key: id) else { return nil }
+            entry.kept = kept
+            try entry.update(db)
+            return entry
+        }
+    }
+
     private func access<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
         do {
             return try database.write(body)
@@ -202,6 +215,11 @@ public final class RecordingsIndex: RecordingsIndexing {
         migrator.registerMigration("recording-v3-loudness") { db in
             try db.alter(table: IndexedRecording.databaseTableName) { t in
                 t.add(column: "loudness", .double)
+            }
+        }
+        migrator.registerMigration("recording-v4-kept") { db in
+            try db.alter(table: IndexedRecording.databaseTableName) { t in
+                t.add(column: "kept", .boolean).notNull().defaults(to: false)
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Guide
+import RadioModel
 import Recording
 
 /// Something the daemon did, for its log (`onair daemon --json` prints one per line).
@@ -35,6 +36,7 @@ public struct DaemonStatus: Codable, Sendable {
     public var active: [ActiveRecording]
     public var next: [UpcomingEpisode]
     public var recentFailures: [Episode]
+    public var retention: RetentionStatus
 }
 
 /// The scheduler: turns rules into episodes as they come due and has them recorded, on a thread of
@@ -61,6 +63,13 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         public var jumpTolerance: Double = 2
         /// How far back missed episodes are noted on start.
         public var missedLookBack: Double = 7 * 86_400
+        /// `--min-free`: below this much free space the oldest finished recordings are deleted.
+        public var minFree: ByteSize?
+        /// Seconds between retention sweeps. Free space shrinks while recordings run and other programs
+        /// write, with no event to wait for, so it is looked at every half minute (and before each
+        /// episode starts): often enough that a few minutes of audio cannot fill the gap, rare enough to
+        /// cost nothing. The same sweep deletes what aged past a rule's `--keep-days`.
+        public var retentionSweep: Double = 30
         public init() {}
     }
 
@@ -75,6 +84,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     private let options: Options
     private let log: @Sendable (DaemonEvent) -> Void
     private let now: @Sendable () -> Date
+    private let retention: RetentionKeeper
     private let wakeUp = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     // Guarded by `lock`.
@@ -92,6 +102,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     private var nextDue: [Int64: Date] = [:]
     private var lastChangeCounter: Int?
     private var lastRenewal = Date.distantPast
+    private var lastRetentionSweep = Date.distantPast
     /// Parts finished from journals on start, sharing a database: attached to their episode when this
     /// daemon takes it over (if another daemon does, the part is in the shared index all the same).
     private var partsFinishedOnStart: [FinishedRecording] = []
@@ -101,6 +112,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
                 now: @escaping @Sendable () -> Date = { Date() }, log: @escaping @Sendable (DaemonEvent) -> Void) {
         self.store = store; self.guide = guide; self.index = index; self.leases = leases; self.finaliser = finaliser
         self.recordings = recordings; self.recorder = recorder; self.options = options; self.now = now; self.log = log
+        retention = RetentionKeeper(store: store, index: index, minFree: options.minFree, recordings: recordings, log: log)
     }
 
     /// Runs until `stop()`: recovery first, then the loop. Blocks the calling thread.
@@ -149,7 +161,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         let rules = (try? store.rules()) ?? []
         return DaemonStatus(pid: getpid(), startedAt: startedAt, rules: rules.count, active: recorder.activeRecordings(),
                             next: UpcomingEpisodes.next(5, of: rules, after: now(), guide: guide),
-                            recentFailures: (try? store.recentFailures(limit: 5)) ?? [])
+                            recentFailures: (try? store.recentFailures(limit: 5)) ?? [], retention: retention.status)
     }
 
     private var isStopping: Bool { lock.withLock { stopping } }
@@ -170,6 +182,10 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             try renew(leases)
             lastRenewal = instant
             try takeOverOrphans(leases, at: instant)
+        }
+        if instant.timeIntervalSince(lastRetentionSweep) >= options.retentionSweep || instant < lastRetentionSweep {
+            lastRetentionSweep = instant
+            retention.sweep(rules: Array(rules.values), now: instant)
         }
         for (id, due) in nextDue where due <= instant {
             guard let rule = rules[id], let expansion = try? RuleExpansion(rule, guide: guide) else {
@@ -227,6 +243,8 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     }
 
     private func start(_ episode: Episode, rule: ScheduleRule, at instant: Date) throws {
+        // Room for the episode first: a sweep may be half a minute away.
+        retention.makeRoom(now: instant)
         var started = episode
         started.status = .recording
         // A second of slack: the preroll normally starts the connection before the window.
@@ -288,10 +306,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             try store.update(episode)
             log(DaemonEvent(episode.status == .done ? "episode-done" : "episode-failed", episode: episode, message: episode.reason,
                             files: episode.files))
-            if let current = try store.rule(id: rule.id!) {
-                let deleted = try Retention.apply(to: current, store: store, index: index)
-                if !deleted.isEmpty { log(DaemonEvent("retention", rule: rule.id, files: deleted)) }
-            }
+            if let current = try store.rule(id: rule.id!) { retention.apply(to: [current], now: now()) }
         } catch {
             log(DaemonEvent("error", episode: episode, message: "\(error)"))
         }

@@ -26,6 +26,7 @@ public struct RuleRequest: Sendable {
     public var output: String?
     public var splitTracks = false
     public var keep: Int?
+    public var keepDays: Int?
 
     public init(station: String) { self.station = station }
 
@@ -37,6 +38,7 @@ public struct RuleRequest: Sendable {
         guard TimeZone(identifier: zone) != nil else {
             throw ScheduleError("unknown time zone '\(zone)': use an IANA name like Europe/London or UTC")
         }
+        if let keepDays, keepDays < 1 { throw ScheduleError("keep-days must be at least 1 (a number of days)") }
         if let output {
             do { _ = try FileNameTemplate(output) } catch { throw ScheduleError("\(error)") }
         }
@@ -69,7 +71,8 @@ public struct RuleRequest: Sendable {
         }
         let rule = ScheduleRule(station: station, programme: label, timing: timing, timeZone: zone,
                                 padBefore: try Self.span(padBefore, "--pad-before"), padAfter: try Self.span(padAfter, "--pad-after"),
-                                format: format.rawValue, output: output, splitTracks: splitTracks, keep: keep)
+                                format: format.rawValue, output: output, splitTracks: splitTracks, keep: keep,
+                                keepDays: keepDays)
         guard let next = try RuleExpansion(rule, guide: guide).occurrences(endingAfter: now, limit: 1).first else {
             throw ScheduleError("the rule has no future episode (\(rule.whenText) in \(zone) is over)")
         }

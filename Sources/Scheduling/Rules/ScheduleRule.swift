@@ -74,15 +74,18 @@ public struct ScheduleRule: Codable, Sendable, Equatable {
     public var splitTracks: Bool
     /// Keep the newest N episodes' files; nil keeps everything.
     public var keep: Int?
+    /// Keep the episodes that finished less than D days ago; nil keeps them however old.
+    public var keepDays: Int?
     public var paused: Bool
     public var createdAt: Date
 
     public init(id: Int64? = nil, station: String, programme: ProgrammeLabel? = nil, timing: RuleTiming, timeZone: String,
                 padBefore: TimeSpan = TimeSpan(seconds: 0), padAfter: TimeSpan = TimeSpan(seconds: 0), format: String = "copy",
-                output: String? = nil, splitTracks: Bool = false, keep: Int? = nil, paused: Bool = false, createdAt: Date = Date()) {
+                output: String? = nil, splitTracks: Bool = false, keep: Int? = nil, keepDays: Int? = nil, paused: Bool = false,
+                createdAt: Date = Date()) {
         self.id = id; self.station = station; self.programme = programme; self.timing = timing; self.timeZone = timeZone
         self.padBefore = padBefore; self.padAfter = padAfter; self.format = format; self.output = output
-        self.splitTracks = splitTracks; self.keep = keep; self.paused = paused; self.createdAt = createdAt
+        self.splitTracks = splitTracks; self.keep = keep; self.keepDays = keepDays; self.paused = paused; self.createdAt = createdAt
     }
 
     /// "Fri 22:00–00:00 (2h)", "2026-12-24T18:00 (1h)", "cron 0 21 * * 1-5 (1h)".

@@ -15,6 +15,7 @@ public struct RuleView: Encodable, Sendable {
     public var output: String?
     public var splitTracks: Bool
     public var keep: Int?
+    public var keepDays: Int?
     public var paused: Bool
     public var next: Date?
     public var nextLocal: String?
@@ -22,9 +23,15 @@ public struct RuleView: Encodable, Sendable {
     public init(_ rule: ScheduleRule, next: Occurrence?) {
         id = rule.id ?? 0; station = rule.station; programme = rule.programme?.id; when = rule.whenText; timeZone = rule.timeZone
         padBefore = rule.padBefore.description; padAfter = rule.padAfter.description; format = rule.format; output = rule.output
-        splitTracks = rule.splitTracks; keep = rule.keep; paused = rule.paused
+        splitTracks = rule.splitTracks; keep = rule.keep; keepDays = rule.keepDays; paused = rule.paused
         self.next = next?.start
         nextLocal = next.map { ScheduleTimes.local($0.start, TimeZone(identifier: rule.timeZone) ?? .current) }
+    }
+
+    /// What retention keeps of the rule's episodes: "4", "30 days", "4, 30 days", "all".
+    public var keepText: String {
+        let limits = [keep.map(String.init), keepDays.map { "\($0) days" }].compactMap { $0 }
+        return limits.isEmpty ? "all" : limits.joined(separator: ", ")
     }
 
     /// The rule's view with its next episode after `now` (a guide rule's from `guide`).

@@ -159,5 +159,8 @@ public final class ScheduleStore: ScheduleStorage {
         migrator.registerMigration("schedule-v2-guide") { db in
             try db.alter(table: Episode.databaseTableName) { t in t.add(column: "broadcast", .jsonText) }
         }
+        migrator.registerMigration("schedule-v3-keep-days") { db in
+            try db.alter(table: ScheduleRule.databaseTableName) { t in t.add(column: "keepDays", .integer) }
+        }
     }
 }
