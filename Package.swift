@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "Outputs", "StreamInput", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
-        .testTarget(name: "OnairCommandsTests", dependencies: ["OnairCommands", "Library", "Store", "TestSupport"]),
+        .testTarget(name: "OnairCommandsTests", dependencies: ["OnairCommands", "Library", "Recording", "Store", "TestSupport"]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "SharedStore", "RadioModel", "TestSupport"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts"]),
         .testTarget(name: "GuideTests", dependencies: ["Guide", "Store", "StreamInput", "TestSupport"]),
@@ -145,7 +145,9 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["Browser"]),
-        .testTarget(name: "HTTPServiceTests", dependencies: ["HTTPService", "Engine", "RadioModel", "Scheduling", "StreamInput", "TestSupport"]),
+        .testTarget(name: "HTTPServiceTests", dependencies: [
+            "HTTPService", "Engine", "RadioModel", "Recording", "Scheduling", "StreamInput", "TestSupport",
+        ]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]
 )

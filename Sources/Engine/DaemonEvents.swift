@@ -4,7 +4,7 @@ import Scheduling
 
 /// One thing that happened in the daemon, as its live event stream (`/api/v1/events`) tells it.
 public struct LiveEvent: Codable, Sendable, Equatable {
-    /// title, gap, reconnect, episode-start, episode-end, job-start, job-stop.
+    /// title, gap, reconnect, episode-start, episode-end, job-start, job-stop, recording-deleted.
     public var type: String
     public var station: String?
     /// The new title, for `title`.
@@ -29,6 +29,7 @@ public struct LiveEvent: Codable, Sendable, Equatable {
         case "episode-done", "episode-failed", "episode-interrupted": type = "episode-end"
         case "stream-gap": type = "gap"
         case "stream-reconnecting": type = "reconnect"
+        case "recording-deleted": type = "recording-deleted"
         default: return nil
         }
         self.init(type: type, station: event.station, message: event.message, episode: event.episode)

@@ -30,6 +30,11 @@ public final class DaemonService: Sendable {
         public var name: String = ProcessInfo.processInfo.hostName
         /// How many stations this daemon records at most, sharing a database.
         public var maxStreams: Int = 100
+        /// `--min-free`: below this much free space on the recordings' file system, the oldest finished
+        /// recordings are deleted (never a kept one, never one being written).
+        public var minFree: ByteSize?
+        /// Seconds between retention sweeps (`ScheduleDaemon.Options.retentionSweep`).
+        public var retentionSweep: Double = 30
         public init() {}
     }
 
@@ -115,6 +120,7 @@ public final class DaemonService: Sendable {
         }
         var schedulerOptions = ScheduleDaemon.Options()
         schedulerOptions.preroll = options.preroll
+        (schedulerOptions.minFree, schedulerOptions.retentionSweep) = (options.minFree, options.retentionSweep)
         let episodes = EpisodeRecordings(stations: stations, finaliser: finaliser, paths: paths, lookup: lookup)
         let scheduler = ScheduleDaemon(store: store, guide: guide, index: index, leases: leases, finaliser: finaliser,
                                        recordings: paths.recordings, recorder: episodes, options: schedulerOptions, log: logAndCount)

@@ -75,6 +75,14 @@ public enum WebApp {
             let id = try context.parameters.require("id", as: Int64.self)
             return try await page { try pages.deleteRecording(id: id) }
         }
+        router.post("/recordings/:id/keep") { _, context in
+            let id = try context.parameters.require("id", as: Int64.self)
+            return try await page { try pages.setKept(id: id, true) }
+        }
+        router.post("/recordings/:id/unkeep") { _, context in
+            let id = try context.parameters.require("id", as: Int64.self)
+            return try await page { try pages.setKept(id: id, false) }
+        }
         let audio = RecordingAudio(index: services.recordings, directory: services.paths.recordings)
         router.get("/recordings/:id/audio/:name") { request, context in
             let id = try context.parameters.require("id", as: Int64.self)

@@ -28,7 +28,7 @@ final class APIHarness {
     let log = Locked<[DaemonEvent]>([])
     private let runner: Thread
 
-    init() throws {
+    init(options: DaemonService.Options = DaemonService.Options()) throws {
         do {
             icecast = try IcecastHarness(burstSize: 0)
         } catch {
@@ -45,7 +45,7 @@ final class APIHarness {
         let paths = paths
         let catalogue: @Sendable () throws -> Catalogue = { try Catalogue.load(shippedURL: shipped, userURL: paths.userCatalogueURL) }
         let log = log
-        daemon = try DaemonService(paths: paths, lookup: { try StreamTarget.parse($0, catalogue: catalogue) }) { event in
+        daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) }) { event in
             log.withLock { $0.append(event) }
         }
         directory = try FixtureHTTPServer()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Library
+@testable import Recording
 import OnairCommands
 import RadioModel
 import Store
@@ -107,5 +108,31 @@ final class CommandsInProcessTests: XCTestCase {
         let garbled = try onair(["daemon", "--http", "localhost"])
         XCTAssertEqual(garbled.status, 3)
         XCTAssertEqual(garbled.output.standardError, "onair: invalid --http 'localhost': use ADDR:PORT (127.0.0.1:8080) or off\n")
+    }
+
+    func testARuleKeepsDaysAndARecordingIsKeptAndLetGo() throws {
+        let added = try onair(["schedule", "add", "tones", "--at", "fri 22:00", "--for", "1h", "--keep", "4", "--keep-days", "14", "--json"])
+        XCTAssertEqual(added.status, 0, added.output.standardError)
+        XCTAssertEqual(try jsonLines(added.output.standardOutput).first?["keepDays"] as? Int, 14)
+        let listed = try onair(["schedule", "list"])
+        XCTAssertTrue(listed.output.standardOutput.contains("4, 14 days"), listed.output.standardOutput)
+        XCTAssertEqual(try onair(["schedule", "add", "tones", "--at", "fri 22:00", "--for", "1h", "--keep-days", "0"]).status, 64)
+
+        let file = home.file("recorded.mp3")
+        try Data("audio".utf8).write(to: file)
+        let index = try RecordingsIndex(directory: AppPaths(environment: ["ONAIR_HOME": home.url.path]).data)
+        let entry = try index.add(FinishedRecording(station: StationLabel(id: "tones", name: "Tone Radio"), programme: nil, start: Date(),
+                                                    end: Date(), timeZone: "UTC", file: file.path, cueSheet: nil, size: 5, duration: 1,
+                                                    codec: "mp3", container: "mp3", titles: [], gaps: [], source: "test", track: nil))
+        let id = String(entry.id!)
+        let kept = try onair(["recordings", "keep", id])
+        XCTAssertEqual(kept.status, 0, kept.output.standardError)
+        XCTAssertEqual(kept.output.standardError, "Keeping recording \(id): retention will not delete \(file.path)\n")
+        XCTAssertEqual(try index.recording(id: entry.id!)?.kept, true)
+        XCTAssertTrue(try onair(["recordings", "show", id]).output.standardOutput.contains("kept:      yes"))
+        XCTAssertEqual(try onair(["recordings", "unkeep", id]).status, 0)
+        XCTAssertEqual(try index.recording(id: entry.id!)?.kept, false)
+        XCTAssertEqual(try onair(["recordings", "keep", "999"]).status, 4)
+        XCTAssertEqual(try onair(["daemon", "--min-free", "lots"]).status, 64)
     }
 }

@@ -130,10 +130,18 @@ final class PagesTests: XCTestCase {
             XCTAssertTrue(page.contains("Sat 1 Jun 2030, 21:30, 45m"), "the next episode on the rule's clock: \(page)")
 
             let programme = try await client.execute(uri: "/schedule/rules", method: .post, headers: Self.formHeaders,
-                                                     body: Self.form(["programme": "demo/morning", "keep": "3"]))
+                                                     body: Self.form(["programme": "demo/morning", "keep": "3", "keepDays": "14"]))
             XCTAssertEqual(programme.status, .seeOther)
             XCTAssertEqual(try harness.daemon.schedule.rules().last?.programme?.id, "morning")
             XCTAssertEqual(try harness.daemon.schedule.rules().last?.keep, 3)
+            XCTAssertEqual(try harness.daemon.schedule.rules().last?.keepDays, 14)
+            let listed = String(buffer: try await client.execute(uri: "/schedule", method: .get).body)
+            XCTAssertTrue(listed.contains("keeps 3, 14 days"), listed)
+            let noDays = try await client.execute(uri: "/schedule/rules", method: .post, headers: Self.formHeaders,
+                                                  body: Self.form(["programme": "demo/morning", "keepDays": "soon"]))
+            XCTAssertEqual(noDays.status, .unprocessableContent)
+            XCTAssertTrue(String(buffer: noDays.body).contains("Keep for must be a whole number of days, at least 1."))
+            XCTAssertEqual(try harness.daemon.schedule.rules().count, 2, "nothing stored")
 
             let paused = try await client.execute(uri: "/schedule/rules/1/pause", method: .post)
             XCTAssertEqual(paused.status, .seeOther)
@@ -217,6 +225,26 @@ final class PagesTests: XCTestCase {
         }
     }
 
+    func testARecordingIsKeptAndLetGoFromTheRecordingsPage() async throws {
+        let entry = try harness.indexRecording(copying: try AudioFixtures.sine(seconds: 2), named: "keep.mp3", titles: [], duration: 2)
+        let id = try XCTUnwrap(entry.id)
+        try await test { client, harness in
+            let list = String(buffer: try await client.execute(uri: "/recordings", method: .get).body)
+            XCTAssertTrue(list.contains(#"<form method="post" action="/recordings/\#(id)/keep"><button type="submit" aria-pressed="false">Keep</button>"#), list)
+            let kept = try await client.execute(uri: "/recordings/\(id)/keep", method: .post)
+            XCTAssertEqual(kept.status, .seeOther)
+            XCTAssertEqual(try harness.daemon.recordings.recording(id: id)?.kept, true)
+            let after = String(buffer: try await client.execute(uri: try XCTUnwrap(kept.headers[.location]), method: .get).body)
+            XCTAssertTrue(after.contains("retention will not delete it."), after)
+            XCTAssertTrue(after.contains(#"action="/recordings/\#(id)/unkeep"><button type="submit" aria-pressed="true">Kept</button>"#), after)
+            let letGo = try await client.execute(uri: "/recordings/\(id)/unkeep", method: .post)
+            XCTAssertEqual(letGo.status, .seeOther)
+            XCTAssertEqual(try harness.daemon.recordings.recording(id: id)?.kept, false)
+            let unknown = try await client.execute(uri: "/recordings/999/keep", method: .post)
+            XCTAssertEqual(unknown.status, .notFound)
+        }
+    }
+
     func testARecordingOutsideTheRecordingsDirectoryIsNeverServed() async throws {
         let elsewhereDirectory = try TemporaryDirectory(prefix: "onair-outside")
         defer { elsewhereDirectory.remove() }
@@ -240,6 +268,8 @@ final class PagesTests: XCTestCase {
             XCTAssertTrue(html.contains(#"<a href="/status" aria-current="page">Status</a>"#), html)
             XCTAssertTrue(html.contains("No episode is being recorded."))
             XCTAssertTrue(html.range(of: #"Free space for recordings: [0-9.]+ [kMGT]B"#, options: .regularExpression) != nil, html)
+            XCTAssertTrue(html.contains("No minimum of free space is set (onair daemon --min-free)."), html)
+            XCTAssertTrue(html.contains("Nothing deleted since the daemon started."), html)
 
             let script = try await client.execute(uri: "/assets/app.js", method: .get)
             XCTAssertEqual(script.headers[.contentType], "text/javascript; charset=utf-8")

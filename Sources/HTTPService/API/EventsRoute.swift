@@ -4,8 +4,8 @@ import Hummingbird
 import RadioModel
 
 /// `GET /api/v1/events`: the daemon's live events as Server-Sent Events, one JSON object per event
-/// (`type`: title, gap, reconnect, episode-start, episode-end, job-start, job-stop; `station`; `title`
-/// for titles). A comment every 15 s keeps proxies from closing a quiet stream.
+/// (`type`: title, gap, reconnect, episode-start, episode-end, job-start, job-stop, recording-deleted;
+/// `station`; `title` for titles). A comment every 15 s keeps proxies from closing a quiet stream.
 enum EventsRoute {
     static let keepAlive = Duration.seconds(15)
 

@@ -4,7 +4,8 @@ import Media
 import Recording
 
 /// `/api/v1/recordings`: the finished recordings of the index — listed, shown with their chapters and
-/// gaps, deleted (file and entry), and their audio served with ranges (players seek, podcast apps resume).
+/// gaps, deleted (file and entry), kept from retention or let go, and their audio served with ranges
+/// (players seek, podcast apps resume).
 /// URLs carry ids, never paths: only files the index lists are ever read.
 extension API {
     var recordingRoutes: [APIRoute] {
@@ -29,6 +30,8 @@ extension API {
                 let entry = try recording(context)
                 return try await offloaded { try delete(entry) }
             },
+            APIRoute(.post, "/api/v1/recordings/{id}/keep") { _, context in try setKept(context, true) },
+            APIRoute(.delete, "/api/v1/recordings/{id}/keep") { _, context in try setKept(context, false) },
             APIRoute(.get, "/api/v1/recordings/{id}/audio") { request, context in
                 try await RecordingFile.response(to: request, file: try recording(context).file, context: context)
             },
@@ -48,6 +51,15 @@ extension API {
             }
         }
         _ = try indexed { () throws(RecordingError) in try daemon.recordings.remove(id: entry.id ?? 0) }
+        return JSONResponse.make(RecordingSummary(entry))
+    }
+
+    /// Marks the recording kept (retention never deletes it) or lets retention have it again.
+    private func setKept(_ context: BasicRequestContext, _ kept: Bool) throws -> Response {
+        let id = try context.id()
+        guard let entry = try indexed({ () throws(RecordingError) in try daemon.recordings.setKept(id: id, kept) }) else {
+            throw APIError.notFound("no recording \(id)")
+        }
         return JSONResponse.make(RecordingSummary(entry))
     }
 
@@ -79,12 +91,15 @@ struct RecordingSummary: Encodable {
     let codec: String
     let container: String
     let gaps: Int
+    /// Retention never deletes a kept recording.
+    let kept: Bool
     let audio: String
 
     init(_ entry: IndexedRecording) {
         id = entry.id ?? 0; station = entry.station; stationName = entry.stationName; programme = entry.programme
         programmeName = entry.programmeName; episodeTitle = entry.episodeTitle; start = entry.startUTC; end = entry.endUTC
         duration = entry.duration; size = entry.size; codec = entry.codec; container = entry.container; gaps = entry.gaps.count
+        kept = entry.kept
         audio = "/api/v1/recordings/\(id)/audio"
     }
 }

@@ -99,6 +99,7 @@ struct RuleBody: Decodable {
     var output: String?
     var splitTracks: Bool?
     var keep: Int?
+    var keepDays: Int?
 
     func request() throws(ScheduleError) -> RuleRequest {
         let ways = [programme, title, series, at, on, cron].compactMap { $0 }
@@ -117,6 +118,7 @@ struct RuleBody: Decodable {
             request.format = parsed
         }
         (request.output, request.splitTracks, request.keep) = (output, splitTracks ?? false, keep)
+        request.keepDays = keepDays
         return request
     }
 }

@@ -1,25 +1,20 @@
 import Engine
 import Foundation
 import Hummingbird
+import Recording
 import Scheduling
 
 /// `/api/v1/status`: what the daemon is doing — active episodes and jobs, the next episodes, recent
-/// failures — and the disk space left where recordings go.
+/// failures, retention's setting and latest deletions — and the disk space left where recordings go.
 extension API {
     var statusRoutes: [APIRoute] {
         [
             APIRoute(.get, "/api/v1/status") { _, _ in
                 JSONResponse.make(ServiceStatus(daemon: daemon.status(), jobs: daemon.jobs.list(),
-                                                liveMounts: live.stationsServed, diskFree: diskFree()))
+                                                liveMounts: live.stationsServed,
+                                                diskFree: DiskSpace.free(at: daemon.paths.recordings)))
             },
         ]
-    }
-
-    private func diskFree() -> Int64? {
-        let directory = daemon.paths.recordings
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let attributes = try? FileManager.default.attributesOfFileSystem(forPath: directory.path)
-        return (attributes?[.systemFreeSize] as? NSNumber)?.int64Value
     }
 }
 

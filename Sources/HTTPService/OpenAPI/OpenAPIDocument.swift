@@ -881,6 +881,84 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/api/v1/recordings/{id}/keep": {
+      "post": {
+        "operationId": "keepRecording",
+        "summary": "Mark a recording kept: retention (keep, keepDays, --min-free) never deletes it.",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The recording, kept.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/RecordingSummary"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such recording.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "delete": {
+        "operationId": "unkeepRecording",
+        "summary": "Let retention delete a kept recording again.",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The recording, no longer kept.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/RecordingSummary"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such recording.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/api/v1/recordings/{id}/audio": {
       "get": {
         "operationId": "recordingAudio",
@@ -1010,7 +1088,7 @@ public enum OpenAPIDocument {
     "/api/v1/events": {
       "get": {
         "operationId": "events",
-        "summary": "Live events as Server-Sent Events: each `data:` line one JSON object with type (title, gap, reconnect, episode-start, episode-end, job-start, job-stop), station, title, message, episode, job, at.",
+        "summary": "Live events as Server-Sent Events: each `data:` line one JSON object with type (title, gap, reconnect, episode-start, episode-end, job-start, job-stop, recording-deleted), station, title, message, episode, job, at.",
         "responses": {
           "200": {
             "description": "An endless event stream.",
@@ -1476,6 +1554,11 @@ public enum OpenAPIDocument {
           "keep": {
             "type": "integer",
             "minimum": 1
+          },
+          "keepDays": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Keep the episodes that finished less than this many days ago."
           }
         }
       },
@@ -1526,6 +1609,12 @@ public enum OpenAPIDocument {
             "type": "boolean"
           },
           "keep": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "keepDays": {
             "type": [
               "integer",
               "null"
@@ -1690,6 +1779,7 @@ public enum OpenAPIDocument {
           "end",
           "duration",
           "size",
+          "kept",
           "audio"
         ],
         "properties": {
@@ -1742,6 +1832,10 @@ public enum OpenAPIDocument {
           },
           "gaps": {
             "type": "integer"
+          },
+          "kept": {
+            "type": "boolean",
+            "description": "Retention never deletes a kept recording."
           },
           "audio": {
             "type": "string",
@@ -1880,7 +1974,7 @@ public enum OpenAPIDocument {
           "daemon": {
             "type": "object",
             "additionalProperties": true,
-            "description": "What `onair status` shows: pid, startedAt, rules, active, next, recentFailures."
+            "description": "What `onair status` shows: pid, startedAt, rules, active, next, recentFailures, and retention (minFree, freeBytes, lastDeletions: recording, station, file, size, reason, at)."
           },
           "jobs": {
             "type": "array",

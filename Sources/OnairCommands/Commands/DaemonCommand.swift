@@ -34,6 +34,14 @@ struct DaemonCommand: ParsableCommand {
         POSTed as JSON to --alert-webhook and handed to --alert-exec (in ONAIR_ALERT, ONAIR_ALERT_STATION, \
         ONAIR_ALERT_SINCE, ONAIR_ALERT_SECONDS, ONAIR_ALERT_JSON, and as JSON on its stdin).
 
+        With --min-free SIZE (2G, 500M), whenever the recordings directory's file system has less than SIZE \
+        free — looked at every 30 s and before each episode starts — the oldest finished recordings are \
+        deleted until it has SIZE again: never one being written, never one marked with `onair recordings \
+        keep`. Each deletion is one log line (recording-deleted, with why: keep, keep-days or min-free); \
+        `onair status`, GET /api/v1/status and the /status page show the setting, the free space and the \
+        latest deletions. Rules' --keep and --keep-days are applied by the same sweep, after each episode \
+        and on start.
+
         Several daemons, on one machine or many, share one schedule through a PostgreSQL database \
         (--database or ONAIR_DATABASE_URL): each claims due episodes with its station's lease (all of a \
         station's episodes on one daemon), renews it every 3 s, and takes over the episodes of a daemon \
@@ -48,6 +56,7 @@ struct DaemonCommand: ParsableCommand {
           onair daemon
           onair daemon --json --http 127.0.0.1:8090
           onair daemon --http off
+          onair daemon --min-free 2G
           onair daemon --alert-webhook http://127.0.0.1:9000/onair --dead-air-seconds 20
           onair daemon --alert-exec 'logger -t onair "$ONAIR_ALERT $ONAIR_ALERT_STATION"'
           onair daemon --database postgresql://onair@db.example:5432/onair --name box-1 --max-streams 200
@@ -87,6 +96,11 @@ struct DaemonCommand: ParsableCommand {
 
     @Option(help: "How many stations this daemon records at most, sharing --database.")
     var maxStreams: Int = 100
+
+    @Option(help: ArgumentHelp("Keep at least SIZE free (e.g. 2G, 500M) where recordings go, deleting the oldest finished "
+                               + "recordings that are not kept.", valueName: "size"))
+    var minFree: String?
+
     /// The address to serve, nil for `off`.
     private var httpAddress: HTTPAddress? {
         get throws {
@@ -105,6 +119,9 @@ struct DaemonCommand: ParsableCommand {
     func validate() throws {
         _ = try database.location()
         guard maxStreams > 0 else { throw ValidationError("--max-streams must be at least 1") }
+        if let minFree, ByteSize(minFree) == nil {
+            throw ValidationError("invalid --min-free '\(minFree)': use a size like 2G, 500M or 750K")
+        }
         guard let span = TimeSpan(guideRefresh), span.seconds >= 1 else {
             throw ValidationError("invalid --guide-refresh '\(guideRefresh)': use a span like 30m or 6h")
         }
@@ -141,6 +158,7 @@ struct DaemonCommand: ParsableCommand {
         options.sharedDatabase = try database.location()
         options.name = name ?? options.name
         options.maxStreams = maxStreams
+        options.minFree = minFree.flatMap(ByteSize.init)
         let address = try httpAddress
         let catalogue = CatalogueAccess.reader()
         let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) }, log: log)

@@ -15,15 +15,19 @@ struct RecordingsCommand: ParsableCommand {
         (EBU R128, measured when it was finished and written into the file as a ReplayGain tag, or \
         R128_TRACK_GAIN in Opus; `onair play --normalize` levels by it).
 
+        A recording marked with `keep` is never deleted by retention (a rule's --keep or --keep-days, the \
+        daemon's --min-free); `unkeep` lets retention have it again.
+
         Examples:
           onair recordings
           onair recordings show 12
           onair recordings remove 12
+          onair recordings keep 12
           onair recordings list --json
 
         Exit codes: 0 success; 3 the index cannot be opened; 4 no recording with that id.
         """,
-        subcommands: [List.self, Show.self, Remove.self],
+        subcommands: [List.self, Show.self, Remove.self, Keep.self, Unkeep.self],
         defaultSubcommand: List.self
     )
 
@@ -79,13 +83,13 @@ struct RecordingsCommand: ParsableCommand {
                     Console.message("No recordings yet (record one with: onair record STATION --duration 1h)")
                     return
                 }
-                let rows = [["ID", "START", "STATION", "WHAT", "LENGTH", "SIZE", "LOUDNESS", "FILE"]] + entries.map { entry in
+                let rows = [["ID", "START", "STATION", "WHAT", "LENGTH", "SIZE", "LOUDNESS", "KEPT", "FILE"]] + entries.map { entry in
                     [String(entry.id ?? 0), String(entry.startLocal.prefix(16)).replacingOccurrences(of: "T", with: " "),
                      entry.stationName, entry.programmeName ?? entry.titles.first?.title ?? "",
                      EventReporter.clock(entry.duration), RecordingReporter.size(entry.size),
-                     RecordingsCommand.loudness(entry.loudness), entry.file]
+                     RecordingsCommand.loudness(entry.loudness), entry.kept ? "kept" : "", entry.file]
                 }
-                print(TextTable.render(rows, maxWidths: [nil, nil, 20, 40, nil, nil, nil, nil]))
+                print(TextTable.render(rows, maxWidths: [nil, nil, 20, 40, nil, nil, nil, nil, nil]))
             }
         }
     }
@@ -127,6 +131,7 @@ struct RecordingsCommand: ParsableCommand {
                     "  length:    \(EventReporter.clock(entry.duration)), \(RecordingReporter.size(entry.size)), "
                         + "\(entry.codec) in \(entry.container)",
                     "  loudness:  \(RecordingsCommand.loudness(entry.loudness))",
+                    "  kept:      " + (entry.kept ? "yes (retention never deletes it)" : "no"),
                     "  source:    \(entry.source)",
                 ]
                 if let cue = entry.cueSheet { lines.append("  cue sheet: \(cue)") }
@@ -180,5 +185,44 @@ struct RecordingsCommand: ParsableCommand {
                 }
             }
         }
+    }
+
+    struct Keep: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "keep", abstract: "Mark a recording kept: retention (--keep, --keep-days, --min-free) never deletes it.")
+        @OptionGroup var database: SharedDatabaseOption
+
+        @Argument(help: "The recording's id (see: onair recordings).")
+        var id: Int64
+
+        func run() throws {
+            try reportingFailures { try RecordingsCommand.setKept(id, true, in: database) }
+        }
+    }
+
+    struct Unkeep: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "unkeep", abstract: "Let retention delete a kept recording again.")
+        @OptionGroup var database: SharedDatabaseOption
+
+        @Argument(help: "The recording's id (see: onair recordings).")
+        var id: Int64
+
+        func run() throws {
+            try reportingFailures { try RecordingsCommand.setKept(id, false, in: database) }
+        }
+    }
+
+    fileprivate static func setKept(_ id: Int64, _ kept: Bool, in database: SharedDatabaseOption) throws {
+        let changed: IndexedRecording?
+        do {
+            changed = try database.recordingsIndex().setKept(id: id, kept)
+        } catch let error as RecordingError {
+            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
+        }
+        guard let changed else {
+            throw CommandFailure(message: "no recording with id \(id) (see: onair recordings)", exitCode: ExitStatus.notFound)
+        }
+        Console.message((kept ? "Keeping recording \(id): retention will not delete " : "Recording \(id) is no longer kept: ")
+                        + changed.file)
     }
 }

@@ -24,6 +24,7 @@ struct ScheduleCommand: ParsableCommand {
 
         Examples:
           onair schedule add bbc-radio-3 --programme jazz-record-requests --keep 4
+          onair schedule add fip --at "mon-fri 07:00" --for 1h --keep-days 14
           onair schedule add bbc-radio-3 --title '^Jazz Record Requests$' --pad-after 2m
           onair schedule add fip --at "fri 22:00" --for 2h --tz Europe/Paris --pad-after 5m
           onair schedule add fip --cron "0 21 * * 1-5" --for 1h --format opus
@@ -109,6 +110,10 @@ struct ScheduleCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Keep only the newest N episodes: older files and their index entries are deleted.", valueName: "N"))
         var keep: Int?
 
+        @Option(help: ArgumentHelp("Keep only the episodes that finished less than D days ago: older files and their index "
+                                   + "entries are deleted (with --keep, an episode goes when either says so).", valueName: "D"))
+        var keepDays: Int?
+
         @Flag(help: "Print the rule as JSON.")
         var json = false
 
@@ -121,6 +126,7 @@ struct ScheduleCommand: ParsableCommand {
                 throw ValidationError("--for does not apply to --programme, --title or --series: their broadcasts have their length")
             }
             if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
+            if let keepDays, keepDays < 1 { throw ValidationError("--keep-days must be at least 1") }
         }
 
         func run() throws {
@@ -135,6 +141,7 @@ struct ScheduleCommand: ParsableCommand {
             (request.programme, request.at, request.on, request.cron, request.duration) = (programme, at, on, cron, duration)
             (request.timeZone, request.padBefore, request.padAfter) = (tz, padBefore, padAfter)
             (request.format, request.output, request.splitTracks, request.keep) = (format, output, splitTracks, keep)
+            request.keepDays = keepDays
             let (rule, next) = try storing { () throws(ScheduleError) in
                 if case .station(let entry) = target { return try request.rule(catalogueStation: entry, guide: guide) }
                 return try request.rule(catalogueStation: nil, guide: guide)
@@ -169,7 +176,7 @@ struct ScheduleCommand: ParsableCommand {
                     return Console.message("No rules yet (add one with: onair schedule add STATION --at \"fri 22:00\" --for 2h)")
                 }
                 let rows = [["ID", "STATION", "PROGRAMME", "WHEN", "ZONE", "KEEP", "STATE", "NEXT"]] + views.map { view in
-                    [String(view.id), view.station, view.programme ?? "", view.when, view.timeZone, view.keep.map(String.init) ?? "all",
+                    [String(view.id), view.station, view.programme ?? "", view.when, view.timeZone, view.keepText,
                      view.paused ? "paused" : "active", view.nextLocal ?? "none"]
                 }
                 print(TextTable.render(rows, maxWidths: [nil, 30, 24, 40, nil, nil, nil, nil]))

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Engine
 import Foundation
+import RadioModel
+import Recording
 import Scheduling
 import SharedStore
 
@@ -24,7 +26,7 @@ struct StatusCommand: ParsableCommand {
         """
     )
 
-    @Flag(help: "Print the daemon's answer as one JSON object: pid, active, next, recentFailures.")
+    @Flag(help: "Print the daemon's answer as one JSON object: pid, active, next, recentFailures, retention.")
     var json = false
 
     @OptionGroup var database: SharedDatabaseOption
@@ -58,6 +60,12 @@ struct StatusCommand: ParsableCommand {
                     print("  episode \(episode.id ?? 0)  \(episode.station)  \(ScheduleTimes.utc(episode.windowStart))  "
                           + "\(episode.status.rawValue): \(episode.reason ?? "")")
                 }
+            }
+            let retention = status.retention
+            print("\nRetention: " + (retention.minFree.map { "--min-free \(ByteSize(bytes: $0))" } ?? "no --min-free")
+                  + (retention.freeBytes.map { ", \(ByteSize(bytes: $0)) free" } ?? ""))
+            for deletion in retention.lastDeletions {
+                print("  \(ScheduleTimes.utc(deletion.at))  \(deletion.logLine)")
             }
         }
     }

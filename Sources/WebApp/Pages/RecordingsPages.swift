@@ -1,7 +1,8 @@
 import Foundation
 import Recording
 
-/// `/recordings`: the finished recordings by programme (or station), newest first.
+/// `/recordings`: the finished recordings by programme (or station), newest first, each with a toggle
+/// that keeps it from retention (a rule's keep limits, the daemon's `--min-free`).
 struct RecordingsView {
     struct Group {
         var name: String
@@ -13,6 +14,8 @@ struct RecordingsView {
         var title: String
         var when: String
         var length: String
+        var id: Int64
+        var kept: Bool
     }
 
     var chrome: Chrome
@@ -22,7 +25,9 @@ struct RecordingsView {
     {{<layout}}{{$content}}
     {{#groups}}
     <section class="group"><h2>{{name}}</h2>
-    <ul class="cards">{{#recordings}}<li><a class="title" href="{{href}}">{{title}}</a> <span class="meta">{{when}} · {{length}}</span></li>{{/recordings}}</ul>
+    <ul class="cards">{{#recordings}}<li><a class="title" href="{{href}}">{{title}}</a> <span class="meta">{{when}} · {{length}}</span>
+      {{#kept}}<form method="post" action="/recordings/{{id}}/unkeep"><button type="submit" aria-pressed="true">Kept</button></form>{{/kept}}
+      {{^kept}}<form method="post" action="/recordings/{{id}}/keep"><button type="submit" aria-pressed="false">Keep</button></form>{{/kept}}</li>{{/recordings}}</ul>
     </section>
     {{/groups}}
     {{^groups}}<p>No recordings yet: record a station from its page, or add a rule to the schedule.</p>{{/groups}}
@@ -86,7 +91,8 @@ extension Pages {
                 if byName[name] == nil { order.append(name) }
                 byName[name, default: []].append(RecordingsView.Item(
                     href: "/recordings/\(entry.id ?? 0)", title: Self.title(of: entry),
-                    when: Display.time(entry.startUTC, TimeZone(identifier: entry.timeZone) ?? .current), length: Display.clock(entry.duration)))
+                    when: Display.time(entry.startUTC, TimeZone(identifier: entry.timeZone) ?? .current), length: Display.clock(entry.duration),
+                    id: entry.id ?? 0, kept: entry.kept))
             }
             groups = order.map { RecordingsView.Group(name: $0, recordings: byName[$0] ?? []) }
         } catch {
@@ -123,6 +129,15 @@ extension Pages {
         try entry.deleteFiles()
         _ = try services.recordings.remove(id: id)
         return .redirect(Self.location("/recordings", notice: "Deleted \(Self.title(of: entry)) (\(URL(fileURLWithPath: entry.file).lastPathComponent))."))
+    }
+
+    /// Keeps the recording from retention, or lets retention have it again; back to the list.
+    func setKept(id: Int64, _ kept: Bool) throws -> RenderedPage {
+        guard let entry = try services.recordings.setKept(id: id, kept) else {
+            return notFound("No recording \(id): it may have been deleted.", section: "/recordings")
+        }
+        let said = kept ? "Keeping \(Self.title(of: entry)): retention will not delete it." : "\(Self.title(of: entry)) is no longer kept."
+        return .redirect(Self.location("/recordings", notice: said))
     }
 
     private static func title(of entry: IndexedRecording) -> String {

@@ -16,6 +16,7 @@ struct ScheduleView {
         var station: String
         var what: String
         var next: String
+        var keeps: String
         var paused: Bool
     }
 
@@ -54,6 +55,8 @@ struct ScheduleView {
       <select id="programme" name="programme" required>{{#programmes}}<option value="{{value}}">{{label}}</option>{{/programmes}}</select>
       <label for="keep-programme">Keep the newest (episodes; empty keeps all)</label>
       <input id="keep-programme" name="keep" inputmode="numeric" pattern="[0-9]*">
+      <label for="keep-days-programme">Keep for (days; empty keeps them however old)</label>
+      <input id="keep-days-programme" name="keepDays" inputmode="numeric" pattern="[0-9]*">
       <button type="submit">Record every broadcast</button>
     </form>
     {{/hasProgrammes}}
@@ -72,6 +75,8 @@ struct ScheduleView {
       <input id="duration" name="duration" required>
       <label for="tz">Time zone (empty: the station's)</label>
       <input id="tz" name="timeZone" placeholder="Europe/Paris">
+      <label for="keep-days">Keep for (days; empty keeps them however old)</label>
+      <input id="keep-days" name="keepDays" inputmode="numeric" pattern="[0-9]*">
       <button type="submit">Add the rule</button>
     </form>
     </section>
@@ -80,6 +85,7 @@ struct ScheduleView {
     <h2 id="rules-heading">Rules</h2>
     <ul class="cards" id="rules">
     {{#rules}}<li><span class="title">Rule {{id}}: {{station}}</span> <span class="meta">{{what}}</span>
+      <span class="meta">keeps {{keeps}}</span>
       <span class="meta">{{#paused}}paused{{/paused}}{{^paused}}next {{next}}{{/paused}}</span>
       <div class="actions">
       {{#paused}}<form method="post" action="/schedule/rules/{{id}}/resume"><button type="submit">Resume rule {{id}}</button></form>{{/paused}}
@@ -120,6 +126,7 @@ struct RuleForm: Decodable, Sendable {
     var duration: String?
     var timeZone: String?
     var keep: String?
+    var keepDays: String?
 }
 
 extension Pages {
@@ -140,7 +147,7 @@ extension Pages {
                 return ScheduleView.Rule(id: shown.id, station: shown.station, what: [rule.programme?.name, shown.when].compactMap { $0 }
                                             .joined(separator: ": ") + " (\(shown.timeZone))",
                                          next: shown.next.map { Display.time($0, TimeZone(identifier: rule.timeZone) ?? .current) } ?? "none",
-                                         paused: shown.paused)
+                                         keeps: shown.keepText, paused: shown.paused)
             }
             view.next = UpcomingEpisodes.next(10, of: rules, after: now, guide: services.guide).map { episode in
                 ScheduleView.Upcoming(station: episode.station, programme: episode.programme ?? "",
@@ -184,6 +191,10 @@ extension Pages {
         if let keep = Display.given(form.keep) {
             guard let count = Int(keep), count >= 1 else { return schedule(error: "Keep must be a whole number of at least 1.") }
             request.keep = count
+        }
+        if let keepDays = Display.given(form.keepDays) {
+            guard let days = Int(keepDays), days >= 1 else { return schedule(error: "Keep for must be a whole number of days, at least 1.") }
+            request.keepDays = days
         }
         do {
             let target = try StreamTarget.parse(stationID, catalogue: services.catalogue)

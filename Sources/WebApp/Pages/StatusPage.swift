@@ -1,8 +1,10 @@
 import Foundation
+import RadioModel
+import Recording
 import Scheduling
 
 /// `/status`: what the daemon is doing: episodes being recorded, runtime jobs, the next episodes,
-/// recent failures and the disk space left for recordings.
+/// recent failures, the disk space left for recordings and what retention deleted lately.
 struct StatusView {
     struct Line {
         var title: String
@@ -23,6 +25,8 @@ struct StatusView {
     var jobs: [Job]
     var next: [Line]
     var failures: [Line]
+    var retention: String
+    var deletions: [Line]
 
     static let template = """
     {{<layout}}{{$content}}
@@ -41,6 +45,10 @@ struct StatusView {
     <h2>Recent failures</h2>
     <ul class="cards" id="failures">{{#failures}}<li class="failed"><span class="title">{{title}}</span> <span class="reason">{{meta}}</span></li>{{/failures}}
     {{^failures}}<li>None.</li>{{/failures}}</ul>
+    <h2>Retention</h2>
+    <p id="retention">{{retention}}</p>
+    <ul class="cards" id="deletions">{{#deletions}}<li><span class="title">{{title}}</span> <span class="reason">{{meta}}</span></li>{{/deletions}}
+    {{^deletions}}<li>Nothing deleted since the daemon started.</li>{{/deletions}}</ul>
     {{/content}}{{/layout}}
     """
 }
@@ -50,7 +58,7 @@ extension Pages {
         let status = services.status()
         let view = StatusView(
             chrome: Chrome(title: "Status", section: "/status", notice: notice),
-            diskFree: freeSpace().map { Display.size($0) } ?? "unknown",
+            diskFree: DiskSpace.free(at: services.paths.recordings).map { Display.size($0) } ?? "unknown",
             active: status.active.map { recording in
                 StatusView.Line(title: [recording.station, recording.programme].compactMap { $0 }.joined(separator: ": "),
                                 meta: "\(recording.state) until \(Display.time(recording.windowEnd, .current))")
@@ -70,16 +78,14 @@ extension Pages {
             failures: status.recentFailures.map { episode in
                 StatusView.Line(title: "\(episode.station), \(Display.time(episode.programmeStart, .current))",
                                 meta: "\(episode.status.rawValue): \(episode.reason ?? "no reason given")")
+            },
+            retention: status.retention.minFree.map { "The oldest recordings that are not kept are deleted when less than \(ByteSize(bytes: $0)) is free." }
+                ?? "No minimum of free space is set (onair daemon --min-free).",
+            deletions: status.retention.lastDeletions.map { deletion in
+                StatusView.Line(title: "\(Display.time(deletion.at, .current)): recording \(deletion.recording), "
+                                    + "\(URL(fileURLWithPath: deletion.file).lastPathComponent)",
+                                meta: deletion.reason)
             })
         return renderer.render("status", view)
-    }
-
-    /// Bytes free on the file system of the recordings (or of its nearest existing parent).
-    private func freeSpace() -> Int64? {
-        var directory = services.paths.recordings
-        while !FileManager.default.fileExists(atPath: directory.path), directory.pathComponents.count > 1 {
-            directory.deleteLastPathComponent()
-        }
-        return (try? FileManager.default.attributesOfFileSystem(forPath: directory.path))?[.systemFreeSize] as? Int64
     }
 }
