@@ -22,6 +22,8 @@ public final class LiveRun: Sendable {
         public var timeShiftSeconds = 120.0
         /// `--normalize`: the loudness the station is levelled to, in LUFS.
         public var normalizeTarget: Double?
+        /// Whether the desktop's media keys reach it (MPRIS): not a relay's, whose player only levels the loudness.
+        public var onDesktop = true
 
         public init(controls: PlayerControls, terminal: TerminalSession?, store: PlayerStore?) {
             self.controls = controls; self.terminal = terminal; self.store = store
@@ -90,7 +92,7 @@ public final class LiveRun: Sendable {
             }
         }
         var desktop: MPRISPlayer?
-        if let player, let nowPlaying, let stage {
+        if let player, player.onDesktop, let nowPlaying, let stage {
             desktop = DesktopPlayer.live(nowPlaying: nowPlaying, controls: player.controls, stage: stage, elapsed: { pipeline.mediaTime },
                                          stop: { pipeline.stop() }, switchFavourite: switchFavourite)
         }

@@ -81,6 +81,14 @@ public final class PlayerStage: PCMConsumer, @unchecked Sendable {  // the delay
     }
 }
 
+extension PlayerStage: TitleConsumer {
+    /// The stage stands in for its sinks at the station: titles still reach those that take them (an HTTP
+    /// mount that encodes, re-injecting ICY titles).
+    public func titleChanged(_ change: TitleChange) throws {
+        for sink in sinks { try (sink as? TitleConsumer)?.titleChanged(change) }
+    }
+}
+
 /// Scales interleaved signed little-endian PCM (16, 24 or 32 bits) in place.
 enum SampleScaling {
     static func ramp(_ bytes: inout [UInt8], format: PCMFormat, from start: Double, to end: Double) {

@@ -49,6 +49,25 @@ final class NormalizeTests: XCTestCase {
         }
     }
 
+    /// `relay --normalize` runs until stopped: each station relayed into a WAV file for about 6 s, then SIGTERM
+    /// (which finishes the file).
+    func testRelayNormalizeBringsTwoStationsTenLUApartToWithinOneLU() throws {
+        var levelled: [Double] = []
+        for station in stations {
+            let wav = onair.home.file("relayed\(station.gain).wav")
+            let relay = try onair.start(["relay", url(station.mount), "--to", "wav:\(wav.path)", "--normalize"])
+            XCTAssertTrue(eventually(timeout: 20) {
+                ((try? FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int) ?? 0) > 6 * 44_100 * 4
+            }, "6 s relayed: \(relay.stderrText)")
+            relay.stop(grace: 10)
+            XCTAssertEqual(relay.result().status, 0, relay.stderrText)
+            levelled.append(try LoudnessReading.integrated(of: wav))
+        }
+        XCTAssertEqual(levelled[0], -16, accuracy: 1, "\(levelled)")
+        XCTAssertEqual(levelled[1], -16, accuracy: 1, "\(levelled)")
+        XCTAssertEqual(levelled[0] - levelled[1], 0, accuracy: 1, "10 LU apart as sent, within 1 LU relayed")
+    }
+
     func testRecordingsKeepTheirAudioGetTheirLoudnessAndPlayLevelled() throws {
         let record = try onair.run(["record", url(stations[0].mount), url(stations[1].mount), "--duration", "5", "--json"])
         XCTAssertTrue(record.succeeded, "\(record)")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Playback
 
-/// `--normalize` and `--normalize-target`, for `listen` and `play`.
+/// `--normalize` and `--normalize-target`, for `listen`, `play` and `relay`.
 struct LoudnessOptions: ParsableArguments {
     @Flag(help: "Level the loudness (EBU R128) so that stations and recordings play equally loud.")
     var normalize = false
