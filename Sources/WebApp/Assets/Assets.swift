@@ -93,6 +93,7 @@ enum Assets {
     button, .button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; text-decoration: none;
                       display: inline-block; }
     button.danger { background: var(--bad); border-color: var(--bad); }
+    button[aria-pressed="true"] { background: var(--paper); color: var(--accent); }
     .actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 16px; }
     .actions form { margin: 0; }
     audio { width: 100%; margin: 8px 0; }
