@@ -89,6 +89,12 @@ let package = Package(
         .target(name: "Library", dependencies: [
             "Media", "Playback", "Podcasts", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // Casting to network speakers: UPnP/DLNA MediaRenderers found by SSDP (a SwiftNIO datagram channel) and
+        // driven over SOAP (AVTransport, RenderingControl) through StreamInput's transfer engine.
+        .target(name: "Casting", dependencies: [
+            "RadioModel", "StreamInput", "XMLInput", .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         // What an operator watches: dead-air and down alerts judged from each station's meter, sent to a
         // webhook or a command, and the Prometheus metrics of stations and the daemon.
         .target(name: "Monitoring", dependencies: [
@@ -117,7 +123,7 @@ let package = Package(
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.
         .target(name: "OnairCommands", dependencies: [
             "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "SharedStore", "Scheduling", "Playback", "Engine", "Guide",
-            "Library", "Podcasts", "Monitoring", "HTTPService", "WebApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Library", "Podcasts", "Monitoring", "HTTPService", "WebApp", "Casting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The executable: runs the root command and nothing else.
         .executableTarget(name: "onair", dependencies: ["OnairCommands"]),
@@ -132,9 +138,12 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "Outputs", "StreamInput", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
-        .testTarget(name: "OnairCommandsTests", dependencies: ["OnairCommands", "Library", "Store", "TestSupport"]),
+        .testTarget(name: "OnairCommandsTests", dependencies: [
+            "OnairCommands", "Library", "Store", "TestSupport", "Casting", "Engine", "HTTPService", "RadioModel", "StreamInput",
+        ]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "SharedStore", "RadioModel", "TestSupport"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts"]),
+        .testTarget(name: "CastingTests", dependencies: ["Casting"]),
         .testTarget(name: "GuideTests", dependencies: ["Guide", "Store", "StreamInput", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: [
