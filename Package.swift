@@ -61,7 +61,8 @@ let package = Package(
             "Media", "RadioModel", "StreamInput", "Store", "SharedStore", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
-        // Foundation's XMLParser behind the checks that keep its Linux crashes out, for XML from outside.
+        // Foundation's XMLParser behind the checks that keep its Linux crashes out, for XML from outside; and
+        // the escaping of text in the XML onair writes.
         .target(name: "XMLInput"),
         // Programme guides: the XMLTV reader, the guide's tables, fetching and refreshing guides, and which
         // broadcasts a rule's title pattern or series picks.
@@ -117,7 +118,7 @@ let package = Package(
         // The daemon's one HTTP server (Hummingbird): the API under /api/v1 and its OpenAPI document, the
         // podcast feeds and downloads of recordings, the live station mounts, /metrics, and the route groups of the pages.
         .target(name: "HTTPService", dependencies: [
-            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Engine", "Guide",
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Engine", "Guide", "XMLInput",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.

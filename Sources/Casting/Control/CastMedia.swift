@@ -1,4 +1,5 @@
 import Foundation
+import XMLInput
 
 /// What a renderer is asked to play: the URL it fetches and the DIDL-Lite metadata it shows.
 public struct CastMedia: Sendable, Equatable {

@@ -1,7 +1,7 @@
-/// Text placed in XML: the five characters with a meaning there replaced by their entities, so a
-/// station called "Rock & Roll <Live>" stays one title.
-enum XMLText {
-    static func escaped(_ text: String) -> String {
+/// Text placed in XML onair writes (podcast feeds, UPnP actions and their DIDL-Lite): the five
+/// characters with a meaning there replaced by their entities, so "Rock & Roll <Live>" stays one title.
+public enum XMLText {
+    public static func escaped(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.count)
         for character in text {
