@@ -24,7 +24,7 @@ final class CastCommandTests: XCTestCase {
         home = nil
     }
 
-    func testAStationCastToGmediarenderPlaysItsToneAtTheVolumeAskedUntilStopped() throws {
+    func testAStationAndARecordingCastToGmediarenderPlayTheirToneAtTheVolumeAsked() throws {
         guard ProcessRunner.which("gmediarender") != nil else {
             throw XCTSkip("gmediarender is not installed: install it with scripts/setup")
         }
@@ -62,10 +62,11 @@ final class CastCommandTests: XCTestCase {
 
         let name = "onair test \(UUID().uuidString.prefix(8))"
         let output = home.file("renderer.pcm")
+        // Each Play builds the renderer's pipeline anew: `append` keeps what the earlier casts played.
         let renderer = try ProcessRunner.start("gmediarender", [
             "-I", interface, "-f", name, "-u", UUID().uuidString.lowercased(), "--logfile", home.file("gmediarender.log").path,
             "--gstout-buffer-duration", "0",
-            "--gstout-audiopipe", "audioconvert ! audioresample ! audio/x-raw,format=S16LE,rate=48000,channels=2 ! filesink location=\(output.path)",
+            "--gstout-audiopipe", "audioconvert ! audioresample ! audio/x-raw,format=S16LE,rate=48000,channels=2 ! filesink append=true location=\(output.path)",
         ])
         defer { renderer.stop(grace: 1) }
 
@@ -78,6 +79,12 @@ final class CastCommandTests: XCTestCase {
         XCTAssertTrue(row.contains("gmediarender"), "with its model: \(row)")
         XCTAssertTrue(row.contains("http://"), "and its location: \(row)")
 
+        let nowhere = try FreePort.pick()
+        let noDaemon = try runOnair(["cast", "tone", "--to", "upnp:\(name)", "--server", "127.0.0.1:\(nowhere)", "--wait", "1"])
+        XCTAssertEqual(noDaemon.status, 1)
+        XCTAssertTrue(noDaemon.output.standardError.hasPrefix("onair: no onair daemon answers at http://127.0.0.1:\(nowhere) "),
+                      noDaemon.output.standardError)
+
         let cast = try runOnair(["cast", "tone", "--to", "upnp:\(name)", "--server", "127.0.0.1:\(port)", "--wait", "1"])
         XCTAssertEqual(cast.status, 0, cast.output.standardError)
         XCTAssertTrue(cast.output.standardOutput.contains("Casting Tone & <Co> FM to \(name) (http://127.0.0.1:\(port)/live/tone)"),
@@ -85,12 +92,15 @@ final class CastCommandTests: XCTestCase {
 
         let bytesPerSecond = 48_000 * 2 * 2
         func played() -> Int { (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0 }
-        func audio(from byte: Int) throws -> PCMAudio {
+        /// What the renderer played from `byte` on; nil when it has not played that far.
+        func audio(from byte: Int) throws -> PCMAudio? {
             let data = try Data(contentsOf: output)
-            return try PCMAudio(raw: data.subdata(in: byte - byte % 4..<data.count - data.count % 4), format: .s16le, sampleRate: 48_000, channels: 2)
+            let start = byte - byte % 4, end = data.count - data.count % 4
+            guard start < end else { return nil }
+            return try PCMAudio(raw: data.subdata(in: start..<end), format: .s16le, sampleRate: 48_000, channels: 2)
         }
         XCTAssertTrue(eventually(timeout: 20) { played() > 3 * bytesPerSecond }, "the renderer plays the station")
-        let full = try audio(from: played() - 2 * bytesPerSecond)
+        let full = try XCTUnwrap(try audio(from: played() - 2 * bytesPerSecond))
         XCTAssertEqual(try XCTUnwrap(full.dominantFrequency()), 440, accuracy: 5, "the station's tone reaches the renderer's output")
 
         let quieter = try runOnair(["cast", "--volume", "50", "--to", "upnp:\(name)", "--wait", "1"])
@@ -98,7 +108,7 @@ final class CastCommandTests: XCTestCase {
         // Half a second for what the renderer had already turned up to be written out.
         let turnedDown = played() + bytesPerSecond / 2
         XCTAssertTrue(eventually(timeout: 20) { played() > turnedDown + 2 * bytesPerSecond }, "the renderer plays on")
-        let down = try audio(from: turnedDown)
+        let down = try XCTUnwrap(try audio(from: turnedDown))
         XCTAssertEqual(try XCTUnwrap(down.dominantFrequency()), 440, accuracy: 5)
         XCTAssertLessThan(down.rmsDBFS(), full.rmsDBFS() - 10, "--volume 50 turns the renderer down")
         XCTAssertGreaterThan(down.rmsDBFS(), -70, "but not to silence")
@@ -110,6 +120,16 @@ final class CastCommandTests: XCTestCase {
         let stop = try runOnair(["cast", "--stop", "--to", "upnp:\(name)", "--wait", "1"])
         XCTAssertEqual(stop.status, 0, stop.output.standardError)
         XCTAssertEqual(try control.transportState(), "STOPPED")
+
+        let record = try runOnair(["record", "tone", "--duration", "4", "-o", home.file("{station}").path])
+        XCTAssertEqual(record.status, 0, record.output.standardError)
+        let beforeRecording = played()
+        let recording = try runOnair(["cast", "1", "--to", "upnp:\(name)", "--server", "127.0.0.1:\(port)", "--wait", "1"])
+        XCTAssertEqual(recording.status, 0, recording.output.standardError)
+        XCTAssertTrue(recording.output.standardOutput.contains("to \(name) (http://127.0.0.1:\(port)/api/v1/recordings/1/audio)"),
+                      recording.output.standardOutput)
+        XCTAssertTrue(eventually(timeout: 20) { played() > beforeRecording + 2 * bytesPerSecond }, "the renderer plays the recording")
+        XCTAssertEqual(try XCTUnwrap(try audio(from: beforeRecording)?.dominantFrequency()), 440, accuracy: 5, "the recording's tone")
     }
 
     func testARendererThatDoesNotAnswerIsOnePlainLineAndAFailingExit() throws {
