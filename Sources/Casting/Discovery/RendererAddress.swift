@@ -27,14 +27,10 @@ public enum RendererAddress: Sendable, Equatable {
             let renderers = try RendererDiscovery.all(waiting: discoveryWait)
             guard let match = renderers.first(where: { $0.friendlyName.caseInsensitiveCompare(name) == .orderedSame }) else {
                 let seen = renderers.isEmpty ? "none answered" : "those that did: " + renderers.map { "\"\($0.friendlyName)\"" }.joined(separator: ", ")
-                throw CastingError("no UPnP renderer named \"\(name)\" answered within \(Self.seconds(discoveryWait)) (\(seen))", kind: .notFound)
+                throw CastingError("no UPnP renderer named \"\(name)\" answered within \(String(format: "%g", discoveryWait)) s (\(seen))", kind: .notFound)
             }
             return match
         }
-    }
-
-    private static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
     }
 }
 

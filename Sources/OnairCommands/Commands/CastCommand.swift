@@ -69,6 +69,7 @@ struct CastCommand: ParsableCommand {
             }
             guard item != nil || stop || volume != nil else { throw ValidationError("name a station or recording to cast, or give --stop or --volume") }
             guard !(stop && item != nil) else { throw ValidationError("--stop takes no station or recording") }
+            guard !json else { throw ValidationError("--json goes with --list") }
         }
         if let volume, !(0...100).contains(volume) { throw ValidationError("--volume must be between 0 and 100") }
         guard wait > 0, wait <= 30 else { throw ValidationError("--wait must be between 0 and 30 seconds") }
@@ -118,7 +119,7 @@ struct CastCommand: ParsableCommand {
         }
         if json { return renderers.forEach { Console.json($0) } }
         guard !renderers.isEmpty else {
-            return Console.message("No UPnP renderer answered within \(wait) s (is multicast allowed on this network?)")
+            return Console.message("No UPnP renderer answered within \(String(format: "%g", wait)) s (is multicast allowed on this network?)")
         }
         print(TextTable.render([["NAME", "MODEL", "LOCATION"]] + renderers.map { [$0.name, $0.model, $0.location] },
                                maxWidths: [30, 30]))
