@@ -61,7 +61,8 @@ let package = Package(
             "Media", "RadioModel", "StreamInput", "Store", "SharedStore", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
-        // Foundation's XMLParser behind the checks that keep its Linux crashes out, for XML from outside.
+        // Foundation's XMLParser behind the checks that keep its Linux crashes out, for XML from outside; and
+        // the escaping of text in the XML onair writes.
         .target(name: "XMLInput"),
         // Programme guides: the XMLTV reader, the guide's tables, fetching and refreshing guides, and which
         // broadcasts a rule's title pattern or series picks.
@@ -89,6 +90,12 @@ let package = Package(
         .target(name: "Library", dependencies: [
             "Media", "Playback", "Podcasts", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // Casting to network speakers: UPnP/DLNA MediaRenderers found by SSDP (a SwiftNIO datagram channel) and
+        // driven over SOAP (AVTransport, RenderingControl) through StreamInput's transfer engine.
+        .target(name: "Casting", dependencies: [
+            "RadioModel", "StreamInput", "XMLInput", .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         // What an operator watches: dead-air and down alerts judged from each station's meter, sent to a
         // webhook or a command, and the Prometheus metrics of stations and the daemon.
         .target(name: "Monitoring", dependencies: [
@@ -111,13 +118,13 @@ let package = Package(
         // The daemon's one HTTP server (Hummingbird): the API under /api/v1 and its OpenAPI document, the
         // podcast feeds and downloads of recordings, the live station mounts, /metrics, and the route groups of the pages.
         .target(name: "HTTPService", dependencies: [
-            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Engine", "Guide",
+            "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Engine", "Guide", "XMLInput",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.
         .target(name: "OnairCommands", dependencies: [
             "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "SharedStore", "Scheduling", "Playback", "Engine", "Guide",
-            "Library", "Podcasts", "Monitoring", "HTTPService", "WebApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Library", "Podcasts", "Monitoring", "HTTPService", "WebApp", "Casting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The executable: runs the root command and nothing else.
         .executableTarget(name: "onair", dependencies: ["OnairCommands"]),
@@ -132,9 +139,13 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "Outputs", "StreamInput", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
-        .testTarget(name: "OnairCommandsTests", dependencies: ["OnairCommands", "Library", "Recording", "Store", "TestSupport"]),
+        .testTarget(name: "OnairCommandsTests", dependencies: [
+            "OnairCommands", "Library", "Recording", "Store", "TestSupport", "Casting", "Engine", "HTTPService", "RadioModel",
+            "StreamInput",
+        ]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "SharedStore", "RadioModel", "TestSupport"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts"]),
+        .testTarget(name: "CastingTests", dependencies: ["Casting"]),
         .testTarget(name: "GuideTests", dependencies: ["Guide", "Store", "StreamInput", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: [

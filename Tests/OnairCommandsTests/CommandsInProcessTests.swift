@@ -30,16 +30,8 @@ final class CommandsInProcessTests: XCTestCase {
         home = nil
     }
 
-    /// Runs `onair ARGUMENTS` in-process: what it printed and the exit status it ended with.
     private func onair(_ arguments: [String]) throws -> (output: CapturedOutput, status: Int32) {
-        let (output, result) = try StandardStreamsCapture.run { () throws -> Void in
-            var command = try Onair.parseAsRoot(arguments)
-            try command.run()
-        }
-        switch result {
-        case .success: return (output, 0)
-        case .failure(let error): return (output, Onair.exitCode(for: error).rawValue)
-        }
+        try runOnair(arguments)
     }
 
     private func jsonLines(_ text: String) throws -> [[String: Any]] {

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import RadioModel
 import Recording
+import XMLInput
 
 /// The recordings as podcasts: `/feeds/all.xml`, `/feeds/station/ID.xml`, `/feeds/programme/ID.xml`.
 /// RSS 2.0 with the itunes namespace and Podcasting 2.0 chapters; one item per finished recording,
@@ -80,17 +81,5 @@ struct PodcastFeed {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    private func escape(_ text: String) -> String { XMLText.escaped(text) }
 }
