@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Hummingbird
+import RadioModel
 import Recording
 import Scheduling
 

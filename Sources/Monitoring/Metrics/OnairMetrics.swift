@@ -84,8 +84,8 @@ public final class OnairMetrics: Sendable {
             }
             registry.gauge("stations_open", help: "Upstream station connections open.").set(to: Double(now.openStations.count))
             registry.gauge("leases_held", help: "Leases on shared work this daemon holds.").set(to: Double(now.leases))
-            if let recordings = now.recordings, let free = Self.freeBytes(at: recordings) {
-                registry.gauge("disk_free", "bytes", help: "Free bytes on the recordings' file system.").set(to: free)
+            if let recordings = now.recordings, let free = DiskSpace.free(at: recordings) {
+                registry.gauge("disk_free", "bytes", help: "Free bytes on the recordings' file system.").set(to: Double(free))
             }
             return registry.emitToString()
         }
@@ -98,13 +98,6 @@ public final class OnairMetrics: Sendable {
             all[station] = series
             return series
         }
-    }
-
-    private static func freeBytes(at url: URL) -> Double? {
-        var directory = url
-        // The directory may not exist yet: its nearest existing parent is on the same file system.
-        while !FileManager.default.fileExists(atPath: directory.path), directory.path != "/" { directory.deleteLastPathComponent() }
-        return (try? FileManager.default.attributesOfFileSystem(forPath: directory.path)[.systemFreeSize] as? NSNumber)?.doubleValue
     }
 }
 
