@@ -149,7 +149,8 @@ let package = Package(
         .testTarget(name: "GuideTests", dependencies: ["Guide", "Store", "StreamInput", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: [
-            "Engine", "Monitoring", "Scheduling", "Recording", "Outputs", "Media", "RadioModel", "StreamInput", "Store", "TestSupport",
+            "Engine", "Monitoring", "Scheduling", "Recording", "Outputs", "Media", "RadioModel", "SharedStore", "StreamInput", "Store",
+            "TestSupport",
         ]),
         .testTarget(name: "WebAppTests", dependencies: [
             "WebApp", "Engine", "Scheduling", "Recording", "Guide", "RadioModel", "Store", "TestSupport",
@@ -157,8 +158,8 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["Browser"]),
         .testTarget(name: "HTTPServiceTests", dependencies: [
-            "HTTPService", "Engine", "RadioModel", "Recording", "Scheduling", "StreamInput", "TestSupport",
+            "HTTPService", "Engine", "RadioModel", "Recording", "Scheduling", "SharedStore", "StreamInput", "TestSupport",
         ]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "SharedStore", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]
 )

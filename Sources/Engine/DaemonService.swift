@@ -68,21 +68,22 @@ public final class DaemonService: Sendable {
             LiveEvent(event).map(events.publish)
             logLine(event)
         }
-        let store: any ScheduleStorage, index: any RecordingsIndexing, jobStore: JobStore, guide: GuideStore
+        let store: any ScheduleStorage, index: any RecordingsIndexing, jobStore: any JobStorage, guide: GuideStore
         var leases: (any EpisodeLeases)?
         do {
             let database = try OnairDatabase(directory: paths.data)
-            // Guides and runtime jobs stay each daemon's own; the schedule, its leases and the index are shared.
-            jobStore = try JobStore(database: database)
+            // Guides stay each daemon's own; the schedule, its leases, the index and the runtime jobs are shared.
             guide = try GuideStore(database: database)
             if let location = options.sharedDatabase {
                 let shared = try SharedDatabase(location: location)
                 store = try PostgresScheduleStore(database: shared)
                 index = try PostgresRecordingsIndex(database: shared)
                 leases = try PostgresEpisodeLeases(database: shared, daemon: options.name, maxStreams: options.maxStreams)
+                jobStore = try PostgresJobStore(database: shared, daemon: options.name)
             } else {
                 store = try ScheduleStore(database: database)
                 index = try RecordingsIndex(database: database)
+                jobStore = try JobStore(database: database)
             }
         } catch {
             throw EngineError("\(error)", kind: .configuration)
@@ -122,7 +123,16 @@ public final class DaemonService: Sendable {
         schedulerOptions.preroll = options.preroll
         (schedulerOptions.minFree, schedulerOptions.retentionSweep) = (options.minFree, options.retentionSweep)
         let episodes = EpisodeRecordings(stations: stations, finaliser: finaliser, paths: paths, lookup: lookup)
-        let scheduler = ScheduleDaemon(store: store, guide: guide, index: index, leases: leases, finaliser: finaliser,
+        let jobs = RuntimeJobs(stations: stations, store: jobStore, finaliser: finaliser, paths: paths, lookup: lookup)
+        // Sharing a database, the jobs' leases are renewed with the episodes' (a database out of reach is then one log line).
+        let shareJobs: @Sendable () throws -> Void = {
+            let (lost, failures) = try jobs.shareWork()
+            for job in lost {
+                log(DaemonEvent(event: "job-lost", station: job.station, message: "job \(job.id): another daemon runs it now; stopped here"))
+            }
+            for (id, failure) in failures { log(DaemonEvent(event: "job-failed", message: "job \(id): \(failure)")) }
+        }
+        let scheduler = ScheduleDaemon(store: store, guide: guide, index: index, leases: leases, alsoOnRenewal: shareJobs, finaliser: finaliser,
                                        recordings: paths.recordings, recorder: episodes, options: schedulerOptions, log: logAndCount)
         self.scheduler = scheduler
         guideRefresher = GuideRefresher(store: guide, every: options.guideRefresh) { url, outcome in
@@ -134,7 +144,7 @@ public final class DaemonService: Sendable {
             case .failure(let error): log(DaemonEvent(event: "guide-failed", message: "\(error)"))
             }
         }
-        jobs = RuntimeJobs(stations: stations, store: jobStore, finaliser: finaliser, paths: paths, lookup: lookup)
+        self.jobs = jobs
         let control = DaemonControl(daemon: scheduler, jobs: jobs)
         do {
             server = try ControlServer(path: ControlClient(dataDirectory: paths.data).socket, handle: control.answer)
@@ -159,8 +169,7 @@ public final class DaemonService: Sendable {
         figures.jobs["episode"] = episodes.activeRecordings().count
         figures.listeners = Dictionary(jobs.listeners.map { (URLRedaction.redact($0.key), $0.value) }, uniquingKeysWith: +)
         figures.openStations = Set(stations.identifiers.map(URLRedaction.redact))
-        // Daemons do not share work yet: no leases.
-        figures.leases = 0
+        figures.leases = scheduler.leasesHeld
         figures.recordings = recordingsDirectory
         return metrics.exposition(figures)
     }
@@ -193,14 +202,15 @@ public final class DaemonService: Sendable {
         for (id, failure) in (try? jobs.restorePersisted()) ?? [] {
             log(DaemonEvent(event: "job-failed", message: "job \(id): \(failure)"))
         }
+        defer {
+            jobs.stopAll()
+            finaliser.waitUntilIdle()
+        }
         do {
             try scheduler.run()
         } catch {
-            jobs.stopAll()
             throw EngineError("\(error)", kind: .configuration)
         }
-        jobs.stopAll()
-        finaliser.waitUntilIdle()
     }
 
     public func stop() { scheduler.stop() }

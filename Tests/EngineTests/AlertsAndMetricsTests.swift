@@ -3,6 +3,7 @@ import Foundation
 import Monitoring
 import RadioModel
 import Scheduling
+import SharedStore
 import Store
 import StreamInput
 import TestSupport
@@ -30,11 +31,12 @@ final class AlertsAndMetricsTests: XCTestCase {
         home?.remove()
     }
 
-    /// Starts a daemon whose alerts go to `webhook`, and a recording job on `station`.
-    private func startDaemon(webhook: String?, recording station: URL) throws {
+    /// Starts a daemon whose alerts go to `webhook`, and a recording job on `station` (none if nil).
+    private func startDaemon(webhook: String?, recording station: URL?, sharing database: PostgresLocation? = nil) throws {
         var options = DaemonService.Options()
         options.alerts = AlertRules(quietLevel: -50, seconds: Self.alertSeconds)
         options.alertWebhook = webhook
+        options.sharedDatabase = database
         let logged = self.logged, finished = self.finished
         let daemon = try DaemonService(paths: AppPaths(environment: ["ONAIR_HOME": home.url.path]), options: options,
                                        lookup: { text in try StreamTarget.parse(text, catalogue: { Catalogue(stations: []) }) },
@@ -46,6 +48,7 @@ final class AlertsAndMetricsTests: XCTestCase {
         }
         thread.start()
         running = thread
+        guard let station else { return }
         _ = try ControlClient(socket: daemon.socket).send(ControlRequest(.startJob, job: JobSpec(kind: .record, station: station.absoluteString)),
                                                           expecting: JobStatus.self)
     }
@@ -218,5 +221,34 @@ final class AlertsAndMetricsTests: XCTestCase {
         XCTAssertGreaterThan(value("onair_station_gap_seconds_total") ?? 0, 0)
         XCTAssertTrue(eventually(timeout: 20) { Self.value("onair_episodes_total{outcome=\"done\"}", in: self.daemon?.metricsText() ?? "") == 1 },
                       "the episode counts as done; log: \(logged.current.map(\.event))")
+    }
+
+    func testLeasesHeldIsTheStationRecordedOnASharedPostgreSQLDatabase() throws {
+        let server: PostgresHarness
+        do {
+            server = try PostgresHarness.shared.get()
+        } catch PostgresHarnessError.notInstalled(let what) {
+            throw XCTSkip("\(PostgresHarnessError.notInstalled(what))")
+        }
+        try server.reset()
+        let location = try PostgresLocation(url: server.url)
+        let audio = try Data(contentsOf: AudioFixtures.sine(frequency: 440, seconds: 30))
+        let station = try FixtureHTTPServer(routes: [
+            "/station.mp3": FixtureHTTPServer.icyStream(ICYStreamWriter(audio: audio, schedule: [.title("Tone FM")]), bytesPerSecond: 16000),
+        ])
+        defer { station.stop() }
+        // A six-second episode of the station, due three seconds from now, in the shared schedule.
+        let start = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date().addingTimeInterval(3))
+        _ = try PostgresScheduleStore(database: try SharedDatabase(location: location)).add(ScheduleRule(
+            station: "http://127.0.0.1:\(station.port)/station.mp3",
+            timing: .once(LocalDateTime(year: start.year!, month: start.month!, day: start.day!, hour: start.hour!, minute: start.minute!,
+                                        second: start.second!), duration: TimeSpan(seconds: 6)),
+            timeZone: "UTC"))
+        try startDaemon(webhook: nil, recording: nil, sharing: location)
+        let held = { Self.value("onair_leases_held", in: self.daemon?.metricsText() ?? "") }
+        XCTAssertTrue(eventually(timeout: 10) { (held() ?? 0) >= 1 }, "the station's lease, while it records; log: \(logged.current.map(\.event))")
+        XCTAssertTrue(eventually(timeout: 20) { self.logged.current.contains { $0.event == "episode-done" } },
+                      "log: \(logged.current.map(\.event))")
+        XCTAssertEqual(held(), 0, "given up with the episode")
     }
 }

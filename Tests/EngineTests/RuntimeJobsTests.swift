@@ -3,18 +3,20 @@ import Foundation
 import Media
 import RadioModel
 import Recording
+import SharedStore
 import Store
 import TestSupport
 import XCTest
 
 /// The engine in-process: jobs on a real Icecast station, sharing its one connection, served to a
-/// real HTTP client, stopped, and riding out the station's death.
+/// real HTTP client, stopped, and riding out the station's death. The jobs and the index are in
+/// onair's SQLite file, or in PostgreSQL with ONAIR_TEST_DATABASE=postgresql.
 final class RuntimeJobsTests: XCTestCase {
     private var icecast: IcecastHarness!
     private var home: TemporaryDirectory!
     private var stations: Stations!
     private var jobs: RuntimeJobs!
-    private var index: RecordingsIndex!
+    private var index: (any RecordingsIndexing)!
     private static let mount = "/station.mp3"
 
     override func setUpWithError() throws {
@@ -26,10 +28,16 @@ final class RuntimeJobsTests: XCTestCase {
         try icecast.startSource(mount: Self.mount, codec: .mp3, frequency: 440, title: "Engine tone")
         home = try TemporaryDirectory(prefix: "onair-engine")
         let paths = AppPaths(environment: ["ONAIR_HOME": home.url.path])
-        let database = try OnairDatabase(directory: paths.data)
-        index = try RecordingsIndex(database: database)
+        let store: any JobStorage
+        if let postgres = try TestDatabase.postgresURL() {
+            let database = try SharedDatabase(location: try PostgresLocation(url: postgres))
+            (index, store) = (try PostgresRecordingsIndex(database: database), try PostgresJobStore(database: database, daemon: "engine-tests"))
+        } else {
+            let database = try OnairDatabase(directory: paths.data)
+            (index, store) = (try RecordingsIndex(database: database), try JobStore(database: database))
+        }
         stations = Stations()
-        jobs = RuntimeJobs(stations: stations, store: try JobStore(database: database), finaliser: Finaliser(index: index), paths: paths,
+        jobs = RuntimeJobs(stations: stations, store: store, finaliser: Finaliser(index: index), paths: paths,
                            lookup: { text in try StreamTarget.parse(text, catalogue: { Catalogue(stations: []) }) })
     }
 

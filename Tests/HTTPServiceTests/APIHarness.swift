@@ -6,11 +6,13 @@ import FoundationNetworking
 import HTTPService
 import RadioModel
 import Scheduling
+import SharedStore
 import StreamInput
 import TestSupport
 import XCTest
 
-/// A real daemon (`DaemonService`, its stores in a temporary ONAIR_HOME) running its schedule on a
+/// A real daemon (`DaemonService`, its stores in a temporary ONAIR_HOME, or its schedule, index and
+/// jobs in PostgreSQL with ONAIR_TEST_DATABASE=postgresql) running its schedule on a
 /// thread, its HTTP server on an ephemeral port, and a real Icecast station "tone" (440 Hz MP3,
 /// titled "API tone") in the shipped catalogue.
 final class APIHarness {
@@ -45,6 +47,8 @@ final class APIHarness {
         let paths = paths
         let catalogue: @Sendable () throws -> Catalogue = { try Catalogue.load(shippedURL: shipped, userURL: paths.userCatalogueURL) }
         let log = log
+        var options = options
+        options.sharedDatabase = try TestDatabase.postgresURL().map { try PostgresLocation(url: $0) }
         daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) }) { event in
             log.withLock { $0.append(event) }
         }

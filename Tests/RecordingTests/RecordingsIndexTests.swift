@@ -1,8 +1,29 @@
 import Foundation
+import SharedStore
+import TestSupport
 import XCTest
 @testable import Recording
 
+/// The recordings index in onair's SQLite file, or in PostgreSQL with ONAIR_TEST_DATABASE=postgresql.
 final class RecordingsIndexTests: XCTestCase {
+    private var directory: URL!
+    private var postgres: String?
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("onair-index-\(UUID().uuidString)")
+        postgres = try TestDatabase.postgresURL()
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The index, opened anew (as another process, or the same one after a restart, opens it).
+    private func openIndex() throws -> any RecordingsIndexing {
+        if let postgres { return try PostgresRecordingsIndex(database: try SharedDatabase(location: try PostgresLocation(url: postgres))) }
+        return try RecordingsIndex(directory: directory)
+    }
+
     private func recording(file: String, start: Date) -> FinishedRecording {
         FinishedRecording(station: StationLabel(id: "fip", name: "FIP"), programme: ProgrammeLabel(id: "jazz", name: "Jazz à FIP"),
                           start: start, end: start.addingTimeInterval(3600), timeZone: "Europe/Paris", file: file, cueSheet: nil,
@@ -12,14 +33,12 @@ final class RecordingsIndexTests: XCTestCase {
     }
 
     func testRecordingsAreKeptListedAndRemoved() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("onair-index-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let index = try RecordingsIndex(directory: directory)
+        let index = try openIndex()
         let later = try index.add(recording(file: "/m/b.m4a", start: Date(timeIntervalSince1970: 2_000_000_000)))
         let earlier = try index.add(recording(file: "/m/a.m4a", start: Date(timeIntervalSince1970: 1_795_327_200)))
         XCTAssertEqual(try index.add(recording(file: "/m/a.m4a", start: Date())).id, earlier.id, "one entry per file")
 
-        let reopened = try RecordingsIndex(directory: directory)
+        let reopened = try openIndex()
         let all = try reopened.all()
         XCTAssertEqual(all.map(\.file), ["/m/a.m4a", "/m/b.m4a"], "oldest first")
         XCTAssertEqual(all[0].startLocal, "2026-11-22T07:00:00+01:00")
@@ -30,5 +49,19 @@ final class RecordingsIndexTests: XCTestCase {
         XCTAssertEqual(try reopened.remove(id: try XCTUnwrap(later.id))?.file, "/m/b.m4a")
         XCTAssertNil(try reopened.recording(id: try XCTUnwrap(later.id)))
         XCTAssertEqual(try reopened.all().count, 1)
+    }
+
+    func testTheGapBetweenAnEpisodesPartsIsNotedAtTheStartOfTheLaterPartOnce() throws {
+        let index = try openIndex()
+        _ = try index.add(recording(file: "/m/part2.m4a", start: Date(timeIntervalSince1970: 1_795_327_200)))
+        try index.addGap(TimedGap(at: 0, seconds: 17.5), toRecordingOf: "/m/part2.m4a")
+        try index.addGap(TimedGap(at: 0, seconds: 17.5), toRecordingOf: "/m/part2.m4a")
+        try index.addGap(TimedGap(at: 0, seconds: 1), toRecordingOf: "/m/not-indexed.m4a")
+        let entry = try XCTUnwrap(try openIndex().all().first)
+        XCTAssertEqual(entry.gaps, [TimedGap(at: 0, seconds: 17.5), TimedGap(at: 100, seconds: 2)], "first, before the part's own gap; once")
+        XCTAssertEqual(try openIndex().all().count, 1, "a file not indexed is no error and no entry")
+        let chapters = ChapterList.chapters(titles: entry.titles, gaps: entry.gaps, duration: entry.duration, untitled: "FIP")
+        XCTAssertEqual(chapters.first?.start, 0)
+        XCTAssertEqual(chapters.first?.title, "[gap 17.5 s] A - B", "the feeds' first chapter tells the gap")
     }
 }

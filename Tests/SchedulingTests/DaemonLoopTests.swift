@@ -1,7 +1,9 @@
 import Foundation
 import RadioModel
 @testable import Recording
+import SharedStore
 import Store
+import TestSupport
 import XCTest
 @testable import Scheduling
 
@@ -10,28 +12,36 @@ import XCTest
 /// Recording itself is exercised end to end by the CLI tests; here a recorder that notes the jobs it
 /// is given stands in, because the clock a real stream carries cannot be made to jump.
 ///
-/// The schedule and index here are the SQLite ones; `DaemonLoopOnPostgresTests` runs the same tests on
-/// the PostgreSQL stores.
-class DaemonLoopTests: XCTestCase {
+/// The schedule and index are the SQLite ones, or the PostgreSQL ones with ONAIR_TEST_DATABASE=postgresql
+/// (`TestDatabase`).
+final class DaemonLoopTests: XCTestCase {
     var directory: URL!
+    /// Where the PostgreSQL stores are, when the tests run on them.
+    private var postgres: PostgresLocation?
     private var store: (any ScheduleStorage)!
     private var index: (any RecordingsIndexing)!
 
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("onair-sched-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        postgres = try TestDatabase.postgresURL().map { try PostgresLocation(url: $0) }
         (store, index) = try openStores()
     }
 
     /// The schedule and the index under test.
-    func openStores() throws -> (any ScheduleStorage, any RecordingsIndexing) {
+    private func openStores() throws -> (any ScheduleStorage, any RecordingsIndexing) {
+        if let postgres {
+            let database = try SharedDatabase(location: postgres)
+            return (try PostgresScheduleStore(database: database), try PostgresRecordingsIndex(database: database))
+        }
         let database = try OnairDatabase(directory: directory)
         return (try ScheduleStore(database: database), try RecordingsIndex(database: database))
     }
 
     /// The same schedule through another connection, as `onair schedule` opens it while the daemon runs.
-    func openAnotherConnection() throws -> any ScheduleStorage {
-        try ScheduleStore(database: try OnairDatabase(directory: directory))
+    private func openAnotherConnection() throws -> any ScheduleStorage {
+        if let postgres { return try PostgresScheduleStore(database: try SharedDatabase(location: postgres)) }
+        return try ScheduleStore(database: try OnairDatabase(directory: directory))
     }
 
     override func tearDown() {
@@ -61,6 +71,27 @@ class DaemonLoopTests: XCTestCase {
         func activeRecordings() -> [ActiveRecording] { [] }
     }
 
+    /// Records each job as one part, indexed from `partStart` to the window's end.
+    private final class PartRecorder: EpisodeRecorder, @unchecked Sendable {
+        private let index: any RecordingsIndexing
+        private let partStart: Date
+        init(index: any RecordingsIndexing, partStart: Date) { self.index = index; self.partStart = partStart }
+
+        func record(_ job: EpisodeJob, finished: @escaping @Sendable (EpisodeOutcome) -> Void) throws(ScheduleError) {
+            let file = "/recordings/episode-\(job.episode.id!)-from-\(Int(partStart.timeIntervalSince1970)).mp3"
+            _ = try? index.add(DaemonLoopTests.part(file, from: partStart, to: job.episode.windowEnd))
+            finished(EpisodeOutcome(files: [file], firstSampleAt: partStart, failure: nil))
+        }
+        func stop(episodeID: Int64) {}
+        func activeRecordings() -> [ActiveRecording] { [] }
+    }
+
+    static func part(_ file: String, from start: Date, to end: Date) -> FinishedRecording {
+        FinishedRecording(station: StationLabel(id: "x", name: "X"), programme: nil, start: start, end: end, timeZone: "UTC", file: file,
+                          cueSheet: nil, size: 5, duration: end.timeIntervalSince(start), codec: "mp3", container: "mp3", titles: [],
+                          gaps: [], source: "x", track: nil)
+    }
+
     private final class EventLog: @unchecked Sendable {
         private let lock = NSLock()
         private var stored: [DaemonEvent] = []
@@ -77,7 +108,7 @@ class DaemonLoopTests: XCTestCase {
     }
 
     /// Runs a daemon on its own thread until `body` returns.
-    private func running(clock: Clock, recorder: NotingRecorder, log: EventLog, _ body: (ScheduleDaemon) throws -> Void) throws {
+    private func running(clock: Clock, recorder: any EpisodeRecorder, log: EventLog, _ body: (ScheduleDaemon) throws -> Void) throws {
         let daemon = ScheduleDaemon(store: store, index: index, finaliser: Finaliser(index: index), recordings: directory,
                                     recorder: recorder, now: { clock.now }, log: log.add)
         let done = DispatchSemaphore(value: 0)
@@ -244,5 +275,29 @@ class DaemonLoopTests: XCTestCase {
         XCTAssertEqual(try everything.reclaim(from: index).count, 2, "short of space for good, every finished unkept recording goes")
         XCTAssertEqual(try index.all().map(\.file), [file("kept.mp3")])
         XCTAssertTrue(FileManager.default.fileExists(atPath: file("writing.mp3.partial")))
+    }
+
+    func testAfterARestartMidEpisodeTheRestIsASecondPartWhoseIndexEntryStartsWithTheGap() throws {
+        let rule = try daily("12:00", createdAt: instant("2026-11-22T00:00:00Z"))
+        // The daemon stopped at 12:10 while recording: its part is indexed, the episode left recording.
+        let first = "/recordings/episode-first.mp3"
+        try index.add(Self.part(first, from: instant("2026-11-22T12:00:00Z"), to: instant("2026-11-22T12:10:00Z")))
+        var interrupted = try store.episode(of: rule, try XCTUnwrap(RuleExpansion(rule).occurrences(endingAfter: instant("2026-11-22T12:30:00Z"),
+                                                                                                     limit: 1).first))
+        interrupted.status = .recording
+        interrupted.files = [first]
+        try store.update(interrupted)
+
+        // Back at 12:25: the rest is recorded from then.
+        let resumedAt = instant("2026-11-22T12:25:00Z")
+        try running(clock: Clock(resumedAt), recorder: PartRecorder(index: index, partStart: resumedAt), log: EventLog()) { _ in
+            XCTAssertTrue(try waitFor { try store.episode(id: interrupted.id!)?.status == .done })
+        }
+        let episode = try XCTUnwrap(store.episode(id: interrupted.id!))
+        XCTAssertEqual(episode.files.count, 2, "one episode in two parts: \(episode.files)")
+        XCTAssertEqual(episode.files.first, first, "in the order they were recorded")
+        let second = try XCTUnwrap(index.all().first { $0.file == episode.files.last })
+        XCTAssertEqual(second.gaps, [TimedGap(at: 0, seconds: 900)], "the 15 minutes between the parts open the second part")
+        XCTAssertEqual(try index.all().first { $0.file == first }?.gaps, [], "the first part's own entry is unchanged")
     }
 }

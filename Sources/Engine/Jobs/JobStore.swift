@@ -4,8 +4,10 @@ import Store
 
 /// The jobs' table in onair's database: every job the daemon runs has a row, which gives it an id
 /// no other job had (rows are never reused); a `persist`ed one stays when the daemon stops and is
-/// started again with it, the others are removed when they stop.
-public final class JobStore: Sendable {
+/// started again with it, the others are removed when they stop. The jobs are this daemon's alone:
+/// there are no leases to renew or give up.
+public final class JobStore: JobStorage {
+
     private let database: OnairDatabase
 
     public init(database: OnairDatabase) throws {
@@ -35,13 +37,17 @@ public final class JobStore: Sendable {
         _ = try database.write { db in try JobRow.deleteOne(db, key: id) }
     }
 
-    /// The persisted jobs, oldest first; rows of jobs that were not to persist (a crashed daemon's) go.
-    public func persistedJobs() throws -> [(id: Int64, spec: JobSpec)] {
+    /// The persisted jobs not running yet, oldest first; rows of jobs that were not to persist (a crashed daemon's) go.
+    public func claimPersisted(running: Set<Int64>) throws -> [(id: Int64, spec: JobSpec)] {
         try database.write { db in
-            try JobRow.filter(Column("persist") == false).deleteAll(db)
-            return try JobRow.order(Column("id")).fetchAll(db).map { ($0.id!, $0.spec) }
+            try JobRow.filter(Column("persist") == false && !running.contains(Column("id"))).deleteAll(db)
+            return try JobRow.filter(!running.contains(Column("id"))).order(Column("id")).fetchAll(db).map { ($0.id!, $0.spec) }
         }
     }
+
+    public func renew(_ ids: Set<Int64>) throws -> Set<Int64> { [] }
+
+    public func release(id: Int64) throws {}
 }
 
 private struct JobRow: Codable, FetchableRecord, MutablePersistableRecord {

@@ -8,16 +8,20 @@ import StreamInput
 /// The jobs a daemon runs beside its scheduled episodes, started and stopped at runtime: relays to
 /// any sinks, and recordings. Each joins its station's one connection (`Stations`), shared with the
 /// episodes and other jobs on it, and leaves it when stopped. Every job has a row in the database
-/// (its id); a persisted one is started again when the daemon is.
+/// (its id); a persisted one is started again when the daemon is. Sharing a database, a persisted
+/// job is run by one daemon, which renews its lease: when that daemon dies another claims and runs it.
 public final class RuntimeJobs: Sendable {
     private let stations: Stations
-    private let store: JobStore
+    private let store: any JobStorage
     private let finaliser: Finaliser
     private let paths: AppPaths
     private let lookup: @Sendable (String) throws -> StreamTarget
     private let running = Locked<[Int64: RunningJob]>([:])
+    /// Held while a job is added and started, and while unheld jobs are claimed: a job just added is
+    /// running (and known to be) before this daemon looks for jobs to claim.
+    private let starting = NSLock()
 
-    public init(stations: Stations, store: JobStore, finaliser: Finaliser, paths: AppPaths,
+    public init(stations: Stations, store: any JobStorage, finaliser: Finaliser, paths: AppPaths,
                 lookup: @escaping @Sendable (String) throws -> StreamTarget) {
         self.stations = stations; self.store = store; self.finaliser = finaliser; self.paths = paths; self.lookup = lookup
     }
@@ -25,6 +29,8 @@ public final class RuntimeJobs: Sendable {
     /// Starts a job; it runs until `stop`, whoever asked for it.
     public func start(_ spec: JobSpec) throws -> JobStatus {
         let target = try lookup(spec.station)
+        starting.lock()
+        defer { starting.unlock() }
         let id = try store.add(spec)
         do {
             return try run(spec, id: id, target: target)
@@ -34,10 +40,13 @@ public final class RuntimeJobs: Sendable {
         }
     }
 
-    /// Starts the jobs kept in the database; returns those that could not start, and why.
+    /// Starts the persisted jobs no daemon runs (on start: those this daemon ran before); returns
+    /// those that could not start, and why.
     public func restorePersisted() throws -> [(id: Int64, failure: String)] {
+        starting.lock()
+        defer { starting.unlock() }
         var failures: [(Int64, String)] = []
-        for (id, spec) in try store.persistedJobs() {
+        for (id, spec) in try store.claimPersisted(running: Set(running.current.keys)) {
             do {
                 _ = try run(spec, id: id, target: try lookup(spec.station))
             } catch {
@@ -71,16 +80,26 @@ public final class RuntimeJobs: Sendable {
         return finish(job)
     }
 
-    /// The daemon is stopping: every job ends, the persisted ones stay in the database.
+    /// The daemon is stopping: every job ends, the persisted ones stay in the database (given up,
+    /// sharing one, for another daemon to run at once).
     public func stopAll() {
         let all = running.withLock { jobs -> [RunningJob] in
             defer { jobs = [:] }
             return Array(jobs.values)
         }
         for job in all {
-            if !job.spec.persist { try? store.remove(id: job.id) }
+            if job.spec.persist { try? store.release(id: job.id) } else { try? store.remove(id: job.id) }
             _ = finish(job)
         }
+    }
+
+    /// Sharing a database: renews this daemon's leases on its jobs and stops those another daemon
+    /// took over (fencing: it lost the lease while cut off), then claims and starts the persisted
+    /// jobs no daemon runs. Returns the jobs stopped, and those claimed that could not start, and why.
+    public func shareWork() throws -> (lost: [JobStatus], failures: [(id: Int64, failure: String)]) {
+        let lost = try store.renew(Set(running.current.keys))
+        let stopped = running.withLock { jobs in lost.compactMap { jobs.removeValue(forKey: $0) } }.map(finish)
+        return (stopped, try restorePersisted())
     }
 
     private func finish(_ job: RunningJob) -> JobStatus {

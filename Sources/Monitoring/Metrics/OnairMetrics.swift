@@ -25,7 +25,7 @@ public final class OnairMetrics: Sendable {
         public var listeners: [String: Int] = [:]
         /// Stations with an upstream connection open now.
         public var openStations: Set<String> = []
-        /// Leases this daemon holds on shared work (0 until daemons share work through a database).
+        /// Station leases this daemon holds, sharing a database with other daemons (0 on its own).
         public var leases = 0
         /// Where recordings are written: its file system's free bytes are reported.
         public var recordings: URL?

@@ -30,7 +30,7 @@ public final class PostgresRecordingsIndex: RecordingsIndexing {
     public func add(_ recording: FinishedRecording) throws(RecordingError) -> IndexedRecording {
         try access { session in
             let entry = IndexedRecording(recording)
-            let record = String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)
+            let record = try Self.record(entry)
             // Two daemons finishing the same journal (a takeover): the first entry stays.
             try session.query("""
                 INSERT INTO recording (file, station, start_utc, record) VALUES (\(entry.file), \(entry.station), \(entry.startUTC), \(record))
@@ -60,6 +60,16 @@ public final class PostgresRecordingsIndex: RecordingsIndexing {
         }
     }
 
+    public func addGap(_ gap: TimedGap, toRecordingOf file: String) throws(RecordingError) {
+        try access { session in
+            guard var entry = try session.query("SELECT id, record FROM recording WHERE file = \(file) FOR UPDATE").first.map(Self.entry) else {
+                return
+            }
+            entry.gaps = IndexedRecording.gaps(entry.gaps, adding: gap)
+            try session.query("UPDATE recording SET record = \(try Self.record(entry)) WHERE id = \(entry.id!)")
+        }
+    }
+
     public func page(station: String?, programme: String?, limit: Int, offset: Int) throws(RecordingError)
         -> (total: Int, recordings: [IndexedRecording]) {
         try access { session in
@@ -83,6 +93,10 @@ public final class PostgresRecordingsIndex: RecordingsIndexing {
         } catch {
             throw RecordingError("recordings index: \(error)")
         }
+    }
+
+    private static func record(_ entry: IndexedRecording) throws -> String {
+        String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)
     }
 
     private static func entry(_ row: PostgresRow) throws -> IndexedRecording {

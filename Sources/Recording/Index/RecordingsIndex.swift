@@ -65,6 +65,12 @@ public struct IndexedRecording: Codable, Equatable, Sendable, FetchableRecord, M
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
+    /// `gaps` with `gap` in its place by time; one already noted at the same place is not noted twice.
+    static func gaps(_ gaps: [TimedGap], adding gap: TimedGap) -> [TimedGap] {
+        guard !gaps.contains(where: { abs($0.at - gap.at) < 0.001 }) else { return gaps }
+        return (gaps + [gap]).sorted { $0.at < $1.at }
+    }
+
     /// Deletes the recording's file and cue sheet from disk; one already gone is no error.
     public func deleteFiles() throws(RecordingError) {
         for file in [file, cueSheet].compactMap({ $0 }) where FileManager.default.fileExists(atPath: file) {
@@ -90,6 +96,9 @@ public protocol RecordingsIndexing: Sendable {
     func remove(id: Int64) throws(RecordingError) -> IndexedRecording?
     /// Marks a recording kept (retention never deletes it) or not; returns it, nil if there is none.
     func setKept(id: Int64, _ kept: Bool) throws(RecordingError) -> IndexedRecording?
+    /// Notes a gap in the recording of `file` that its finaliser could not see: the time between an
+    /// episode's parts (a daemon stopped or died mid-window), at the start of the later part.
+    func addGap(_ gap: TimedGap, toRecordingOf file: String) throws(RecordingError)
     /// One page of the recordings of a station or programme (nil: any), newest first, and how many
     /// there are in all: what a list on a screen shows, without reading the whole index.
     func page(station: String?, programme: String?, limit: Int, offset: Int) throws(RecordingError)
@@ -169,6 +178,14 @@ public final class RecordingsIndex: RecordingsIndexing {
             entry.kept = kept
             try entry.update(db)
             return entry
+        }
+    }
+
+    public func addGap(_ gap: TimedGap, toRecordingOf file: String) throws(RecordingError) {
+        try access { db in
+            guard var entry = try IndexedRecording.filter(Column("file") == file).fetchOne(db) else { return }
+            entry.gaps = IndexedRecording.gaps(entry.gaps, adding: gap)
+            try entry.update(db)
         }
     }
 

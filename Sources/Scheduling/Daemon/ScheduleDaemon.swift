@@ -78,6 +78,8 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     private let guide: GuideStore?
     private let index: any RecordingsIndexing
     private let leases: (any EpisodeLeases)?
+    /// Other work shared through the database (the runtime jobs): renewed and taken over at each renewal of the leases.
+    private let alsoOnRenewal: (@Sendable () throws -> Void)?
     private let finaliser: Finaliser
     private let recordings: URL
     private let recorder: EpisodeRecorder
@@ -108,9 +110,10 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     private var partsFinishedOnStart: [FinishedRecording] = []
 
     public init(store: any ScheduleStorage, guide: GuideStore? = nil, index: any RecordingsIndexing, leases: (any EpisodeLeases)? = nil,
-                finaliser: Finaliser, recordings: URL, recorder: EpisodeRecorder, options: Options = Options(),
+                alsoOnRenewal: (@Sendable () throws -> Void)? = nil, finaliser: Finaliser, recordings: URL, recorder: EpisodeRecorder, options: Options = Options(),
                 now: @escaping @Sendable () -> Date = { Date() }, log: @escaping @Sendable (DaemonEvent) -> Void) {
-        self.store = store; self.guide = guide; self.index = index; self.leases = leases; self.finaliser = finaliser
+        self.store = store; self.guide = guide; self.index = index; self.leases = leases; self.alsoOnRenewal = alsoOnRenewal
+        self.finaliser = finaliser
         self.recordings = recordings; self.recorder = recorder; self.options = options; self.now = now; self.log = log
         retention = RetentionKeeper(store: store, index: index, minFree: options.minFree, recordings: recordings, log: log)
     }
@@ -164,6 +167,12 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
                             recentFailures: (try? store.recentFailures(limit: 5)) ?? [], retention: retention.status)
     }
 
+    /// The station leases this daemon holds and renews (0 without a shared database).
+    public var leasesHeld: Int { holding.count }
+
+    /// The leases of the episodes running here whose lease was not lost.
+    private var holding: Set<StationLease> { lock.withLock { Set(held.filter { !fenced.contains($0.key) }.values) } }
+
     private var isStopping: Bool { lock.withLock { stopping } }
 
     // MARK: Loop thread
@@ -182,6 +191,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             try renew(leases)
             lastRenewal = instant
             try takeOverOrphans(leases, at: instant)
+            try alsoOnRenewal?()
         }
         if instant.timeIntervalSince(lastRetentionSweep) >= options.retentionSweep || instant < lastRetentionSweep {
             lastRetentionSweep = instant
@@ -280,35 +290,75 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             releaseLease(of: id)
             lock.withLock { _ = running.remove(id) }
         }
+        // Read once, before any transaction (the index may share the schedule's connection).
+        let indexed = (try? index.all()) ?? []
+        noteGapBefore(outcome.files, of: id, indexed: indexed)
+        let starts = Dictionary(indexed.map { ($0.file, $0.startUTC) }, uniquingKeysWith: { first, _ in first })
         if let lease = lock.withLock({ held[id] }), let leases {
             // Fencing: another daemon took this station over; what it records is the episode's now. (With
             // the database out of reach the lease cannot be checked, and the outcome cannot be written either.)
             let kept = lock.withLock { !fenced.contains(id) } && ((try? leases.holds(lease)) ?? true)
             guard kept else {
-                log(DaemonEvent("episode-fenced", episode: try? store.episode(id: id),
-                                message: "the lease (epoch \(lease.epoch)) was lost; the files stay in the index", files: outcome.files))
+                // Its part is the episode's all the same: attached (nothing else of the episode changed),
+                // so the episode lists every part the index holds.
+                let episode = try? store.updateEpisode(id: id) { $0.files = Self.ordered($0.files + outcome.files, starts: starts) }
+                log(DaemonEvent("episode-fenced", episode: episode,
+                                message: "the lease (epoch \(lease.epoch)) was lost; this part is attached to the episode, whose outcome the new holder writes",
+                                files: outcome.files))
                 return
             }
         }
-        guard var episode = try? store.episode(id: id) else { return }
-        episode.files += outcome.files
-        episode.firstSampleAt = episode.firstSampleAt ?? outcome.firstSampleAt
-        if isStopping, episode.windowEnd > now() {
-            // Stopped mid-window: left as recording, so the next start records the rest.
-            try? store.update(episode)
-            log(DaemonEvent("episode-interrupted", episode: episode, files: outcome.files))
-            return
-        }
-        if let failure = outcome.failure { episode.reason = episode.reason.map { "\($0); \(failure)" } ?? failure }
-        episode.status = episode.files.isEmpty ? .failed : .done
-        if episode.files.isEmpty, outcome.failure == nil { episode.reason = "no audio was recorded in the window" }
+        let interrupted = isStopping, instant = now()
+        let updated: Episode?
         do {
-            try store.update(episode)
-            log(DaemonEvent(episode.status == .done ? "episode-done" : "episode-failed", episode: episode, message: episode.reason,
-                            files: episode.files))
+            updated = try store.updateEpisode(id: id) { episode in
+                episode.files = Self.ordered(episode.files + outcome.files, starts: starts)
+                episode.firstSampleAt = episode.firstSampleAt ?? outcome.firstSampleAt
+                // Stopped mid-window: left as recording, so the next start records the rest.
+                guard !interrupted || episode.windowEnd <= instant else { return }
+                if let failure = outcome.failure { episode.reason = episode.reason.map { "\($0); \(failure)" } ?? failure }
+                episode.status = episode.files.isEmpty ? .failed : .done
+                if episode.files.isEmpty, outcome.failure == nil { episode.reason = "no audio was recorded in the window" }
+            }
+        } catch {
+            return log(DaemonEvent("error", message: "episode \(id): \(error)"))
+        }
+        guard let episode = updated else { return }
+        guard episode.status != .recording else {
+            return log(DaemonEvent("episode-interrupted", episode: episode, files: outcome.files))
+        }
+        log(DaemonEvent(episode.status == .done ? "episode-done" : "episode-failed", episode: episode, message: episode.reason,
+                        files: episode.files))
+        do {
             if let current = try store.rule(id: rule.id!) { retention.apply(to: [current], now: now()) }
         } catch {
             log(DaemonEvent("error", episode: episode, message: "\(error)"))
+        }
+    }
+
+    /// An episode's parts in the order they were recorded (as the index has them), each once.
+    private static func ordered(_ files: [String], starts: [String: Date]) -> [String] {
+        var seen: Set<String> = []
+        return files.filter { seen.insert($0).inserted }.enumerated()
+            .sorted { (starts[$0.element] ?? .distantFuture, $0.offset) < (starts[$1.element] ?? .distantFuture, $1.offset) }
+            .map(\.element)
+    }
+
+    /// The time between the episode's earlier parts (another daemon's, or this one's before a restart)
+    /// and the first of `files`, noted as a gap at the start of that part in the recordings index, so
+    /// that `onair recordings show`, the API and the feeds' chapters show it.
+    private func noteGapBefore(_ files: [String], of id: Int64, indexed: [IndexedRecording]) {
+        guard let first = files.first, let earlier = try? store.episode(id: id)?.files, !earlier.isEmpty else { return }
+        do {
+            guard let start = indexed.first(where: { $0.file == first })?.startUTC,
+                  let recorded = indexed.filter({ earlier.contains($0.file) && $0.file != first && $0.endUTC <= start }).map(\.endUTC).max()
+            else { return }
+            let gap = start.timeIntervalSince(recorded)
+            // Under a second is the parts' own rounding, not audio lost.
+            guard gap >= 1 else { return }
+            try index.addGap(TimedGap(at: 0, seconds: gap), toRecordingOf: first)
+        } catch {
+            log(DaemonEvent("error", message: "cannot note the gap before \(first): \(error)"))
         }
     }
 
@@ -341,7 +391,6 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
 
     /// Renews what this daemon holds; an episode whose lease was lost stops at once.
     private func renew(_ leases: any EpisodeLeases) throws {
-        let holding = lock.withLock { Set(held.filter { !fenced.contains($0.key) }.values) }
         let lost = try leases.renew(holding)
         guard !lost.isEmpty else { return }
         let stopped = lock.withLock { () -> [Int64] in

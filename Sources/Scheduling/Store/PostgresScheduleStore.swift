@@ -99,14 +99,30 @@ public final class PostgresScheduleStore: ScheduleStorage {
     }
 
     public func update(_ episode: Episode) throws(ScheduleError) {
+        try access { session in try Self.write(episode, session) }
+    }
+
+    @discardableResult
+    public func updateEpisode(id: Int64, _ change: (inout Episode) -> Void) throws(ScheduleError) -> Episode? {
+        try access { session in
+            guard var episode = try session.query("SELECT id, record FROM episode WHERE id = \(id) FOR UPDATE").first.map(Self.episode) else {
+                return nil
+            }
+            change(&episode)
+            return try Self.write(episode, session)
+        }
+    }
+
+    /// Writes the episode, stamping the time of the change.
+    @discardableResult
+    private static func write(_ episode: Episode, _ session: PostgresSession) throws -> Episode {
         var changed = episode
         changed.updatedAt = Date()
-        try access { session in
-            try session.query("""
-                UPDATE episode SET status = \(changed.status.rawValue), updated_at = \(changed.updatedAt), record = \(try Self.json(changed))
-                WHERE id = \(changed.id!)
-                """)
-        }
+        try session.query("""
+            UPDATE episode SET status = \(changed.status.rawValue), updated_at = \(changed.updatedAt), record = \(try json(changed))
+            WHERE id = \(changed.id!)
+            """)
+        return changed
     }
 
     public func delete(_ episode: Episode) throws(ScheduleError) {

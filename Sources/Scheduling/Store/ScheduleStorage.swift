@@ -21,6 +21,10 @@ public protocol ScheduleStorage: Sendable {
     func episode(id: Int64) throws(ScheduleError) -> Episode?
     /// Changes an episode, stamping the time of the change.
     func update(_ episode: Episode) throws(ScheduleError)
+    /// Changes an episode as the database holds it now, in one transaction that locks it, so that
+    /// two daemons adding parts to it at once both keep theirs; nil if there is no such episode.
+    @discardableResult
+    func updateEpisode(id: Int64, _ change: (inout Episode) -> Void) throws(ScheduleError) -> Episode?
     func delete(_ episode: Episode) throws(ScheduleError)
     /// Failed and missed episodes, newest first.
     func recentFailures(limit: Int) throws(ScheduleError) -> [Episode]

@@ -96,6 +96,17 @@ public final class ScheduleStore: ScheduleStorage {
         try access { db in try changed.update(db) }
     }
 
+    @discardableResult
+    public func updateEpisode(id: Int64, _ change: (inout Episode) -> Void) throws(ScheduleError) -> Episode? {
+        try access { db in
+            guard var episode = try Episode.fetchOne(db, key: id) else { return nil }
+            change(&episode)
+            episode.updatedAt = Date()
+            try episode.update(db)
+            return episode
+        }
+    }
+
     public func delete(_ episode: Episode) throws(ScheduleError) {
         _ = try access { db in try episode.delete(db) }
     }
