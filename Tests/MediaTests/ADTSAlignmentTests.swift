@@ -43,7 +43,13 @@ final class ADTSAlignmentTests: XCTestCase {
         let body = junk + falseHeader(length: falseEnd - junk.count) + adts
         let server = try FixtureHTTPServer()
         defer { server.stop() }
-        server.route("/joined.aac", FixtureHTTPServer.file(Data(body), contentType: "audio/aac"))
+        // Sent at once and then held open, like a live stream: a server that ended it would make the
+        // stream reconnect, and the test is about one connection.
+        server.route("/joined.aac") { _, connection in
+            try connection.sendStatus(line: "HTTP/1.0 200 OK", headers: [("Content-Type", "audio/aac")])
+            try connection.send(Data(body))
+            try connection.sleep(30)
+        }
 
         let (log, audio) = PipelineHarness().play(server.url("/joined.aac").absoluteString, seconds: 3.5, timeout: 20)
         XCTAssertEqual(log.gaps.count, 0, "\(log.gaps)")
