@@ -15,6 +15,8 @@ final class Demuxer {
     let streamIndex: Int32
     /// The demuxer's name, e.g. "mp3".
     let formatName: String
+    /// Bytes of the run left out in front of the demuxer's input: packet positions count from the run's start.
+    private let positionOffset: Int64
 
     /// Opens the stream. `hint` is the demuxer the Content-Type suggests ("mp3", "aac", "ogg", ...):
     /// with it, libavformat skips most of its probing, which is what makes the first PCM byte quick.
@@ -22,7 +24,18 @@ final class Demuxer {
     init(queue: ByteQueue, hint: String?, mimeType: String?) throws {
         let io = try AVIOBridge(queue: queue)
         self.io = io
-        let format = Self.chooseFormat(prefix: queue.peek(upTo: Self.probeBytes), hint: hint, mimeType: mimeType)
+        let prefix = queue.peek(upTo: Self.probeBytes)
+        let format = Self.chooseFormat(prefix: prefix, hint: hint, mimeType: mimeType)
+        if let format, String(cString: format.pointee.name) == "aac" {
+            // The demuxer starts on a real frame (see ADTSAlignment); what lies before is part of a
+            // frame sent before this connection began, of no use to anyone.
+            let skipped = ADTSAlignment.bytesBeforeFirstFrame(prefix)
+            var scratch = [UInt8](repeating: 0, count: skipped)
+            if skipped > 0 { _ = scratch.withUnsafeMutableBytes { queue.read(into: $0) } }
+            positionOffset = Int64(skipped)
+        } else {
+            positionOffset = 0
+        }
         guard let allocated = avformat_alloc_context() else { throw MediaError("cannot allocate a format context") }
         allocated.pointee.pb = io.context
         allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
@@ -62,6 +75,7 @@ final class Demuxer {
 
     private init(opening path: String, remote: RemoteFileIO?) throws {
         io = remote
+        positionOffset = 0
         var context: UnsafeMutablePointer<AVFormatContext>?
         if let remote {
             guard let allocated = avformat_alloc_context() else { throw MediaError("cannot allocate a format context") }
@@ -133,6 +147,7 @@ final class Demuxer {
             let result = av_read_frame(context, packet)
             if result == onair_averror_eof() { return nil }
             if result < 0 { throw MediaError("cannot read from the stream", code: result) }
+            if packet.pointee.pos >= 0 { packet.pointee.pos += positionOffset }
             let index = packet.pointee.stream_index
             if index == streamIndex { return .audio }
             // MPEG-TS may announce streams mid-way, so the codec is looked up per packet.
