@@ -20,6 +20,6 @@ public struct Onair: ParsableCommand {
         subcommands: [StationsCommand.self, SearchCommand.self, ResolveCommand.self, ListenCommand.self, RelayCommand.self,
                       RecordCommand.self, RecoverCommand.self, RecordingsCommand.self,
                       ScheduleCommand.self, GuideCommand.self, DaemonCommand.self, StatusCommand.self, JobsCommand.self,
-                      PlayCommand.self, PodcastsCommand.self, PlaylistsCommand.self, LikeCommand.self, HideCommand.self, FavouritesCommand.self, HistoryCommand.self]
+                      PlayCommand.self, PodcastsCommand.self, PlaylistsCommand.self, LikeCommand.self, HideCommand.self, FavouritesCommand.self, HistoryCommand.self, WebCommand.self]
     )
 }

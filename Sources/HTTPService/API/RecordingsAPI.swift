@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Outputs
 import Media
 import Recording
 
@@ -30,7 +31,8 @@ extension API {
                 return try await offloaded { try delete(entry) }
             },
             APIRoute(.get, "/api/v1/recordings/{id}/audio") { request, context in
-                try await RecordingFile.response(to: request, file: try recording(context).file, context: context)
+                let entry = try recording(context)
+                return try await RecordingFile.response(to: request, file: entry.file, within: daemon.paths.recordings, context: context)
             },
             APIRoute(.get, "/api/v1/recordings/{id}/chapters.json") { _, context in
                 JSONResponse.make(PodcastChapters(try recording(context)))
@@ -51,7 +53,7 @@ extension API {
         return JSONResponse.make(RecordingSummary(entry))
     }
 
-    func recording(_ context: BasicRequestContext) throws -> IndexedRecording {
+    func recording(_ context: ClientRequestContext) throws -> IndexedRecording {
         let id = try context.id()
         guard let entry = try indexed({ () throws(RecordingError) in try daemon.recordings.recording(id: id) }) else {
             throw APIError.notFound("no recording \(id)")
