@@ -30,7 +30,7 @@ struct LoginRoutes: Sendable {
                     : "Wrong password."
                 return Self.page(next: form.next, error: error, status: .unauthorized)
             }
-            let cookie = try await access.sessions.save(session: WebAccess.Session(csrf: WebAccess.randomToken()), expiresIn: WebAccess.sessionLength)
+            let cookie = try await access.sessions.save(session: WebAccess.Session(csrf: WebCredentials.randomHex()), expiresIn: WebAccess.sessionLength)
             var response = Response.redirect(to: RequestParsing.loginReturn(form.next) ?? "/", type: .normal)
             response.setCookie(cookie)
             return response

@@ -49,11 +49,6 @@ public final class WebAccess: Sendable {
         guard snapshot.isConfigured, let token = snapshot.feedToken(for: path) else { return path }
         return path + "?token=" + token
     }
-
-    static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-    }
 }
 
 /// Failed logins counted per client address: after `failures` within `within` seconds, the address is

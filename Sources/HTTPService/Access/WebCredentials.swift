@@ -93,12 +93,11 @@ public final class WebCredentials: Sendable {
         guard !name.isEmpty, name.count <= 100, !name.contains(where: \.isNewline) else {
             throw WebCredentialsError("invalid token name '\(name)': use a short name on one line")
         }
-        var generator = SystemRandomNumberGenerator()
-        let token = "onair_" + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let token = "onair_" + Self.randomHex()
+        guard try database.read({ db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM webToken WHERE name = ?", arguments: [name]) }) == 0 else {
+            throw WebCredentialsError("a token named '\(name)' exists: revoke it first, or choose another name")
+        }
         try database.write { db in
-            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM webToken WHERE name = ?", arguments: [name]) == 0 else {
-                throw WebCredentialsError("a token named '\(name)' exists: revoke it first, or choose another name")
-            }
             try db.execute(sql: "INSERT INTO webToken (name, hash, createdAt) VALUES (?, ?, ?)", arguments: [name, Self.digest(token), Date()])
             try Self.createFeedKey(db)
         }
@@ -127,6 +126,12 @@ public final class WebCredentials: Sendable {
             return Snapshot(passwordHash: secrets["password"], tokenHashes: Set(try String.fetchAll(db, sql: "SELECT hash FROM webToken")),
                             feedKey: secrets["feedKey"].flatMap { Data(base64Encoded: $0) }.map { SymmetricKey(data: $0) })
         }
+    }
+
+    /// 256 random bits (the system's generator: getrandom), in hex.
+    static func randomHex() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
     static func digest(_ token: String) -> String {
