@@ -4,7 +4,7 @@ import Outputs
 
 /// Lets a request through only as `WebAccess` says (see there). A bearer token needs nothing more; a
 /// login cookie needs the session's CSRF token on every POST, PUT, PATCH and DELETE (`X-CSRF-Token`, or
-/// the form field `csrf`). Without credentials: pages go to `/login`, the rest is 401 JSON.
+/// the form field `csrf`). A request with none of these: pages go to `/login`, the rest is 401 JSON.
 /// Our own rather than hummingbird-auth's authenticator middlewares: those give one answer for a missing
 /// login, and here a page redirects, the API says 401 and a feed also takes its `?token=`.
 struct AccessMiddleware: RouterMiddleware {
