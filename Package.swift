@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .executable(name: "onair", targets: ["onair"]),
         // What parses outside input, for the fuzz targets in Fuzz/ (a package of its own, built by scripts/fuzz).
-        .library(name: "OnairParsers", targets: ["RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "XMLInput", "Guide", "Podcasts"]),
+        .library(name: "OnairParsers", targets: ["RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "XMLInput", "Guide", "Podcasts", "HTTPService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -119,7 +121,9 @@ let package = Package(
         // podcast feeds and downloads of recordings, the live station mounts, /metrics, and the route groups of the pages.
         .target(name: "HTTPService", dependencies: [
             "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Engine", "Guide", "XMLInput",
-            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.
         .target(name: "OnairCommands", dependencies: [
@@ -153,7 +157,7 @@ let package = Package(
             "TestSupport",
         ]),
         .testTarget(name: "WebAppTests", dependencies: [
-            "WebApp", "Engine", "Scheduling", "Recording", "Guide", "RadioModel", "Store", "TestSupport",
+            "WebApp", "HTTPService", "Outputs", "Engine", "Scheduling", "Recording", "Guide", "RadioModel", "Store", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["Browser"]),

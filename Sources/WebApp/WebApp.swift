@@ -1,15 +1,20 @@
 import Hummingbird
+import Outputs
 import NIOPosix
 
 /// The web app: server-rendered pages for a phone or a laptop, added to the daemon's HTTP router. It owns
 /// `/`, `/stations…`, `/schedule…`, `/recordings…`, `/status` and `/assets/…`; forms post to these pages,
 /// which hand the same requests to the libraries as the CLI and the API do.
 public enum WebApp {
-    public static func addRoutes(to router: Router<BasicRequestContext>, services: WebServices) {
-        let pages = Pages(services: services, renderer: PageRenderer())
-        // Every page reads SQLite or asks the directory: blocking work, kept off the event loop.
-        @Sendable func page(_ make: @escaping @Sendable () throws -> RenderedPage) async throws -> Response {
-            try await NIOThreadPool.singleton.runIfActive(make).response
+    public static func addRoutes(to router: Router<ClientRequestContext>, services: WebServices) {
+        let renderer = PageRenderer()
+        // Every page reads SQLite or asks the directory: blocking work, kept off the event loop. Its forms
+        // carry the CSRF token of the request's login.
+        @Sendable func page(_ request: Request, _ make: @escaping @Sendable (Pages) throws -> RenderedPage) async throws -> Response {
+            var renderer = renderer
+            renderer.csrf = await services.csrfToken(request)
+            let pages = Pages(services: services, renderer: renderer)
+            return try await NIOThreadPool.singleton.runIfActive { try make(pages) }.response
         }
         @Sendable func form<Form: Decodable & Sendable>(_ type: Form.Type, _ request: Request) async throws -> Form {
             let body = try await request.body.collect(upTo: 64 * 1024)
@@ -26,76 +31,70 @@ public enum WebApp {
 
         router.get("/stations") { request, _ in
             let query = request.uri.queryParameters
-            return try await page { pages.stations(query: query["q"].map(String.init), directory: query["directory"].map(String.init),
+            return try await page(request) { pages in pages.stations(query: query["q"].map(String.init), directory: query["directory"].map(String.init),
                                                    notice: query["notice"].map(String.init)) }
         }
         router.post("/stations/add") { request, _ in
             let added = try await form(DirectoryPick.self, request)
-            return try await page { pages.addFromDirectory(added) }
+            return try await page(request) { pages in pages.addFromDirectory(added) }
         }
         router.get("/stations/:id") { request, context in
             let id = try context.parameters.require("id")
             let notice = request.uri.queryParameters["notice"].map(String.init)
-            return try await page { try pages.station(id: id, notice: notice) }
+            return try await page(request) { pages in try pages.station(id: id, notice: notice) }
         }
         router.post("/stations/:id/jobs") { request, context in
             let id = try context.parameters.require("id")
             let job = try await form(JobForm.self, request)
-            return try await page { try pages.startJob(station: id, job) }
+            return try await page(request) { pages in try pages.startJob(station: id, job) }
         }
-        router.post("/stations/:id/jobs/:job/stop") { _, context in
+        router.post("/stations/:id/jobs/:job/stop") { request, context in
             let (id, job) = (try context.parameters.require("id"), try context.parameters.require("job", as: Int64.self))
-            return try await page { try pages.stopJob(job, returningTo: "/stations/\(id)") }
+            return try await page(request) { pages in try pages.stopJob(job, returningTo: "/stations/\(id)") }
         }
 
         router.get("/schedule") { request, _ in
             let notice = request.uri.queryParameters["notice"].map(String.init)
-            return try await page { pages.schedule(notice: notice) }
+            return try await page(request) { pages in pages.schedule(notice: notice) }
         }
         router.post("/schedule/rules") { request, _ in
             let rule = try await form(RuleForm.self, request)
-            return try await page { pages.addRule(rule) }
+            return try await page(request) { pages in pages.addRule(rule) }
         }
-        router.post("/schedule/rules/:rule/:action") { _, context in
+        router.post("/schedule/rules/:rule/:action") { request, context in
             let rule = try context.parameters.require("rule", as: Int64.self)
             let action = try context.parameters.require("action")
-            return try await page { try pages.changeRule(rule, action) }
+            return try await page(request) { pages in try pages.changeRule(rule, action) }
         }
 
         router.get("/recordings") { request, _ in
             let notice = request.uri.queryParameters["notice"].map(String.init)
-            return try await page { pages.recordings(notice: notice) }
+            return try await page(request) { pages in pages.recordings(notice: notice) }
         }
         router.get("/recordings/:id") { request, context in
             let id = try context.parameters.require("id", as: Int64.self)
             let start = request.uri.queryParameters["t"].flatMap { Double(String($0)) }
-            return try await page { try pages.recording(id: id, start: start) }
+            return try await page(request) { pages in try pages.recording(id: id, start: start) }
         }
-        router.post("/recordings/:id/delete") { _, context in
+        router.post("/recordings/:id/delete") { request, context in
             let id = try context.parameters.require("id", as: Int64.self)
-            return try await page { try pages.deleteRecording(id: id) }
+            return try await page(request) { pages in try pages.deleteRecording(id: id) }
         }
-        router.post("/recordings/:id/keep") { _, context in
+        router.post("/recordings/:id/keep") { request, context in
             let id = try context.parameters.require("id", as: Int64.self)
-            return try await page { try pages.setKept(id: id, true) }
+            return try await page(request) { pages in try pages.setKept(id: id, true) }
         }
-        router.post("/recordings/:id/unkeep") { _, context in
+        router.post("/recordings/:id/unkeep") { request, context in
             let id = try context.parameters.require("id", as: Int64.self)
-            return try await page { try pages.setKept(id: id, false) }
+            return try await page(request) { pages in try pages.setKept(id: id, false) }
         }
-        let audio = RecordingAudio(index: services.recordings, directory: services.paths.recordings)
-        router.get("/recordings/:id/audio/:name") { request, context in
-            let id = try context.parameters.require("id", as: Int64.self)
-            return try await audio.serve(id: id, request: request, context: context)
-        }
-
-        router.post("/status/jobs/:job/stop") { _, context in
+        router.post("/status/jobs/:job/stop") { request, context in
             let job = try context.parameters.require("job", as: Int64.self)
-            return try await page { try pages.stopJob(job, returningTo: "/status") }
+            return try await page(request) { pages in try pages.stopJob(job, returningTo: "/status") }
         }
         router.get("/status") { request, _ in
             let notice = request.uri.queryParameters["notice"].map(String.init)
-            return try await page { pages.status(notice: notice) }
+            return try await page(request) { pages in pages.status(notice: notice) }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Guide
+import Hummingbird
 import RadioModel
 import Recording
 import Scheduling
@@ -27,6 +28,10 @@ public struct WebServices: Sendable {
     public var wakeScheduler: @Sendable () -> Void
     /// Sinks a station page offers to relay to (as `--to` takes them), e.g. a Snapcast FIFO.
     public var relaySinks: [String]
+    /// The CSRF token of the request's login session (the daemon's `WebAccess`); nil while nobody logs in.
+    public var csrfToken: @Sendable (Request) async -> String? = { _ in nil }
+    /// A feed's path as a podcast app is given it: with its secret token once the box has credentials. Blocking (SQLite).
+    public var feedAddress: @Sendable (String) -> String = { $0 }
 
     public init(paths: AppPaths, catalogue: @escaping @Sendable () throws -> Catalogue,
                 directory: @escaping @Sendable (String) throws -> [DirectoryStation],

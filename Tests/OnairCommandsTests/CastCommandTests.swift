@@ -121,7 +121,8 @@ final class CastCommandTests: XCTestCase {
         XCTAssertEqual(stop.status, 0, stop.output.standardError)
         XCTAssertEqual(try control.transportState(), "STOPPED")
 
-        let record = try runOnair(["record", "tone", "--duration", "4", "-o", home.file("{station}").path])
+        // Into the daemon's recordings directory: the audio route serves no file outside it.
+        let record = try runOnair(["record", "tone", "--duration", "4", "-o", paths.recordings.appendingPathComponent("{station}").path])
         XCTAssertEqual(record.status, 0, record.output.standardError)
         let beforeRecording = played()
         let recording = try runOnair(["cast", "1", "--to", "upnp:\(name)", "--server", "127.0.0.1:\(port)", "--wait", "1"])

@@ -92,11 +92,11 @@ final class CommandsInProcessTests: XCTestCase {
         XCTAssertEqual(run.status, 64)
     }
 
-    func testTheDaemonRefusesToServeHTTPBeyondThisMachineInOnePlainLine() throws {
+    func testTheDaemonRefusesToServeHTTPBeyondThisMachineWithoutCredentialsInOnePlainLine() throws {
         let remote = try onair(["daemon", "--http", "0.0.0.0:8080"])
         XCTAssertEqual(remote.status, 3)
-        XCTAssertEqual(remote.output.standardError, "onair: --http 0.0.0.0:8080 would let other machines in, and onair has no login yet: "
-                       + "serve 127.0.0.1 and reach it through an SSH tunnel\n")
+        XCTAssertEqual(remote.output.standardError, "onair: --http 0.0.0.0:8080 would let other machines in with no login: set a password with "
+                       + "`onair web password` (or a token with `onair web token create NAME`) first, or serve 127.0.0.1\n")
         let garbled = try onair(["daemon", "--http", "localhost"])
         XCTAssertEqual(garbled.status, 3)
         XCTAssertEqual(garbled.output.standardError, "onair: invalid --http 'localhost': use ADDR:PORT (127.0.0.1:8080) or off\n")
@@ -126,5 +126,47 @@ final class CommandsInProcessTests: XCTestCase {
         XCTAssertEqual(try index.recording(id: entry.id!)?.kept, false)
         XCTAssertEqual(try onair(["recordings", "keep", "999"]).status, 4)
         XCTAssertEqual(try onair(["daemon", "--min-free", "lots"]).status, 64)
+    }
+
+    /// Runs `onair ARGUMENTS` with `input` on its stdin.
+    private func onair(_ arguments: [String], stdin input: String) throws -> (output: CapturedOutput, status: Int32) {
+        let file = home.file("stdin")
+        try Data(input.utf8).write(to: file)
+        let saved = dup(STDIN_FILENO), replacement = open(file.path, O_RDONLY)
+        dup2(replacement, STDIN_FILENO)
+        defer {
+            dup2(saved, STDIN_FILENO)
+            close(saved)
+            close(replacement)
+        }
+        return try onair(arguments)
+    }
+
+    func testTheWebPasswordAndTokensAreSetListedAndRevokedAndOnlyTheirHashesKept() throws {
+        let empty = try onair(["web", "password", "--password-stdin"], stdin: "\n")
+        XCTAssertEqual(empty.status, 3)
+        XCTAssertEqual(empty.output.standardError, "onair: the password is empty: nothing was changed\n")
+        let set = try onair(["web", "password", "--password-stdin"], stdin: "hunter2 but longer\n")
+        XCTAssertEqual(set.status, 0, set.output.standardError)
+
+        let created = try onair(["web", "token", "create", "phone"])
+        XCTAssertEqual(created.status, 0, created.output.standardError)
+        let token = created.output.standardOutput.trimmingCharacters(in: .newlines)
+        XCTAssertTrue(token.range(of: "^onair_[0-9a-f]{64}$", options: .regularExpression) != nil, token)
+        let again = try onair(["web", "token", "create", "phone"])
+        XCTAssertEqual(again.status, 3)
+        XCTAssertEqual(again.output.standardError, "onair: a token named 'phone' exists: revoke it first, or choose another name\n")
+        let listed = try onair(["web", "token", "list"])
+        XCTAssertTrue(listed.output.standardOutput.hasPrefix("phone  created "), listed.output.standardOutput)
+        XCTAssertFalse(listed.output.standardOutput.contains(token))
+
+        let database = try Data(contentsOf: home.file("data/onair.sqlite"))
+        XCTAssertNil(database.range(of: Data("hunter2 but longer".utf8)), "the password is not in the database")
+        XCTAssertNil(database.range(of: Data(token.utf8)), "the token is not in the database")
+
+        XCTAssertEqual(try onair(["web", "token", "revoke", "phone"]).status, 0)
+        let unknown = try onair(["web", "token", "revoke", "phone"])
+        XCTAssertEqual(unknown.status, 4)
+        XCTAssertEqual(unknown.output.standardError, "onair: no token named 'phone' (see onair web token list)\n")
     }
 }

@@ -47,13 +47,12 @@ final class BrowserTests: XCTestCase {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/walkthrough.py")
         let screenshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(".build/web-screenshots")
-        // The live mounts and the event stream are the API's. In place of `/live/demo`, a redirect to a real
-        // relay of the station, started (as a live mount joins its station) when a player first asks; in
-        // place of the event stream, one title event in the shape it sends, as Server-Sent Events
-        // (EventSource reconnects when the body ends).
+        // In place of the live mount `/live/demo`, a redirect to a real relay of the station, started (as a
+        // live mount joins its station) when a player first asks. The event stream is the daemon's: a title
+        // event is published into it every half second until the walkthrough ends.
         let relay = "http://127.0.0.1:\(try FreePort.pick())/demo.mp3"
         let relayStart = NSLock()
-        let events = harness.application { router in
+        let events = harness.application([{ router in
             router.get("/live/demo") { _, _ in
                 try await NIOThreadPool.singleton.runIfActive {
                     try relayStart.withLock {
@@ -63,12 +62,16 @@ final class BrowserTests: XCTestCase {
                 }
                 return Response.redirect(to: relay, type: .found)
             }
-            router.get("/api/v1/events") { _, _ in
-                let event = #"{"station":"demo","title":"\#(Self.hostileLiveTitle)","type":"title"}"#
-                return Response(status: .ok, headers: [.contentType: "text/event-stream"],
-                                body: ResponseBody(byteBuffer: ByteBuffer(string: "retry: 500\ndata: \(event)\n\n")))
+        }])
+        let walkthroughDone = Locked(false)
+        let titles = Thread {
+            while !walkthroughDone.current {
+                harness.daemon.events.publish(LiveEvent(type: "title", station: "demo", title: Self.hostileLiveTitle))
+                Thread.sleep(forTimeInterval: 0.5)
             }
         }
+        titles.start()
+        defer { walkthroughDone.withLock { $0 = true } }
         try await events.test(.live) { client in
             let port = try XCTUnwrap(client.port)
             let result = try await Self.run(script, environment: ["ONAIR_WEB_URL": "http://127.0.0.1:\(port)",

@@ -195,7 +195,7 @@ final class PagesTests: XCTestCase {
             XCTAssertTrue(list.contains(#"href="/recordings/\#(id)""#))
 
             let page = String(buffer: try await client.execute(uri: "/recordings/\(id)", method: .get).body)
-            let audio = "/recordings/\(id)/audio/morning.mp3"
+            let audio = "/api/v1/recordings/\(id)/audio"
             XCTAssertTrue(page.contains(#"<audio id="player" controls preload="metadata" src="\#(audio)">"#), page)
             XCTAssertTrue(page.contains(#"data-seek="6.00"><span class="at">0:06</span> &lt;script&gt;"#), page)
             XCTAssertTrue(page.contains("0:04: 0.5 s missing"))
@@ -211,7 +211,7 @@ final class PagesTests: XCTestCase {
             let whole = try await client.execute(uri: audio, method: .get)
             XCTAssertEqual(whole.status, .ok)
             XCTAssertEqual(Int64(whole.body.readableBytes), entry.size)
-            let unknown = try await client.execute(uri: "/recordings/999/audio/x.mp3", method: .get)
+            let unknown = try await client.execute(uri: "/api/v1/recordings/999/audio", method: .get)
             XCTAssertEqual(unknown.status, .notFound)
 
             let deleted = try await client.execute(uri: "/recordings/\(id)/delete", method: .post)
@@ -257,7 +257,7 @@ final class PagesTests: XCTestCase {
             try db.execute(sql: "UPDATE recording SET file = ? WHERE id = ?", arguments: [elsewhere.path, entry.id])
         }
         try await test { client, harness in
-            let outside = try await client.execute(uri: "/recordings/\(entry.id!)/audio/secret.mp3", method: .get)
+            let outside = try await client.execute(uri: "/api/v1/recordings/\(entry.id!)/audio", method: .get)
             XCTAssertEqual(outside.status, .notFound)
         }
     }

@@ -1,8 +1,10 @@
 import Engine
 import Foundation
+import HTTPService
 import Hummingbird
 import RadioModel
 import Scheduling
+import Store
 import Recording
 import StreamInput
 import TestSupport
@@ -17,6 +19,9 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
     let paths: AppPaths
     let daemon: DaemonService
     let services: WebServices
+    let credentials: WebCredentials
+    let access: WebAccess
+    private let catalogue: @Sendable () throws -> Catalogue
     let log = Locked<[DaemonEvent]>([])
 
     init(stations: [Station], directory: [String] = ["http://127.0.0.1:9"], relaySinks: [String] = []) throws {
@@ -26,21 +31,28 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
         let catalogue: @Sendable () throws -> Catalogue = {
             Catalogue(stations: stations + (try UserCatalogue(paths: paths).stations()))
         }
+        self.catalogue = catalogue
         let log = self.log
         var options = DaemonService.Options()
         options.preroll = 1
         daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) },
                                    log: { event in log.withLock { $0.append(event) } })
-        services = WebServices(daemon: daemon, paths: paths, catalogue: catalogue,
-                               directory: { [client = try RadioBrowserClient(baseURLs: directory, environment: [:])] in try client.search($0) },
-                               relaySinks: relaySinks)
+        credentials = try WebCredentials(database: OnairDatabase(directory: paths.data))
+        access = WebAccess(credentials: credentials)
+        var services = WebServices(daemon: daemon, paths: paths, catalogue: catalogue,
+                                   directory: { [client = try RadioBrowserClient(baseURLs: directory, environment: [:])] in try client.search($0) },
+                                   relaySinks: relaySinks)
+        services.csrfToken = access.csrfToken(for:)
+        services.feedAddress = access.feedAddress(_:)
+        self.services = services
     }
 
-    /// An application serving the web app's routes, and `others` (what the API would serve beside them).
-    func application(_ others: (Router<BasicRequestContext>) -> Void = { _ in }) -> some ApplicationProtocol {
-        let router = Router()
-        WebApp.addRoutes(to: router, services: services)
-        others(router)
+    /// An application serving the daemon's routes as `onair daemon` composes them (the API, the feeds,
+    /// the login, `access` in front), the web app's among them, and `others` after them.
+    func application(_ others: [HTTPRouteGroup] = []) -> some ApplicationProtocol {
+        let services = services
+        let router = HTTPServer.router(daemon: daemon, catalogue: catalogue, access: access,
+                                       routeGroups: [{ WebApp.addRoutes(to: $0, services: services) }] + others)
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 

@@ -94,7 +94,7 @@ extension Request {
 extension RequestContext {
     /// A numeric id from the path: 404 when it is not one (no such resource can exist).
     func id(_ name: String = "id") throws -> Int64 {
-        guard let text = parameters.get(name), let id = Int64(text), id > 0 else {
+        guard let id = RequestParsing.id(parameters.get(name)) else {
             throw APIError.notFound("no such \(name == "id" ? "item" : name): ids are positive numbers")
         }
         return id

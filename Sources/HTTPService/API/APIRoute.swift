@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Hummingbird
+import Outputs
 import RadioModel
 import StreamInput
 
@@ -9,9 +10,9 @@ import StreamInput
 public struct APIRoute: Sendable {
     public let method: HTTPRequest.Method
     public let path: String
-    let handler: @Sendable (Request, BasicRequestContext) async throws -> Response
+    let handler: @Sendable (Request, ClientRequestContext) async throws -> Response
 
-    init(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
+    init(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping @Sendable (Request, ClientRequestContext) async throws -> Response) {
         self.method = method
         self.path = path
         self.handler = handler
@@ -33,7 +34,7 @@ struct API: Sendable {
         ]
     }
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<ClientRequestContext>) {
         for route in routes {
             router.on(RouterPath(route.path), method: route.method) { request, context in try await route.handler(request, context) }
         }

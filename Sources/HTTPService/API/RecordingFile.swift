@@ -1,11 +1,18 @@
 import Foundation
 import Hummingbird
+import Outputs
 
 /// A recording's file as HTTP serves it to players and podcast apps: one byte range (`Range: bytes=…`,
 /// 206, or 416 when it lies beyond the end), validators (`ETag`, `Last-Modified`) and their conditional
-/// requests (304), and the container's MIME type.
+/// requests (304), and the container's MIME type. The one place a recording's audio is read for HTTP
+/// (the API, the pages' players, the feeds' enclosures): by the recording's id, and only from under the
+/// recordings directory, whatever path the index holds.
 enum RecordingFile {
-    static func response(to request: Request, file: String, context: BasicRequestContext) async throws -> Response {
+    static func response(to request: Request, file: String, within directory: URL, context: ClientRequestContext) async throws -> Response {
+        let root = directory.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+        let resolved = URL(fileURLWithPath: file).standardizedFileURL.resolvingSymlinksInPath().path
+        guard resolved.hasPrefix(root) else { throw APIError.notFound("the recording's file is not in the recordings directory") }
+        let file = resolved
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
               let size = (attributes[.size] as? NSNumber)?.intValue else {
             throw APIError.notFound("the recording's file is missing")

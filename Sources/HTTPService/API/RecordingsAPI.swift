@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Outputs
 import Media
 import Recording
 
@@ -33,7 +34,8 @@ extension API {
             APIRoute(.post, "/api/v1/recordings/{id}/keep") { _, context in try setKept(context, true) },
             APIRoute(.delete, "/api/v1/recordings/{id}/keep") { _, context in try setKept(context, false) },
             APIRoute(.get, "/api/v1/recordings/{id}/audio") { request, context in
-                try await RecordingFile.response(to: request, file: try recording(context).file, context: context)
+                let entry = try recording(context)
+                return try await RecordingFile.response(to: request, file: entry.file, within: daemon.paths.recordings, context: context)
             },
             APIRoute(.get, "/api/v1/recordings/{id}/chapters.json") { _, context in
                 JSONResponse.make(PodcastChapters(try recording(context)))
@@ -55,7 +57,7 @@ extension API {
     }
 
     /// Marks the recording kept (retention never deletes it) or lets retention have it again.
-    private func setKept(_ context: BasicRequestContext, _ kept: Bool) throws -> Response {
+    private func setKept(_ context: ClientRequestContext, _ kept: Bool) throws -> Response {
         let id = try context.id()
         guard let entry = try indexed({ () throws(RecordingError) in try daemon.recordings.setKept(id: id, kept) }) else {
             throw APIError.notFound("no recording \(id)")
@@ -63,7 +65,7 @@ extension API {
         return JSONResponse.make(RecordingSummary(entry))
     }
 
-    func recording(_ context: BasicRequestContext) throws -> IndexedRecording {
+    func recording(_ context: ClientRequestContext) throws -> IndexedRecording {
         let id = try context.id()
         guard let entry = try indexed({ () throws(RecordingError) in try daemon.recordings.recording(id: id) }) else {
             throw APIError.notFound("no recording \(id)")

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Outputs
 import Recording
 import Scheduling
 
@@ -55,7 +56,7 @@ extension API {
         ]
     }
 
-    private func setPaused(_ context: BasicRequestContext, _ paused: Bool) throws -> Response {
+    private func setPaused(_ context: ClientRequestContext, _ paused: Bool) throws -> Response {
         let id = try context.id()
         guard let rule = try storing({ () throws(ScheduleError) in try daemon.schedule.setPaused(ruleID: id, paused) }) else { throw noRule(id) }
         daemon.wake()

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Hummingbird
+import Outputs
 import RadioModel
 import Recording
 import XMLInput
@@ -11,30 +12,36 @@ import XMLInput
 struct FeedRoutes: Sendable {
     let daemon: DaemonService
     let catalogue: @Sendable () throws -> Catalogue
+    let access: WebAccess?
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<ClientRequestContext>) {
         router.get("/feeds/all.xml") { request, _ in
-            try feed(request, title: "onair recordings", description: "Every recording of this onair box.") { _ in true }
+            try await feed(request, title: "onair recordings", description: "Every recording of this onair box.") { _ in true }
         }
         router.get("/feeds/station/{id}.xml") { request, context in
             let id = context.parameters.get("id") ?? ""
             let name = (try? catalogue().station(id: id))?.name
-            let feed = try feed(request, title: name ?? id, description: "Recordings of \(name ?? id).") { $0.station == id }
+            let feed = try await feed(request, title: name ?? id, description: "Recordings of \(name ?? id).") { $0.station == id }
             return feed
         }
         router.get("/feeds/programme/{id}.xml") { request, context in
             let id = context.parameters.get("id") ?? ""
-            return try feed(request, title: id, description: "Recordings of the programme \(id).") { $0.programme == id }
+            return try await feed(request, title: id, description: "Recordings of the programme \(id).") { $0.programme == id }
         }
     }
 
-    private func feed(_ request: Request, title: String, description: String, including: (IndexedRecording) -> Bool) throws -> Response {
+    private func feed(_ request: Request, title: String, description: String,
+                      including: (IndexedRecording) -> Bool) async throws -> Response {
+        // Enclosures and chapters get their own secret addresses when the box has credentials.
+        let snapshot = try await access?.snapshot()
+        let address: @Sendable (String) -> String = { path in snapshot.map { access?.feedAddress(path, with: $0) ?? path } ?? path }
         let all: [IndexedRecording]
         do { all = try daemon.recordings.all() } catch { throw APIError(.serviceUnavailable, "\(error)") }
         let chosen = all.filter(including).sorted { $0.startUTC > $1.startUTC }
         let base = "http://" + (request.head.authority ?? "127.0.0.1")
         let channelTitle = chosen.first.map { entry in entry.programmeName ?? (title == entry.station ? entry.stationName : title) } ?? title
-        let xml = PodcastFeed(title: channelTitle, description: description, link: base + "/recordings", base: base, recordings: chosen).xml
+        let xml = PodcastFeed(title: channelTitle, description: description, link: base + "/recordings", base: base,
+                              address: address, recordings: chosen).xml
         return Response(status: .ok, headers: [.contentType: "application/rss+xml; charset=utf-8", .cacheControl: "no-cache"],
                         body: ResponseBody(byteBuffer: ByteBuffer(string: xml)))
     }
@@ -46,6 +53,8 @@ struct PodcastFeed {
     let description: String
     let link: String
     let base: String
+    /// A path on this server as the feed's reader is given it (with its secret token, when needed).
+    let address: (String) -> String
     let recordings: [IndexedRecording]
 
     var xml: String {
@@ -53,27 +62,27 @@ struct PodcastFeed {
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             #"<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="https://podcastindex.org/namespace/1.0">"#,
             "<channel>",
-            "<title>\(escape(title))</title>",
-            "<link>\(escape(link))</link>",
-            "<description>\(escape(description))</description>",
+            "<title>\(markupEscaped(title))</title>",
+            "<link>\(markupEscaped(link))</link>",
+            "<description>\(markupEscaped(description))</description>",
             "<language>en</language>",
             "<itunes:author>onair</itunes:author>",
             "<itunes:explicit>false</itunes:explicit>",
         ]
         for entry in recordings {
             guard let id = entry.id else { continue }
-            let audio = "\(base)/api/v1/recordings/\(id)/audio"
+            let audio = base + address("/api/v1/recordings/\(id)/audio")
             let name = entry.episodeTitle ?? entry.programmeName ?? entry.stationName
             let when = RecordingFile.httpDate(entry.startUTC)
             lines += [
                 "<item>",
-                "<title>\(escape("\(name) — \(entry.startLocal)"))</title>",
-                "<description>\(escape(entry.episodeDescription ?? "\(entry.stationName), \(entry.startLocal) (\(entry.timeZone))"))</description>",
+                "<title>\(markupEscaped("\(name) — \(entry.startLocal)"))</title>",
+                "<description>\(markupEscaped(entry.episodeDescription ?? "\(entry.stationName), \(entry.startLocal) (\(entry.timeZone))"))</description>",
                 #"<guid isPermaLink="false">onair-recording-\#(id)-\#(Int(entry.startUTC.timeIntervalSince1970))</guid>"#,
                 "<pubDate>\(when)</pubDate>",
-                #"<enclosure url="\#(escape(audio))" length="\#(entry.size)" type="\#(RecordingFile.mimeType(of: entry.file))"/>"#,
+                #"<enclosure url="\#(markupEscaped(audio))" length="\#(entry.size)" type="\#(RecordingFile.mimeType(of: entry.file))"/>"#,
                 "<itunes:duration>\(Int(entry.duration.rounded()))</itunes:duration>",
-                #"<podcast:chapters url="\#(escape("\(base)/api/v1/recordings/\(id)/chapters.json"))" type="application/json+chapters"/>"#,
+                #"<podcast:chapters url="\#(markupEscaped(base + address("/api/v1/recordings/\(id)/chapters.json")))" type="application/json+chapters"/>"#,
                 "</item>",
             ]
         }

@@ -26,7 +26,7 @@ public final class LiveMounts: Sendable {
         self.catalogue = catalogue
     }
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<ClientRequestContext>) {
         for method in [HTTPRequest.Method.get, .head] {
             router.on("/live/{station}", method: method) { [self] request, context in
                 let id = context.parameters.get("station") ?? ""

@@ -18,7 +18,7 @@ public enum OpenAPIDocument {
   "info": {
     "title": "onair",
     "version": "1.0.0",
-    "description": "The HTTP API of `onair daemon --http`: stations, jobs, schedule, recordings, status and live events. Errors are `{\"error\": \"\u2026\"}` with 400 (malformed request), 404 (no such item), 405 (a method the path does not take), 409 (conflict), 422 (well-formed but invalid: an unknown station, a time that does not parse)."
+    "description": "The HTTP API of `onair daemon --http`: stations, jobs, schedule, recordings, status and live events. Errors are `{\"error\": \"\u2026\"}` with 400 (malformed request), 401 (no login: once `onair web password` or `onair web token create` has set a credential, send `Authorization: Bearer TOKEN` or the login cookie of `/login`), 403 (a request with the login cookie that changes something without the session's `X-CSRF-Token`), 404 (no such item), 405 (a method the path does not take), 409 (conflict), 422 (well-formed but invalid: an unknown station, a time that does not parse)."
   },
   "servers": [
     {
@@ -41,7 +41,10 @@ public enum OpenAPIDocument {
               }
             }
           }
-        }
+        },
+        "security": [
+          {}
+        ]
       }
     },
     "/api/v1/stations": {
@@ -68,6 +71,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       },
@@ -124,6 +130,12 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -162,6 +174,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       }
@@ -230,6 +245,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       }
@@ -278,6 +296,12 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -296,6 +320,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       },
@@ -342,6 +369,12 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -382,6 +415,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       },
@@ -420,6 +456,12 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -438,6 +480,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       },
@@ -484,6 +529,12 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -524,6 +575,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       },
@@ -562,6 +616,12 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -602,6 +662,12 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -642,6 +708,12 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -681,6 +753,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       }
@@ -728,6 +803,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       }
@@ -789,6 +867,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       }
@@ -829,6 +910,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       },
@@ -877,6 +961,12 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -983,6 +1073,15 @@ public enum OpenAPIDocument {
                 "bytes=0-99"
               ]
             }
+          },
+          {
+            "name": "token",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "The secret token of this address, as the podcast feeds give it (podcast apps cannot log in)."
           }
         ],
         "responses": {
@@ -1023,6 +1122,9 @@ public enum OpenAPIDocument {
           },
           "416": {
             "description": "The range lies beyond the end."
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       }
@@ -1041,6 +1143,15 @@ public enum OpenAPIDocument {
               "minimum": 1,
               "format": "int64"
             }
+          },
+          {
+            "name": "token",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "The secret token of this address, as the podcast feeds give it (podcast apps cannot log in)."
           }
         ],
         "responses": {
@@ -1063,6 +1174,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       }
@@ -1081,6 +1195,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       }
@@ -1099,6 +1216,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       }
@@ -1997,8 +2117,52 @@ public enum OpenAPIDocument {
           }
         }
       }
+    },
+    "securitySchemes": {
+      "bearer": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A token from `onair web token create NAME`."
+      },
+      "cookie": {
+        "type": "apiKey",
+        "in": "cookie",
+        "name": "onair_session",
+        "description": "The login session set by `POST /login` (the web password). Requests that change something also send its CSRF token in `X-CSRF-Token`."
+      }
+    },
+    "responses": {
+      "Unauthorized": {
+        "description": "Credentials are set and the request has neither a valid bearer token nor a login cookie.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "Forbidden": {
+        "description": "The login cookie was sent without the session's CSRF token (`X-CSRF-Token`).",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      }
     }
-  }
+  },
+  "security": [
+    {},
+    {
+      "bearer": []
+    },
+    {
+      "cookie": []
+    }
+  ]
 }
 """#
 }

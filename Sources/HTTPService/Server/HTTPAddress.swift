@@ -22,7 +22,7 @@ public struct HTTPAddress: Sendable, Equatable, CustomStringConvertible {
         self.init(host: host, port: port)
     }
 
-    /// Only this machine reaches it: until the web app has credentials, nothing else is allowed.
+    /// Only this machine reaches it: any other address is served only once the web app has credentials.
     public var isLoopback: Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }

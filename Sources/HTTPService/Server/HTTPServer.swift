@@ -6,33 +6,46 @@ import RadioModel
 import StreamInput
 
 /// Routes another module adds to the daemon's server (the web pages, `/metrics`), one call each.
-public typealias HTTPRouteGroup = @Sendable (Router<BasicRequestContext>) -> Void
+public typealias HTTPRouteGroup = @Sendable (Router<ClientRequestContext>) -> Void
 
 /// The daemon's one HTTP server, on Hummingbird: the API under `/api/v1` and its OpenAPI document,
 /// the podcast feeds, the recordings' audio, the live station mounts under `/live/`, and whatever
 /// route groups the caller adds (the web app's pages). One port, one event loop group.
 public final class HTTPServer: Sendable {
     public let address: HTTPAddress
-    private let responder: RouterResponder<BasicRequestContext>
+    private let responder: RouterResponder<ClientRequestContext>
     private let running = Locked<ServingTask?>(nil)
     public let live: LiveMounts
 
     /// `directory` makes the radio-browser.info client for a search (by default from the environment,
-    /// `ONAIR_RADIO_BROWSER_URL`, else DNS discovery).
+    /// `ONAIR_RADIO_BROWSER_URL`, else DNS discovery). `access` guards every route (see `WebAccess`).
     public init(address: HTTPAddress, daemon: DaemonService, catalogue: @escaping @Sendable () throws -> Catalogue,
                 directory: @escaping @Sendable () -> RadioBrowserClient? = { try? RadioBrowserClient() },
-                routeGroups: [HTTPRouteGroup] = []) {
+                access: WebAccess? = nil, routeGroups: [HTTPRouteGroup] = []) {
         self.address = address
         let live = LiveMounts(daemon: daemon, catalogue: catalogue)
         self.live = live
-        let router = Router()
+        responder = Self.router(daemon: daemon, catalogue: catalogue, directory: directory, access: access, live: live,
+                                routeGroups: routeGroups).buildResponder()
+    }
+
+    /// The server's routes, guarded by `access`, with `routeGroups` after them (the tests of the pages serve this in-process).
+    public static func router(daemon: DaemonService, catalogue: @escaping @Sendable () throws -> Catalogue,
+                              directory: @escaping @Sendable () -> RadioBrowserClient? = { nil }, access: WebAccess?,
+                              live: LiveMounts? = nil, routeGroups: [HTTPRouteGroup] = []) -> Router<ClientRequestContext> {
+        let live = live ?? LiveMounts(daemon: daemon, catalogue: catalogue)
+        let router = Router(context: ClientRequestContext.self)
         let api = API(daemon: daemon, catalogue: catalogue, makeDirectory: directory, live: live)
         router.add(middleware: APIErrorMiddleware(routes: api.routes))
+        if let access {
+            router.add(middleware: AccessMiddleware(access: access))
+            LoginRoutes(access: access).add(to: router)
+        }
         api.add(to: router)
-        FeedRoutes(daemon: daemon, catalogue: catalogue).add(to: router)
+        FeedRoutes(daemon: daemon, catalogue: catalogue, access: access).add(to: router)
         live.add(to: router)
         for group in routeGroups { group(router) }
-        responder = router.buildResponder()
+        return router
     }
 
     /// The API's operations, for the test that holds them against the OpenAPI document.

@@ -49,20 +49,24 @@ struct DaemonCommand: ParsableCommand {
 
         It serves HTTP on --http (default 127.0.0.1:8080): the web app at /, the API under /api/v1 (described \
         at /api/openapi.json), podcast feeds of the recordings under /feeds/, each catalogue station's live \
-        audio at /live/STATION-ID, and Prometheus metrics at /metrics. Only this machine can reach it: from \
-        a phone, use an SSH tunnel (ssh -L 8080:127.0.0.1:8080 BOX).
+        audio at /live/STATION-ID, and Prometheus metrics at /metrics. On 127.0.0.1 it asks nothing until a \
+        password (onair web password) or a token (onair web token create NAME) is set; another address \
+        (--http 0.0.0.0:8080, for the phones on your network) is served only once one is: then pages ask \
+        for the password, API clients send `Authorization: Bearer TOKEN`, and podcast apps use the feeds' \
+        secret addresses shown on the recordings page.
 
         Examples:
           onair daemon
           onair daemon --json --http 127.0.0.1:8090
           onair daemon --http off
           onair daemon --min-free 2G
+          onair web password && onair daemon --http 0.0.0.0:8080
           onair daemon --alert-webhook http://127.0.0.1:9000/onair --dead-air-seconds 20
           onair daemon --alert-exec 'logger -t onair "$ONAIR_ALERT $ONAIR_ALERT_STATION"'
           onair daemon --database postgresql://onair@db.example:5432/onair --name box-1 --max-streams 200
 
         Exit codes: 0 stopped; 3 another daemon is running, the database cannot be opened, or the HTTP \
-        address cannot be served (in use, or not on this machine).
+        address cannot be served (in use, or beyond this machine with no password or token set).
         """
     )
 
@@ -82,7 +86,7 @@ struct DaemonCommand: ParsableCommand {
     var alertExec: String?
 
     @OptionGroup var alerts: AlertOptions
-    @Option(help: ArgumentHelp("Where to serve the API, feeds and live audio: ADDR:PORT on this machine, or off.",
+    @Option(help: ArgumentHelp("Where to serve the web app, API, feeds and live audio: ADDR:PORT, or off (beyond 127.0.0.1 only with a password or token set: onair web).",
                                valueName: "addr:port"))
     var http: String = HTTPAddress.default.description
 
@@ -107,10 +111,6 @@ struct DaemonCommand: ParsableCommand {
             guard http != "off" else { return nil }
             guard let address = HTTPAddress(http) else {
                 throw CommandFailure(message: "invalid --http '\(http)': use ADDR:PORT (127.0.0.1:8080) or off", exitCode: ExitStatus.configuration)
-            }
-            guard address.isLoopback else {
-                throw CommandFailure(message: "--http \(address) would let other machines in, and onair has no login yet: "
-                                     + "serve 127.0.0.1 and reach it through an SSH tunnel", exitCode: ExitStatus.configuration)
             }
             return address
         }
@@ -160,12 +160,18 @@ struct DaemonCommand: ParsableCommand {
         options.maxStreams = maxStreams
         options.minFree = minFree.flatMap(ByteSize.init)
         let address = try httpAddress
+        let credentials = try WebCommand.credentials()
+        if let address, !address.isLoopback, !(try WebCommand.changing { try credentials.snapshot() }.isConfigured) {
+            throw CommandFailure(message: "--http \(address) would let other machines in with no login: set a password with "
+                                 + "`onair web password` (or a token with `onair web token create NAME`) first, or serve 127.0.0.1",
+                                 exitCode: ExitStatus.configuration)
+        }
+        let access = WebAccess(credentials: credentials)
         let catalogue = CatalogueAccess.reader()
         let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) }, log: log)
         let server = address.map { address in
-            HTTPServer(address: address, daemon: daemon, catalogue: catalogue, routeGroups: [
-                { WebApp.addRoutes(to: $0, services: WebServices(daemon: daemon, paths: paths, catalogue: catalogue,
-                                                                 directory: { try RadioBrowserClient().search($0) })) },
+            HTTPServer(address: address, daemon: daemon, catalogue: catalogue, access: access, routeGroups: [
+                { WebApp.addRoutes(to: $0, services: webServices(daemon: daemon, paths: paths, catalogue: catalogue, access: access)) },
                 HTTPServer.metricsRoute { daemon.metricsText() },
             ])
         }
@@ -190,6 +196,14 @@ struct DaemonCommand: ParsableCommand {
         }
         try daemon.run()
         log(DaemonEvent(event: "daemon-stopped"))
+    }
+
+    private func webServices(daemon: DaemonService, paths: AppPaths, catalogue: @escaping @Sendable () throws -> Catalogue,
+                             access: WebAccess) -> WebServices {
+        var services = WebServices(daemon: daemon, paths: paths, catalogue: catalogue, directory: { try RadioBrowserClient().search($0) })
+        services.csrfToken = access.csrfToken(for:)
+        services.feedAddress = access.feedAddress(_:)
+        return services
     }
 }
 

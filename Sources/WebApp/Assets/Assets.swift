@@ -69,6 +69,7 @@ enum Assets {
            border-bottom: 1px solid var(--line); }
     .brand { font-weight: 700; text-decoration: none; color: var(--ink); }
     nav ul { display: flex; flex-wrap: wrap; gap: 4px 12px; list-style: none; margin: 0; padding: 0; }
+    .logout { margin-left: auto; }
     nav a { display: inline-block; padding: 8px 4px; }
     nav a[aria-current="page"] { font-weight: 700; color: var(--ink); }
     main { max-width: 60rem; margin: 0 auto; padding: 8px 16px 48px; }

@@ -20,14 +20,17 @@ struct RecordingsView {
 
     var chrome: Chrome
     var groups: [Group]
+    /// The podcast feed of every recording, for a podcast app (with its secret token when the box has a login).
+    var feed: String
 
     static let template = """
     {{<layout}}{{$content}}
+    <p class="meta">Podcast feed of every recording: <a href="{{feed}}" id="feed">all.xml</a></p>
     {{#groups}}
     <section class="group"><h2>{{name}}</h2>
     <ul class="cards">{{#recordings}}<li><a class="title" href="{{href}}">{{title}}</a> <span class="meta">{{when}} · {{length}}</span>
-      {{#kept}}<form method="post" action="/recordings/{{id}}/unkeep"><button type="submit" aria-pressed="true">Kept</button></form>{{/kept}}
-      {{^kept}}<form method="post" action="/recordings/{{id}}/keep"><button type="submit" aria-pressed="false">Keep</button></form>{{/kept}}</li>{{/recordings}}</ul>
+      {{#kept}}<form method="post" action="/recordings/{{id}}/unkeep">{{>csrf}}<button type="submit" aria-pressed="true">Kept</button></form>{{/kept}}
+      {{^kept}}<form method="post" action="/recordings/{{id}}/keep">{{>csrf}}<button type="submit" aria-pressed="false">Keep</button></form>{{/kept}}</li>{{/recordings}}</ul>
     </section>
     {{/groups}}
     {{^groups}}<p>No recordings yet: record a station from its page, or add a rule to the schedule.</p>{{/groups}}
@@ -35,7 +38,8 @@ struct RecordingsView {
     """
 }
 
-/// `/recordings/ID`: plays in the browser with seeking (the file is served with range requests), its
+/// `/recordings/ID`: plays in the browser with seeking (the file is served with range requests, by the
+/// API's `/api/v1/recordings/ID/audio`, the one route that reads recordings), its
 /// chapters to jump to, its gaps, download and delete.
 struct RecordingView {
     struct Chapter {
@@ -71,7 +75,7 @@ struct RecordingView {
     <ul class="cards" id="gaps">{{#gaps}}<li>{{.}}</li>{{/gaps}}{{^gaps}}<li>None: the audio is complete.</li>{{/gaps}}</ul>
     <div class="actions">
     <a class="button" href="{{audioURL}}" download="{{fileName}}">Download</a>
-    <form method="post" action="/recordings/{{id}}/delete" data-confirm="Delete this recording and its file?">
+    <form method="post" action="/recordings/{{id}}/delete" data-confirm="Delete this recording and its file?">{{>csrf}}
     <button type="submit" class="danger">Delete the recording</button></form>
     </div>
     {{/content}}{{/layout}}
@@ -98,7 +102,7 @@ extension Pages {
         } catch {
             chrome.error = "\(error)"
         }
-        return renderer.render("recordings", RecordingsView(chrome: chrome, groups: groups), status: chrome.error == nil ? .ok : .internalServerError)
+        return renderer.render("recordings", RecordingsView(chrome: chrome, groups: groups, feed: services.feedAddress("/feeds/all.xml")), status: chrome.error == nil ? .ok : .internalServerError)
     }
 
     func recording(id: Int64, start: Double?) throws -> RenderedPage {
@@ -111,7 +115,7 @@ extension Pages {
             station: [entry.stationName, entry.programmeName].compactMap { $0 }.joined(separator: " – "),
             when: Display.time(entry.startUTC, zone),
             details: "\(Display.clock(entry.duration)) · \(Display.size(entry.size)) · \(entry.codec) in \(entry.container)",
-            audioURL: RecordingAudio.url(of: entry), playFrom: start.map { "#t=\(Self.seconds($0))" } ?? "",
+            audioURL: "/api/v1/recordings/\(id)/audio", playFrom: start.map { "#t=\(Self.seconds($0))" } ?? "",
             fileName: URL(fileURLWithPath: entry.file).lastPathComponent,
             chapters: entry.titles.map { title in
                 RecordingView.Chapter(title: title.title, at: Display.clock(title.start), seconds: Self.seconds(title.start),

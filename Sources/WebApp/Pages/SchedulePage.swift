@@ -50,7 +50,7 @@ struct ScheduleView {
     <h2 id="add-programme">Record a programme</h2>
     {{^programmes}}<p>No station in the catalogue lists its programmes: record at a time instead.</p>{{/programmes}}
     {{#hasProgrammes}}
-    <form method="post" action="/schedule/rules" class="stack">
+    <form method="post" action="/schedule/rules" class="stack">{{>csrf}}
       <label for="programme">Programme</label>
       <select id="programme" name="programme" required>{{#programmes}}<option value="{{value}}">{{label}}</option>{{/programmes}}</select>
       <label for="keep-programme">Keep the newest (episodes; empty keeps all)</label>
@@ -63,7 +63,7 @@ struct ScheduleView {
     </section>
     <section aria-labelledby="add-time">
     <h2 id="add-time">Record at a time</h2>
-    <form method="post" action="/schedule/rules" class="stack">
+    <form method="post" action="/schedule/rules" class="stack">{{>csrf}}
       <label for="station">Station (an id from the catalogue, or a stream URL)</label>
       <input id="station" name="station" list="station-ids" required>
       <datalist id="station-ids">{{#stations}}<option value="{{value}}">{{label}}</option>{{/stations}}</datalist>
@@ -88,9 +88,9 @@ struct ScheduleView {
       <span class="meta">keeps {{keeps}}</span>
       <span class="meta">{{#paused}}paused{{/paused}}{{^paused}}next {{next}}{{/paused}}</span>
       <div class="actions">
-      {{#paused}}<form method="post" action="/schedule/rules/{{id}}/resume"><button type="submit">Resume rule {{id}}</button></form>{{/paused}}
-      {{^paused}}<form method="post" action="/schedule/rules/{{id}}/pause"><button type="submit">Pause rule {{id}}</button></form>{{/paused}}
-      <form method="post" action="/schedule/rules/{{id}}/delete" data-confirm="Delete rule {{id}}? Its recordings stay.">
+      {{#paused}}<form method="post" action="/schedule/rules/{{id}}/resume">{{>csrf}}<button type="submit">Resume rule {{id}}</button></form>{{/paused}}
+      {{^paused}}<form method="post" action="/schedule/rules/{{id}}/pause">{{>csrf}}<button type="submit">Pause rule {{id}}</button></form>{{/paused}}
+      <form method="post" action="/schedule/rules/{{id}}/delete" data-confirm="Delete rule {{id}}? Its recordings stay.">{{>csrf}}
       <button type="submit">Delete rule {{id}}</button></form>
       </div></li>
     {{/rules}}

@@ -44,14 +44,14 @@ struct StationView {
     </section>
     <section aria-labelledby="jobs-heading">
     <h2 id="jobs-heading">Relay or record</h2>
-    <form method="post" action="/stations/{{id}}/jobs" class="stack">
+    <form method="post" action="/stations/{{id}}/jobs" class="stack">{{>csrf}}
       <input type="hidden" name="kind" value="relay">
       <label for="sink">Relay to</label>
       <input id="sink" name="sink" list="sinks" required placeholder="http://127.0.0.1:8000/radio.mp3, pulse, tcp:host:4953">
       <datalist id="sinks">{{#sinks}}<option value="{{.}}">{{/sinks}}</datalist>
       <button type="submit">Start the relay</button>
     </form>
-    <form method="post" action="/stations/{{id}}/jobs" class="stack">
+    <form method="post" action="/stations/{{id}}/jobs" class="stack">{{>csrf}}
       <input type="hidden" name="kind" value="record">
       <label for="format">Record as</label>
       <select id="format" name="format">{{#formats}}<option value="{{.}}">{{.}}</option>{{/formats}}</select>
@@ -59,7 +59,7 @@ struct StationView {
     </form>
     <ul class="cards" id="jobs">
     {{#jobs}}<li><span class="title">Job {{id}}: {{what}}</span> <span class="meta">{{state}}</span>
-      <form method="post" action="{{stopAction}}"><button type="submit">Stop job {{id}}</button></form></li>{{/jobs}}
+      <form method="post" action="{{stopAction}}">{{>csrf}}<button type="submit">Stop job {{id}}</button></form></li>{{/jobs}}
     </ul>
     </section>
     {{#hasProgrammes}}
@@ -67,7 +67,7 @@ struct StationView {
     <h2 id="programmes-heading">Programmes</h2>
     <ul class="cards">
     {{#programmes}}<li><span class="title">{{name}}</span> <span class="meta">{{when}}</span>
-      <form method="post" action="/schedule/rules"><input type="hidden" name="station" value="{{id}}">
+      <form method="post" action="/schedule/rules">{{>csrf}}<input type="hidden" name="station" value="{{id}}">
       <input type="hidden" name="programme" value="{{programme}}"><button type="submit">Record every broadcast of {{name}}</button></form></li>
     {{/programmes}}
     </ul>

@@ -49,7 +49,7 @@ struct StationsView {
     {{#directorySearched}}
     <ul class="cards" id="directory-results">
     {{#directory}}<li><span class="title">{{name}}</span> <span class="meta">{{details}}</span>
-      <form method="post" action="/stations/add"><input type="hidden" name="query" value="{{directoryQuery}}">
+      <form method="post" action="/stations/add">{{>csrf}}<input type="hidden" name="query" value="{{directoryQuery}}">
       <input type="hidden" name="uuid" value="{{uuid}}"><button type="submit">Add to my stations</button></form></li>
     {{/directory}}
     {{^directory}}<li>The directory lists no station of that name.</li>{{/directory}}

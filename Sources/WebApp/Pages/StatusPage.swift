@@ -37,7 +37,7 @@ struct StatusView {
     <h2>Jobs</h2>
     <ul class="cards" id="status-jobs">{{#jobs}}<li><span class="title">Job {{id}}: {{title}}</span> <span class="meta">{{meta}}</span>
       <span class="live" data-live-title="{{station}}">{{nowPlaying}}</span>
-      <form method="post" action="/status/jobs/{{id}}/stop"><button type="submit">Stop job {{id}}</button></form></li>{{/jobs}}
+      <form method="post" action="/status/jobs/{{id}}/stop">{{>csrf}}<button type="submit">Stop job {{id}}</button></form></li>{{/jobs}}
     {{^jobs}}<li>No relay or recording started by hand is running.</li>{{/jobs}}</ul>
     <h2>Next episodes</h2>
     <ul class="cards">{{#next}}<li><span class="title">{{title}}</span> <span class="meta">{{meta}}</span></li>{{/next}}

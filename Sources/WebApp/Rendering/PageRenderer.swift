@@ -21,10 +21,12 @@ enum RenderedPage: Sendable {
 /// escapes HTML: a station's title with `<script>` in it shows as text.
 struct PageRenderer: Sendable {
     private let library: MustacheLibrary
+    /// The login session's CSRF token, put in every form that posts (`{{>csrf}}`); nil when nobody logs in.
+    var csrf: String?
 
     init() {
         var library = MustacheLibrary()
-        for (name, text) in [("layout", Layout.template)] + PageTemplates.all {
+        for (name, text) in [("layout", Layout.template), ("csrf", Layout.csrfField)] + PageTemplates.all {
             do {
                 try library.register(text, named: name)
             } catch {
@@ -35,8 +37,21 @@ struct PageRenderer: Sendable {
     }
 
     func render(_ template: String, _ context: Any, status: HTTPResponse.Status = .ok) -> RenderedPage {
-        guard let html = library.render(context, withTemplate: template) else { preconditionFailure("no template \(template)") }
+        guard let html = library.render(PageContext(view: context, csrf: csrf), withTemplate: template) else { preconditionFailure("no template \(template)") }
         return .html(html, status: status)
+    }
+}
+
+/// A page's view with the request's CSRF token beside its own fields, found from any section of the template.
+private struct PageContext: MustacheParent {
+    let view: Any
+    let csrf: String?
+
+    func child(named name: String) -> Any? {
+        if name == "csrf" { return csrf }
+        guard let value = Mirror(reflecting: view).children.first(where: { $0.label == name })?.value else { return nil }
+        let optional = Mirror(reflecting: value)
+        return optional.displayStyle == .optional ? optional.children.first?.value : value
     }
 }
 
@@ -81,6 +96,7 @@ enum Layout {
     <nav aria-label="Sections"><ul>
     {{#chrome.nav}}<li><a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a></li>{{/chrome.nav}}
     </ul></nav>
+    {{#csrf}}<form method="post" action="/logout" class="logout">{{>csrf}}<button type="submit">Log out</button></form>{{/csrf}}
     </header>
     <main id="main">
     {{#chrome}}
@@ -93,4 +109,7 @@ enum Layout {
     </body>
     </html>
     """
+
+    /// Inside every form that posts: the login's CSRF token (see `AccessMiddleware` in HTTPService).
+    static let csrfField = #"{{#csrf}}<input type="hidden" name="csrf" value="{{csrf}}">{{/csrf}}"#
 }

@@ -166,7 +166,7 @@ def main():
         landed = wait_for(f"a chapter link seeks to {seconds} s", at_chapter, 10)
         check(True, f"the chapter link seeked to {landed:.2f} s (chapter at {seconds} s)")
         ranged = driver.execute_script(
-            "return performance.getEntriesByType('resource').filter(e => e.name.includes('/audio/')).length")
+            "return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/v1/recordings/') && e.name.endsWith('/audio')).length")
         check(ranged >= 1, "the player fetched the audio file")
         page_checks(driver, "recording")
 

@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import NIOPosix
+import Outputs
+
+/// `GET /login` (the form), `POST /login` (the password: a session cookie, HttpOnly and SameSite=Strict),
+/// `POST /logout`. Failed logins are counted per client address: the sixth within a minute is a 429.
+struct LoginRoutes: Sendable {
+    let access: WebAccess
+
+    func add(to router: Router<ClientRequestContext>) {
+        router.get("/login") { request, _ in
+            Self.page(next: request.uri.queryParameters["next"].map(String.init), error: nil, status: .ok)
+        }
+        router.post("/login") { request, context in
+            let client = context.remoteAddress?.ipAddress ?? "unknown"
+            if let wait = access.throttle.retryAfter(client) {
+                return Self.page(next: nil, error: "Too many wrong passwords: try again in \(wait) s.", status: .tooManyRequests,
+                                 headers: [.retryAfter: "\(wait)"])
+            }
+            let body = try await request.body.collect(upTo: 64 * 1024)
+            let form = RequestParsing.LoginForm(parsing: String(buffer: body))
+            let snapshot = try await access.snapshot()
+            let password = form.password ?? ""
+            let credentials = access.credentials
+            let accepted = try await NIOThreadPool.singleton.runIfActive { credentials.verifyPassword(password, against: snapshot) }
+            guard accepted else {
+                access.throttle.failed(client)
+                let error = snapshot.passwordHash == nil ? "No password is set: set one with `onair web password` on the box."
+                    : "Wrong password."
+                return Self.page(next: form.next, error: error, status: .unauthorized)
+            }
+            let cookie = try await access.sessions.save(session: WebAccess.Session(csrf: WebCredentials.randomHex()), expiresIn: WebAccess.sessionLength)
+            var response = Response.redirect(to: RequestParsing.loginReturn(form.next) ?? "/", type: .normal)
+            response.setCookie(cookie)
+            return response
+        }
+        router.post("/logout") { request, _ in
+            var response = Response.redirect(to: "/login", type: .normal)
+            if let expired = try? await access.sessions.delete(request: request) { response.setCookie(expired) }
+            return response
+        }
+    }
+
+    private static func page(next: String?, error: String?, status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
+        let nextField = RequestParsing.loginReturn(next).map { #"<input type="hidden" name="next" value="\#(markupEscaped($0))">"# } ?? ""
+        let html = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Log in · onair</title>
+        <link rel="stylesheet" href="/assets/app.css">
+        </head>
+        <body>
+        <main id="main">
+        <h1>Log in to onair</h1>
+        \(error.map { #"<p class="error" role="alert">\#(markupEscaped($0))</p>"# } ?? "")
+        <form method="post" action="/login" class="stack">
+        <label>Password <input type="password" name="password" autocomplete="current-password" required autofocus></label>
+        \(nextField)
+        <button type="submit">Log in</button>
+        </form>
+        </main>
+        </body>
+        </html>
+        """
+        var fields: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
+        fields.append(contentsOf: headers)
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+}

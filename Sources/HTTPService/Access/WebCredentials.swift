@@ -1,0 +1,145 @@
+import Crypto
+import Foundation
+import GRDB
+import HummingbirdBcrypt
+import Store
+
+/// A credential change that cannot be made, told in one plain line.
+public struct WebCredentialsError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Who may use the daemon's web app and API from another machine, kept in onair's database: the web
+/// password (its bcrypt hash only), named API tokens (their SHA-256 only: a token is 256 random bits,
+/// so a fast hash is enough and a bearer request costs no bcrypt), and the key that signs the feeds'
+/// secret addresses (created with the first credential; podcast apps cannot log in).
+public final class WebCredentials: Sendable {
+    /// What a request is checked against, read once per request.
+    public struct Snapshot: Sendable {
+        var passwordHash: String?
+        var tokenHashes: Set<String>
+        var feedKey: SymmetricKey?
+
+        /// With no password and no token, only this machine may be served, and nothing is asked.
+        public var isConfigured: Bool { passwordHash != nil || !tokenHashes.isEmpty }
+
+        func accepts(token: String) -> Bool { tokenHashes.contains(WebCredentials.digest(token)) }
+
+        /// The secret `?token=` of a feed or an enclosure: an HMAC of its path, so each address has its own.
+        func feedToken(for path: String) -> String? {
+            feedKey.map { key in HMAC<SHA256>.authenticationCode(for: Data(path.utf8), using: key).map { String(format: "%02x", $0) }.joined() }
+        }
+
+        func acceptsFeedToken(_ token: String, for path: String) -> Bool {
+            guard let key = feedKey, let code = Self.bytes(hex: token) else { return false }
+            return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: Data(path.utf8), using: key)
+        }
+
+        private static func bytes(hex: String) -> [UInt8]? {
+            guard hex.count == 64 else { return nil }
+            var bytes: [UInt8] = [], text = Substring(hex)
+            while !text.isEmpty {
+                guard let byte = UInt8(text.prefix(2), radix: 16) else { return nil }
+                bytes.append(byte)
+                text = text.dropFirst(2)
+            }
+            return bytes
+        }
+    }
+
+    public struct Token: Sendable, Equatable {
+        public let name: String
+        public let created: Date
+    }
+
+    private let database: OnairDatabase
+
+    public init(database: OnairDatabase) throws(StoreError) {
+        self.database = database
+        try database.migrate { migrator in
+            migrator.registerMigration("web-access-v1") { db in
+                try db.create(table: "webSecret") { t in
+                    t.primaryKey("name", .text)
+                    t.column("value", .text).notNull()
+                }
+                try db.create(table: "webToken") { t in
+                    t.primaryKey("name", .text)
+                    t.column("hash", .text).notNull().unique()
+                    t.column("createdAt", .datetime).notNull()
+                }
+            }
+        }
+    }
+
+    /// Stores the bcrypt hash of `password` (replacing the previous one). Takes a fraction of a second on purpose.
+    public func setPassword(_ password: String) throws {
+        guard !password.isEmpty else { throw WebCredentialsError("the password is empty: nothing was changed") }
+        let hash = Bcrypt.hash(password)
+        try database.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO webSecret (name, value) VALUES ('password', ?)", arguments: [hash])
+            try Self.createFeedKey(db)
+        }
+    }
+
+    /// Whether `password` is the web password. Blocking (bcrypt): never on the event loop.
+    public func verifyPassword(_ password: String, against snapshot: Snapshot) -> Bool {
+        guard let hash = snapshot.passwordHash else { return false }
+        return Bcrypt.verify(password, hash: hash)
+    }
+
+    /// A new token named `name`, returned once; only its hash is kept.
+    public func createToken(name: String) throws -> String {
+        guard !name.isEmpty, name.count <= 100, !name.contains(where: \.isNewline) else {
+            throw WebCredentialsError("invalid token name '\(name)': use a short name on one line")
+        }
+        let token = "onair_" + Self.randomHex()
+        guard try database.read({ db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM webToken WHERE name = ?", arguments: [name]) }) == 0 else {
+            throw WebCredentialsError("a token named '\(name)' exists: revoke it first, or choose another name")
+        }
+        try database.write { db in
+            try db.execute(sql: "INSERT INTO webToken (name, hash, createdAt) VALUES (?, ?, ?)", arguments: [name, Self.digest(token), Date()])
+            try Self.createFeedKey(db)
+        }
+        return token
+    }
+
+    public func tokens() throws -> [Token] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT name, createdAt FROM webToken ORDER BY createdAt, name").map { Token(name: $0["name"], created: $0["createdAt"]) }
+        }
+    }
+
+    /// Removes the token named `name`; false when there is none.
+    public func revokeToken(name: String) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM webToken WHERE name = ?", arguments: [name])
+            return db.changesCount > 0
+        }
+    }
+
+    /// The credentials as they are now. Blocking (SQLite): never on the event loop.
+    public func snapshot() throws -> Snapshot {
+        try database.read { db in
+            let secrets = try Row.fetchAll(db, sql: "SELECT name, value FROM webSecret")
+                .reduce(into: [String: String]()) { $0[$1["name"]] = $1["value"] }
+            return Snapshot(passwordHash: secrets["password"], tokenHashes: Set(try String.fetchAll(db, sql: "SELECT hash FROM webToken")),
+                            feedKey: secrets["feedKey"].flatMap { Data(base64Encoded: $0) }.map { SymmetricKey(data: $0) })
+        }
+    }
+
+    /// 256 random bits (the system's generator: getrandom), in hex.
+    static func randomHex() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    static func digest(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    private static func createFeedKey(_ db: Database) throws {
+        let key = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() }
+        try db.execute(sql: "INSERT OR IGNORE INTO webSecret (name, value) VALUES ('feedKey', ?)", arguments: [key])
+    }
+}

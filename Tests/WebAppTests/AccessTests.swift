@@ -1,0 +1,182 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RadioModel
+import Scheduling
+import TestSupport
+import XCTest
+
+/// The server as `onair daemon` composes it, once the box has a password or a token: what a person is
+/// asked, what an API client and a podcast app send, and what the database keeps.
+final class AccessTests: XCTestCase {
+    private static let password = "correct horse battery staple"
+    private var harness: WebAppHarness!
+
+    override func setUpWithError() throws {
+        harness = try WebAppHarness(stations: [TestStations.station(id: "demo", name: "Demo FM", url: "http://127.0.0.1:9/demo.mp3")])
+    }
+
+    override func tearDown() {
+        harness?.stop()
+    }
+
+    private func test(_ body: @escaping @Sendable (any TestClientProtocol, WebAppHarness) async throws -> Void) async throws {
+        let harness = try XCTUnwrap(self.harness)
+        try await harness.application().test(.router) { client in try await body(client, harness) }
+    }
+
+    private static let formHeaders: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+
+    private static func form(_ fields: [String: String]) -> ByteBuffer {
+        var components = URLComponents()
+        components.queryItems = fields.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        return ByteBuffer(string: components.percentEncodedQuery ?? "")
+    }
+
+    /// Logs in with the password; the session's cookie, as the browser sends it back.
+    private static func logIn(_ client: any TestClientProtocol, password: String = AccessTests.password) async throws -> TestResponse {
+        try await client.execute(uri: "/login", method: .post, headers: formHeaders, body: form(["password": password, "next": "/schedule"]))
+    }
+
+    /// What each address answers a GET without credentials.
+    private static func statuses(_ client: any TestClientProtocol, _ uris: [String]) async throws -> [String: HTTPResponse.Status] {
+        var statuses: [String: HTTPResponse.Status] = [:]
+        for uri in uris { statuses[uri] = try await client.execute(uri: uri, method: .get).status }
+        return statuses
+    }
+
+    func testWithoutCredentialsNothingIsAskedOnThisMachine() async throws {
+        try await test { client, _ in
+            let statuses = try await Self.statuses(client, ["/api/v1/stations", "/stations", "/feeds/all.xml"])
+            XCTAssertEqual(statuses, ["/api/v1/stations": .ok, "/stations": .ok, "/feeds/all.xml": .ok])
+        }
+    }
+
+    func testWithAPasswordTheAPIWantsABearerTokenAndPagesGoToTheLogin() async throws {
+        try harness.credentials.setPassword(Self.password)
+        let token = try harness.credentials.createToken(name: "phone")
+        XCTAssertTrue(token.hasPrefix("onair_") && token.count > 60, token)
+        try await test { client, harness in
+            let refused = try await client.execute(uri: "/api/v1/stations", method: .get)
+            XCTAssertEqual(refused.status, .unauthorized)
+            XCTAssertEqual(refused.headers[.wwwAuthenticate], "Bearer")
+            XCTAssertTrue(String(buffer: refused.body).contains(#""error""#), String(buffer: refused.body))
+            let wrong = try await client.execute(uri: "/api/v1/stations", method: .get, headers: [.authorization: "Bearer onair_nope"])
+            XCTAssertEqual(wrong.status, .unauthorized)
+            let allowed = try await client.execute(uri: "/api/v1/stations", method: .get, headers: [.authorization: "Bearer \(token)"])
+            XCTAssertEqual(allowed.status, .ok)
+            XCTAssertTrue(String(buffer: allowed.body).contains("Demo FM"))
+            // A bearer request changes things without a CSRF token: this one reaches the route, which has no rule 999.
+            let unknown = try await client.execute(uri: "/api/v1/schedule/rules/999/pause", method: .post, headers: [.authorization: "Bearer \(token)"])
+            XCTAssertEqual(unknown.status, .notFound)
+
+            let page = try await client.execute(uri: "/stations?q=demo", method: .get)
+            XCTAssertEqual(page.status, .seeOther)
+            let login = try XCTUnwrap(URLComponents(string: page.headers[.location] ?? ""))
+            XCTAssertEqual(login.path, "/login")
+            XCTAssertEqual(login.queryItems, [URLQueryItem(name: "next", value: "/stations?q=demo")], "back to the page after the login")
+            let statuses = try await Self.statuses(client, ["/login", "/assets/app.css", "/api/openapi.json", "/live/demo", "/metrics"])
+            XCTAssertEqual(statuses, ["/login": .ok, "/assets/app.css": .ok, "/api/openapi.json": .ok, "/live/demo": .unauthorized,
+                                      "/metrics": .unauthorized])
+
+            XCTAssertTrue(try harness.credentials.revokeToken(name: "phone"))
+            let revoked = try await client.execute(uri: "/api/v1/stations", method: .get, headers: [.authorization: "Bearer \(token)"])
+            XCTAssertEqual(revoked.status, .unauthorized, "a revoked token is refused at once")
+        }
+        // Only hashes are kept: neither the password nor the token is in the database file.
+        let database = try Data(contentsOf: harness.paths.data.appendingPathComponent("onair.sqlite"))
+        XCTAssertNil(database.range(of: Data(Self.password.utf8)))
+        XCTAssertNil(database.range(of: Data(token.utf8)))
+        XCTAssertNotNil(database.range(of: Data("$2b$12$".utf8)), "the password is kept as a bcrypt hash")
+    }
+
+    func testALoginSetsAStrictHttpOnlyCookieAndItsFormsNeedTheCSRFToken() async throws {
+        try harness.credentials.setPassword(Self.password)
+        var request = RuleRequest(station: "demo")
+        (request.on, request.duration) = ("2030-06-01T21:30", "1h")
+        let rule = try harness.daemon.schedule.add(try request.rule(catalogueStation: nil, guide: nil).rule)
+        try await test { client, harness in
+            let login = try await Self.logIn(client)
+            XCTAssertEqual(login.status, .seeOther)
+            XCTAssertEqual(login.headers[.location], "/schedule")
+            let setCookie = try XCTUnwrap(login.headers[.setCookie])
+            XCTAssertTrue(setCookie.hasPrefix("onair_session="), setCookie)
+            for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+                XCTAssertTrue(setCookie.contains(attribute), "\(attribute) missing from \(setCookie)")
+            }
+            let cookie = String(setCookie.prefix { $0 != ";" })
+            let page = String(buffer: try await client.execute(uri: "/schedule", method: .get, headers: [.cookie: cookie]).body)
+            let field = try XCTUnwrap(page.range(of: #"name="csrf" value="[0-9a-f]{64}""#, options: .regularExpression), page)
+            let csrf = String(page[field].dropFirst(#"name="csrf" value=""#.count).dropLast())
+            XCTAssertTrue(page.contains(#"<form method="post" action="/schedule/rules/\#(rule.id!)/pause"><input type="hidden" name="csrf" value="\#(csrf)">"#), page)
+
+            let forged = try await client.execute(uri: "/schedule/rules/\(rule.id!)/pause", method: .post,
+                                                  headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], body: ByteBuffer())
+            XCTAssertEqual(forged.status, .forbidden)
+            XCTAssertEqual(try harness.daemon.schedule.rule(id: rule.id!)?.paused, false, "a request without the CSRF token changed nothing")
+            let wrongToken = try await client.execute(uri: "/schedule/rules/\(rule.id!)/pause", method: .post,
+                                                      headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
+                                                      body: Self.form(["csrf": String(repeating: "0", count: 64)]))
+            XCTAssertEqual(wrongToken.status, .forbidden)
+            let paused = try await client.execute(uri: "/schedule/rules/\(rule.id!)/pause", method: .post,
+                                                  headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], body: Self.form(["csrf": csrf]))
+            XCTAssertEqual(paused.status, .seeOther)
+            XCTAssertEqual(try harness.daemon.schedule.rule(id: rule.id!)?.paused, true)
+            // The API with the cookie: the token in X-CSRF-Token.
+            let resumed = try await client.execute(uri: "/api/v1/schedule/rules/\(rule.id!)/resume", method: .post,
+                                                   headers: [.cookie: cookie, .init("X-CSRF-Token")!: csrf])
+            XCTAssertEqual(resumed.status, .ok, String(buffer: resumed.body))
+            XCTAssertEqual(try harness.daemon.schedule.rule(id: rule.id!)?.paused, false)
+
+            let logout = try await client.execute(uri: "/logout", method: .post, headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
+                                                  body: Self.form(["csrf": csrf]))
+            XCTAssertEqual(logout.status, .seeOther)
+            let afterLogout = try await client.execute(uri: "/schedule", method: .get, headers: [.cookie: cookie])
+            XCTAssertEqual(afterLogout.status, .seeOther, "after logging out the cookie no longer lets anyone in")
+        }
+    }
+
+    func testTheSixthWrongPasswordWithinAMinuteIsRefusedWithRetryAfter() async throws {
+        try harness.credentials.setPassword(Self.password)
+        try await test { client, _ in
+            for _ in 1...5 {
+                let wrong = try await Self.logIn(client, password: "guess")
+                XCTAssertEqual(wrong.status, .unauthorized)
+            }
+            let sixth = try await Self.logIn(client, password: "guess")
+            XCTAssertEqual(sixth.status, .tooManyRequests)
+            let wait = try XCTUnwrap(Int(sixth.headers[.retryAfter] ?? ""))
+            XCTAssertTrue((1...60).contains(wait), "Retry-After: \(wait)")
+            let right = try await Self.logIn(client)
+            XCTAssertEqual(right.status, .tooManyRequests, "not even the right password is tried until then")
+        }
+    }
+
+    func testFeedsAndTheirEnclosuresOpenWithTheirOwnSecretToken() async throws {
+        let entry = try harness.indexRecording(copying: try AudioFixtures.sine(seconds: 2), named: "morning.mp3", titles: [], duration: 2)
+        try harness.credentials.setPassword(Self.password)
+        try await test { client, _ in
+            let refused = try await Self.statuses(client, ["/feeds/all.xml", "/feeds/all.xml?token=" + String(repeating: "a", count: 64)])
+            XCTAssertEqual(Set(refused.values), [.unauthorized])
+
+            let login = try await Self.logIn(client)
+            let cookie = String(try XCTUnwrap(login.headers[.setCookie]).prefix { $0 != ";" })
+            let page = String(buffer: try await client.execute(uri: "/recordings", method: .get, headers: [.cookie: cookie]).body)
+            let link = try XCTUnwrap(page.range(of: #"/feeds/all\.xml\?token=[0-9a-f]{64}"#, options: .regularExpression), page)
+            let feedAddress = String(page[link])
+            let feed = try await client.execute(uri: feedAddress, method: .get)
+            XCTAssertEqual(feed.status, .ok)
+            let xml = String(buffer: feed.body)
+            let enclosure = try XCTUnwrap(xml.range(of: #"/api/v1/recordings/\#(entry.id!)/audio\?token=[0-9a-f]{64}"#, options: .regularExpression), xml)
+            let audio = try await client.execute(uri: String(xml[enclosure]), method: .get, headers: [.range: "bytes=0-99"])
+            XCTAssertEqual(audio.status, .partialContent)
+            XCTAssertEqual(audio.body.readableBytes, 100)
+            XCTAssertNotNil(xml.range(of: #"/api/v1/recordings/\#(entry.id!)/chapters\.json\?token=[0-9a-f]{64}"#, options: .regularExpression))
+            // A feed's token opens that feed only.
+            let feedToken = String(feedAddress.split(separator: "=").last!)
+            let elsewhere = try await Self.statuses(client, ["/api/v1/recordings/\(entry.id!)/audio?token=\(feedToken)",
+                                                             "/api/v1/recordings?token=\(feedToken)"])
+            XCTAssertEqual(Set(elsewhere.values), [.unauthorized])
+        }
+    }
+}
