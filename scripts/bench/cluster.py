@@ -16,6 +16,7 @@ PostgreSQL is started as Tests/TestSupport/PostgresHarness starts it: initdb int
 the server on a free loopback port, as nobody when run as root. Unlike the tests, fsync stays on.
 
 Usage: scripts/bench/cluster.py record --onair .build/release/onair [--streams 600] [--daemons 3] [--seconds 100]
+                                                      [--preroll 3]
        scripts/bench/cluster.py claims --onair .build/release/onair [--rules 10000] [--due 600] [--daemons 1,3]
        scripts/bench/cluster.py takeover --onair .build/release/onair [--kills 20]
 """
@@ -141,8 +142,8 @@ class Icecast:
 class Daemon:
     """`onair daemon` with a data directory of its own; its recordings directory may be a shared one."""
 
-    def __init__(self, onair, work, name, database, max_streams, shared=None):
-        self.onair, self.name, self.database, self.max_streams = onair, name, database, max_streams
+    def __init__(self, onair, work, name, database, max_streams, shared=None, preroll=3):
+        self.onair, self.name, self.database, self.max_streams, self.preroll = onair, name, database, max_streams, preroll
         self.home = os.path.join(work, f"home-{name}")
         os.makedirs(self.home, exist_ok=True)
         if shared and not os.path.exists(os.path.join(self.home, "recordings")):
@@ -152,7 +153,7 @@ class Daemon:
     def start(self):
         self.log = open(os.path.join(self.home, f"daemon-{time.time():.0f}.log"), "w")
         self.process = subprocess.Popen([self.onair, "daemon", "--json", "--http", "off", "--database", self.database,
-                                         "--name", self.name, "--max-streams", str(self.max_streams)],
+                                         "--name", self.name, "--max-streams", str(self.max_streams), "--preroll", str(self.preroll)],
                                         env=dict(os.environ, ONAIR_HOME=self.home), stdin=subprocess.DEVNULL,
                                         stdout=self.log, stderr=subprocess.STDOUT)
 
@@ -259,13 +260,13 @@ def record(args):
     try:
         per_daemon = math.ceil(args.streams / args.daemons)
         names = [f"bench-{i + 1}" for i in range(args.daemons)]
-        daemons = [Daemon(args.onair, work, name, database.url, per_daemon, shared) for name in names]
+        daemons = [Daemon(args.onair, work, name, database.url, per_daemon, shared, args.preroll) for name in names]
         wait_registered(database, names)
         claim_log(database)
-        start = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=25)
+        start = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=25 + args.preroll)
         add_rules(args.onair, work, database, [(icecast.url(i), start, args.seconds) for i in range(args.streams)])
         timing_check(database, args.streams)
-        due = start.timestamp() - 3  # the daemons' default --preroll
+        due = start.timestamp() - args.preroll
         idle = [d.memory("VmRSS") for d in daemons]  # registered, nothing due yet
         print(f"{args.streams} rules, window {start.isoformat()} + {args.seconds} s", file=sys.stderr)
 
@@ -325,7 +326,7 @@ def record(args):
         print(f"## {args.streams} stations recorded by {args.daemons} daemons on one PostgreSQL 15\n")
         print(f"{args.streams} one-off rules of {args.seconds} s, all opening at the same instant, each on its own URL "
               f"(one of {args.mounts} Icecast mounts of 128 kbit/s MP3, `?station=i`), so one upstream connection each; "
-              f"{args.daemons} `onair daemon --http off --name bench-K --max-streams {per_daemon}` with their own data "
+              f"{args.daemons} `onair daemon --http off --name bench-K --max-streams {per_daemon} --preroll {args.preroll}` with their own data "
               f"directories and one shared recordings directory; load average {load:.1f} at the end of the steady part.\n")
         print("| daemon | stations claimed | first claim | last claim | CPU (steady) | share of a core | CPU per stream "
               "| RSS idle → recording | RSS per stream (all / above idle) | peak RSS |")
@@ -343,7 +344,7 @@ def record(args):
               f"| {total_rss / args.streams:.2f} / {(total_rss - total_idle) / args.streams:.2f} MiB | |")
         print()
         spread = (all_recording_at - due) if all_recording_at else None
-        print(f"- Work spread: the windows came due (opening less the 3 s preroll) at 0 s; "
+        print(f"- Work spread: the windows came due (opening less the {args.preroll} s preroll) at 0 s; "
               + (f"all {args.streams} episodes were recording {spread:.1f} s later" if spread is not None
                  else f"not all {args.streams} episodes were recording 60 s after the window opened")
               + " (claim times from the database's clock, `recording` polled every 0.5 s).")
@@ -515,6 +516,7 @@ def main():
     parser.add_argument("--mounts", type=int, default=3)
     parser.add_argument("--daemons", default=None, help="record and takeover: a count (3); claims: comma-separated counts (1,3)")
     parser.add_argument("--seconds", type=int, default=100, help="record: the windows' length")
+    parser.add_argument("--preroll", type=int, default=3, help="record: the daemons' --preroll")
     parser.add_argument("--rules", type=int, default=10000)
     parser.add_argument("--due", type=int, default=600)
     parser.add_argument("--lead", type=int, default=40, help="claims: seconds from storing the rules to the window")
