@@ -89,8 +89,10 @@ public final class Finaliser: @unchecked Sendable {  // immutable; the work is s
         let loudness = Self.loudness(of: partial.path)
         if let loudness { metadata.merge(loudness.tags(container: container, codec: summary.codecName)) { $1 } }
         let desired = try desiredPath(contents)
+        // Named after the partial file, which was created exclusively: daemons sharing a directory may
+        // finish files that want the same name (two stations of one host, one start minute) at once.
         let temporary = desired.deletingLastPathComponent()
-            .appendingPathComponent(".\(desired.deletingPathExtension().lastPathComponent).finalising.\(desired.pathExtension)")
+            .appendingPathComponent("\(partial.deletingPathExtension().lastPathComponent).finalising.\(desired.pathExtension)")
         Self.remove(temporary)
         let written: RemuxSummary
         do {

@@ -220,6 +220,12 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
                 try mark(episode, .missed, reason: episode.reason ?? "not started before its end")
             } else if episode.windowStart.addingTimeInterval(-options.preroll) <= instant, let rule = rules[episode.ruleID], !rule.paused {
                 if let leases {
+                    // Hundreds of episodes due at once take longer to claim than a lease lasts: the
+                    // first ones' leases must not lapse (and free room past --max-streams) meanwhile.
+                    if now().timeIntervalSince(lastRenewal) >= leases.renewInterval {
+                        try renew(leases)
+                        lastRenewal = now()
+                    }
                     // Another daemon has it, or its station; or this daemon is full.
                     guard let lease = try leases.claim(episode) else { continue }
                     lock.withLock { held[episode.id!] = lease }
