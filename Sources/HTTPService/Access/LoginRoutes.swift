@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOPosix
 import Outputs
+import XMLInput
 
 /// `GET /login` (the form), `POST /login` (the password: a session cookie, HttpOnly and SameSite=Strict),
 /// `POST /logout`. Failed logins are counted per client address: the sixth within a minute is a 429.
@@ -43,7 +44,7 @@ struct LoginRoutes: Sendable {
     }
 
     private static func page(next: String?, error: String?, status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
-        let nextField = RequestParsing.loginReturn(next).map { #"<input type="hidden" name="next" value="\#(markupEscaped($0))">"# } ?? ""
+        let nextField = RequestParsing.loginReturn(next).map { #"<input type="hidden" name="next" value="\#(XMLText.escaped($0))">"# } ?? ""
         let html = """
         <!doctype html>
         <html lang="en">
@@ -56,7 +57,7 @@ struct LoginRoutes: Sendable {
         <body>
         <main id="main">
         <h1>Log in to onair</h1>
-        \(error.map { #"<p class="error" role="alert">\#(markupEscaped($0))</p>"# } ?? "")
+        \(error.map { #"<p class="error" role="alert">\#(XMLText.escaped($0))</p>"# } ?? "")
         <form method="post" action="/login" class="stack">
         <label>Password <input type="password" name="password" autocomplete="current-password" required autofocus></label>
         \(nextField)

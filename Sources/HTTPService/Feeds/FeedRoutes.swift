@@ -62,9 +62,9 @@ struct PodcastFeed {
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             #"<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="https://podcastindex.org/namespace/1.0">"#,
             "<channel>",
-            "<title>\(markupEscaped(title))</title>",
-            "<link>\(markupEscaped(link))</link>",
-            "<description>\(markupEscaped(description))</description>",
+            "<title>\(XMLText.escaped(title))</title>",
+            "<link>\(XMLText.escaped(link))</link>",
+            "<description>\(XMLText.escaped(description))</description>",
             "<language>en</language>",
             "<itunes:author>onair</itunes:author>",
             "<itunes:explicit>false</itunes:explicit>",
@@ -76,19 +76,17 @@ struct PodcastFeed {
             let when = RecordingFile.httpDate(entry.startUTC)
             lines += [
                 "<item>",
-                "<title>\(markupEscaped("\(name) — \(entry.startLocal)"))</title>",
-                "<description>\(markupEscaped(entry.episodeDescription ?? "\(entry.stationName), \(entry.startLocal) (\(entry.timeZone))"))</description>",
+                "<title>\(XMLText.escaped("\(name) — \(entry.startLocal)"))</title>",
+                "<description>\(XMLText.escaped(entry.episodeDescription ?? "\(entry.stationName), \(entry.startLocal) (\(entry.timeZone))"))</description>",
                 #"<guid isPermaLink="false">onair-recording-\#(id)-\#(Int(entry.startUTC.timeIntervalSince1970))</guid>"#,
                 "<pubDate>\(when)</pubDate>",
-                #"<enclosure url="\#(markupEscaped(audio))" length="\#(entry.size)" type="\#(RecordingFile.mimeType(of: entry.file))"/>"#,
+                #"<enclosure url="\#(XMLText.escaped(audio))" length="\#(entry.size)" type="\#(RecordingFile.mimeType(of: entry.file))"/>"#,
                 "<itunes:duration>\(Int(entry.duration.rounded()))</itunes:duration>",
-                #"<podcast:chapters url="\#(markupEscaped(base + address("/api/v1/recordings/\(id)/chapters.json")))" type="application/json+chapters"/>"#,
+                #"<podcast:chapters url="\#(XMLText.escaped(base + address("/api/v1/recordings/\(id)/chapters.json")))" type="application/json+chapters"/>"#,
                 "</item>",
             ]
         }
         lines += ["</channel>", "</rss>"]
         return lines.joined(separator: "\n") + "\n"
     }
-
-    private func escape(_ text: String) -> String { XMLText.escaped(text) }
 }
