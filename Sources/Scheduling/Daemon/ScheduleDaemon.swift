@@ -329,6 +329,8 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         } catch {
             return log(DaemonEvent("error", message: "episode \(id): \(error)"))
         }
+        // The outcome is written: the station is free for other daemons before anyone hears the episode ended.
+        releaseLease(of: id)
         guard let episode = updated else { return }
         guard episode.status != .recording else {
             return log(DaemonEvent("episode-interrupted", episode: episode, files: outcome.files))
