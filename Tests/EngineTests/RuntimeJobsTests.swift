@@ -20,12 +20,7 @@ final class RuntimeJobsTests: XCTestCase {
     private static let mount = "/station.mp3"
 
     override func setUpWithError() throws {
-        do {
-            icecast = try IcecastHarness(burstSize: 0)
-        } catch {
-            throw XCTSkip("icecast2 could not start (\(error)): install it with scripts/setup")
-        }
-        try icecast.startSource(mount: Self.mount, codec: .mp3, frequency: 440, title: "Engine tone")
+        icecast = try IcecastHarness.playing(Self.mount, title: "Engine tone")
         home = try TemporaryDirectory(prefix: "onair-engine")
         let paths = AppPaths(environment: ["ONAIR_HOME": home.url.path])
         let store: any JobStorage

@@ -31,12 +31,7 @@ final class APIHarness {
     private let runner: Thread
 
     init(options: DaemonService.Options = DaemonService.Options()) throws {
-        do {
-            icecast = try IcecastHarness(burstSize: 0)
-        } catch {
-            throw XCTSkip("icecast2 could not start (\(error)): install it with scripts/setup")
-        }
-        try icecast.startSource(mount: Self.mount, codec: .mp3, frequency: 440, title: "API tone")
+        icecast = try IcecastHarness.playing(Self.mount, title: "API tone")
         home = try TemporaryDirectory(prefix: "onair-http")
         paths = AppPaths(environment: ["ONAIR_HOME": home.url.path])
         let shipped = home.file("stations.json")

@@ -21,14 +21,9 @@ final class ClusterDaemonTests: XCTestCase {
         } catch PostgresHarnessError.notInstalled(let what) {
             throw XCTSkip("\(PostgresHarnessError.notInstalled(what))")
         }
-        do {
-            // No burst of recent audio on connecting: what the survivor records is then exactly what was
-            // broadcast after it took over, so the parts' audio adds up to the window less the gap.
-            icecast = try IcecastHarness(burstSize: 0)
-        } catch {
-            throw XCTSkip("icecast2 could not start (\(error)): install it with scripts/setup")
-        }
-        try icecast.startSource(mount: "/cluster.mp3", codec: .mp3, frequency: 440, title: "Cluster tone")
+        // No burst of recent audio on connecting (`playing`'s default): what the survivor records is then exactly
+        // what was broadcast after it took over, so the parts' audio adds up to the window less the gap.
+        icecast = try IcecastHarness.playing("/cluster.mp3", title: "Cluster tone")
     }
 
     override func tearDown() {

@@ -5,24 +5,24 @@ import TestSupport
 /// `onair listen` against a real Icecast fed by ffmpeg.
 final class ListenIcecastTests: XCTestCase {
     /// One Icecast for the whole class: XCTest runs its tests one after another.
-    nonisolated(unsafe) private static var icecast: IcecastHarness?
+    /// Started once for the class; a failure to start fails each test with its reason.
+    nonisolated(unsafe) private static var started: Result<IcecastHarness, Error>?
+    private var icecast: IcecastHarness!
     private var onair: OnairBinary!
 
     override class func setUp() {
-        icecast = try? IcecastHarness()
+        started = Result { try IcecastHarness() }
     }
 
     override class func tearDown() {
-        icecast?.stop()
-        icecast = nil
+        try? started?.get().stop()
+        started = nil
     }
 
     override func setUpWithError() throws {
-        guard Self.icecast != nil else { throw XCTSkip("icecast2 could not start: install it with scripts/setup") }
+        icecast = try Self.started?.get()
         onair = try OnairBinary()
     }
-
-    private var icecast: IcecastHarness { Self.icecast! }
 
     /// N seconds of a tone in, N seconds (±5%) of that tone out, for each codec Icecast carries.
     func testEachCodecGivesAWAVOfTheRequestedLengthAndTone() throws {

@@ -5,20 +5,23 @@ import TestSupport
 /// `onair listen` and `onair play` as MPRIS players on a private session bus, driven and read with
 /// `playerctl` as a desktop's media keys and widgets would.
 final class MPRISTests: XCTestCase {
-    nonisolated(unsafe) private static var icecast: IcecastHarness?
+    /// Started once for the class; a failure to start fails each test with its reason.
+    nonisolated(unsafe) private static var started: Result<IcecastHarness, Error>?
+    private var icecast: IcecastHarness!
     private var bus: SessionBusHarness!
     private var onair: OnairBinary!
 
     override class func setUp() {
-        icecast = try? IcecastHarness()
+        started = Result { try IcecastHarness() }
     }
 
     override class func tearDown() {
-        icecast?.stop()
-        icecast = nil
+        try? started?.get().stop()
+        started = nil
     }
 
     override func setUpWithError() throws {
+        icecast = try Self.started?.get()
         guard ProcessRunner.which("playerctl") != nil else { throw XCTSkip("playerctl is missing: install it with scripts/setup") }
         bus = try SessionBusHarness()
         onair = try OnairBinary()
@@ -29,7 +32,6 @@ final class MPRISTests: XCTestCase {
     }
 
     func testPlayerctlShowsTheLiveTitlePausesWithTimeShiftAndFollowsTitleChanges() throws {
-        guard let icecast = Self.icecast else { throw XCTSkip("icecast2 could not start: install it with scripts/setup") }
         try icecast.startSource(mount: "/mpris.mp3", codec: .mp3, title: "First Artist - First Song")
         defer { try? icecast.stopSource(mount: "/mpris.mp3") }
         let wav = onair.home.file("mpris.wav")
@@ -89,7 +91,6 @@ final class MPRISTests: XCTestCase {
     }
 
     func testABusThatCannotBeReachedLeavesListenAsItWas() throws {
-        guard let icecast = Self.icecast else { throw XCTSkip("icecast2 could not start: install it with scripts/setup") }
         try icecast.startSource(mount: "/nobus.mp3", codec: .mp3)
         defer { try? icecast.stopSource(mount: "/nobus.mp3") }
         let wav = onair.home.file("nobus.wav")

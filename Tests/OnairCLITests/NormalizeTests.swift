@@ -6,29 +6,31 @@ import TestSupport
 /// 1 LU of the target by the ffmpeg CLI's own EBU R128 meter; recordings carry their loudness in the
 /// index and in a ReplayGain tag.
 final class NormalizeTests: XCTestCase {
-    nonisolated(unsafe) private static var icecast: IcecastHarness?
+    /// Started once for the class; a failure to start fails each test with its reason.
+    nonisolated(unsafe) private static var started: Result<IcecastHarness, Error>?
+    private var icecast: IcecastHarness!
     private var onair: OnairBinary!
     /// ffmpeg's sine as is (about -22 LUFS) and 10 dB down.
     private let stations = [(mount: "/loud.mp3", gain: 0.0), (mount: "/quiet.mp3", gain: -10.0)]
 
     override class func setUp() {
-        icecast = try? IcecastHarness()
+        started = Result { try IcecastHarness() }
     }
 
     override class func tearDown() {
-        icecast?.stop()
-        icecast = nil
+        try? started?.get().stop()
+        started = nil
     }
 
     override func setUpWithError() throws {
-        guard let icecast = Self.icecast else { throw XCTSkip("icecast2 could not start: install it with scripts/setup") }
+        icecast = try Self.started?.get()
         onair = try OnairBinary()
         for station in stations where !(try icecast.mounts().contains { $0.mount == station.mount }) {
             try icecast.startSource(mount: station.mount, codec: .mp3, gain: station.gain)
         }
     }
 
-    private func url(_ mount: String) -> String { Self.icecast!.url(mount: mount).absoluteString }
+    private func url(_ mount: String) -> String { icecast.url(mount: mount).absoluteString }
 
     func testListenNormalizeBringsTwoStationsTenLUApartToTheTarget() throws {
         var plain: [Double] = []

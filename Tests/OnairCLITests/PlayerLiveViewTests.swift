@@ -5,19 +5,19 @@ import TestSupport
 /// `onair listen` on a terminal: the live view and its keys, driven in tmux against a real Icecast,
 /// playing to the speaker of a private PulseAudio with a null sink.
 final class PlayerLiveViewTests: XCTestCase {
-    nonisolated(unsafe) private static var icecast: IcecastHarness?
+    /// Started once for the class; a failure to start fails each test with its reason.
+    nonisolated(unsafe) private static var started: Result<IcecastHarness, Error>?
+    private var icecast: IcecastHarness!
 
-    override class func setUp() { icecast = try? IcecastHarness() }
+    override class func setUp() { started = Result { try IcecastHarness() } }
 
     override class func tearDown() {
-        icecast?.stop()
-        icecast = nil
+        try? started?.get().stop()
+        started = nil
     }
 
-    private var icecast: IcecastHarness { Self.icecast! }
-
     override func setUpWithError() throws {
-        guard Self.icecast != nil else { throw XCTSkip("icecast2 could not start: install it with scripts/setup") }
+        icecast = try Self.started?.get()
         guard ProcessRunner.which("tmux") != nil else { throw XCTSkip("tmux is missing: install it with scripts/setup") }
     }
 

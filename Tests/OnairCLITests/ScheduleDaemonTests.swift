@@ -71,14 +71,7 @@ final class ScheduleDaemonTests: XCTestCase {
     }
 
     private func startIcecast(mount: String, burstSize: Int = 0) throws -> IcecastHarness {
-        let icecast: IcecastHarness
-        do {
-            icecast = try IcecastHarness(burstSize: burstSize)
-        } catch {
-            throw XCTSkip("icecast2 could not start (\(error)): install it with scripts/setup")
-        }
-        try icecast.startSource(mount: mount, codec: .mp3, frequency: 440, title: "Scheduled tone")
-        return icecast
+        try IcecastHarness.playing(mount, title: "Scheduled tone", burstSize: burstSize)
     }
 
     // MARK: Tests

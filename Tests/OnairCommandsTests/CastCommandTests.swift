@@ -32,14 +32,8 @@ final class CastCommandTests: XCTestCase {
         guard let interface = try Self.networkInterface() else {
             throw XCTSkip("this machine has no IPv4 network interface but loopback, and gmediarender refuses loopback")
         }
-        let icecast: IcecastHarness
-        do {
-            icecast = try IcecastHarness(burstSize: 0)
-        } catch {
-            throw XCTSkip("icecast2 could not start (\(error)): install it with scripts/setup")
-        }
+        let icecast = try IcecastHarness.playing("/tone.mp3", title: "Cast tone")
         defer { icecast.stop() }
-        try icecast.startSource(mount: "/tone.mp3", codec: .mp3, frequency: 440, title: "Cast tone")
         let catalogue = home.file("stations.json")
         let station = Station(id: "tone", name: "Tone & <Co> FM", country: "GB", language: "en", timeZone: "UTC",
                               streams: [StreamEndpoint(url: icecast.url(mount: "/tone.mp3").absoluteString, kind: .icy, codec: "mp3")])

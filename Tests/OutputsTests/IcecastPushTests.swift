@@ -9,11 +9,7 @@ final class IcecastPushTests: XCTestCase {
     private var icecast: IcecastHarness!
 
     override func setUpWithError() throws {
-        do {
-            icecast = try IcecastHarness()
-        } catch IcecastHarnessError.notInstalled {
-            throw XCTSkip("icecast2 is not installed: run scripts/setup")
-        }
+        icecast = try IcecastHarness()
     }
 
     override func tearDown() {

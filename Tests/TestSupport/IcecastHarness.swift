@@ -94,6 +94,20 @@ public final class IcecastHarness: @unchecked Sendable {
         "icecast://source:\(sourcePassword)@127.0.0.1:\(port)\(mount)"
     }
 
+    /// Icecast with `mount` live, playing a sine tone: how most tests begin. It throws rather than skips:
+    /// the README's test command installs icecast2, so a test that cannot start it has failed.
+    public static func playing(_ mount: String, codec: AudioCodec = .mp3, frequency: Double = 440, title: String? = nil,
+                               burstSize: Int = 0) throws -> IcecastHarness {
+        let icecast = try IcecastHarness(burstSize: burstSize)
+        do {
+            try icecast.startSource(mount: mount, codec: codec, frequency: frequency, title: title)
+        } catch {
+            icecast.stop()
+            throw error
+        }
+        return icecast
+    }
+
     /// Starts an ffmpeg source client playing an endless sine tone into `mount` in real time and
     /// waits until the mount is live. A source already on that mount is replaced.
     ///

@@ -97,13 +97,6 @@ extension IcecastHarness {
     /// A real Icecast whose `mount` plays a 440 Hz MP3 tone titled `title`; the test is skipped where
     /// icecast2 cannot start.
     static func playingTone(at mount: String, title: String) throws -> IcecastHarness {
-        let icecast: IcecastHarness
-        do {
-            icecast = try IcecastHarness(burstSize: 0)
-        } catch {
-            throw XCTSkip("icecast2 could not start (\(error)): install it with scripts/setup")
-        }
-        try icecast.startSource(mount: mount, codec: .mp3, frequency: 440, title: title)
-        return icecast
+        try IcecastHarness.playing(mount, title: title)
     }
 }
