@@ -104,6 +104,13 @@ final class AccessTests: XCTestCase {
             for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
                 XCTAssertTrue(setCookie.contains(attribute), "\(attribute) missing from \(setCookie)")
             }
+            XCTAssertFalse(setCookie.contains("Secure"), "plain HTTP: a Secure cookie would never come back")
+            // Through a TLS proxy (as nginx or Caddy forward it) the cookie is for HTTPS only.
+            var proxied = Self.formHeaders
+            proxied[.init("X-Forwarded-Proto")!] = "https"
+            let throughTLS = try await client.execute(uri: "/login", method: .post, headers: proxied,
+                                                      body: Self.form(["password": Self.password, "next": "/schedule"]))
+            XCTAssertTrue(try XCTUnwrap(throughTLS.headers[.setCookie]).contains("; Secure"), "\(throughTLS.headers)")
             let cookie = String(setCookie.prefix { $0 != ";" })
             let page = String(buffer: try await client.execute(uri: "/schedule", method: .get, headers: [.cookie: cookie]).body)
             let field = try XCTUnwrap(page.range(of: #"name="csrf" value="[0-9a-f]{64}""#, options: .regularExpression), page)

@@ -4,7 +4,8 @@ import NIOPosix
 import Outputs
 import XMLInput
 
-/// `GET /login` (the form), `POST /login` (the password: a session cookie, HttpOnly and SameSite=Strict),
+/// `GET /login` (the form), `POST /login` (the password: a session cookie, HttpOnly and SameSite=Strict, and
+/// Secure when a TLS proxy forwarded the request),
 /// `POST /logout`. Failed logins are counted per client address: the sixth within a minute is a 429.
 struct LoginRoutes: Sendable {
     let access: WebAccess
@@ -33,7 +34,7 @@ struct LoginRoutes: Sendable {
             }
             let cookie = try await access.sessions.save(session: WebAccess.Session(csrf: WebCredentials.randomHex()), expiresIn: WebAccess.sessionLength)
             var response = Response.redirect(to: RequestParsing.loginReturn(form.next) ?? "/", type: .normal)
-            response.setCookie(cookie)
+            response.setCookie(Self.behindTLS(request) ? Self.secure(cookie) : cookie)
             return response
         }
         router.post("/logout") { request, _ in
@@ -41,6 +42,18 @@ struct LoginRoutes: Sendable {
             if let expired = try? await access.sessions.delete(request: request) { response.setCookie(expired) }
             return response
         }
+    }
+
+    /// A proxy in front of the daemon that ends TLS says so as nginx and Caddy do (`X-Forwarded-Proto: https`).
+    /// Believing it costs nothing: it only ever adds the Secure attribute.
+    private static func behindTLS(_ request: Request) -> Bool {
+        request.headers.first { $0.name.canonicalName == "x-forwarded-proto" }?.value.lowercased() == "https"
+    }
+
+    /// `cookie` sent over HTTPS only: a browser that reached the box through TLS never sends it over plain HTTP.
+    private static func secure(_ cookie: Cookie) -> Cookie {
+        Cookie(name: cookie.name, value: cookie.value, expires: cookie.expires, maxAge: cookie.maxAge, domain: cookie.domain,
+               path: cookie.path, secure: true, httpOnly: cookie.httpOnly, sameSite: cookie.sameSite ?? .strict)
     }
 
     private static func page(next: String?, error: String?, status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
