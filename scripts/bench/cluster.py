@@ -20,7 +20,7 @@ Usage: scripts/bench/cluster.py record --onair .build/release/onair [--streams 6
        scripts/bench/cluster.py claims --onair .build/release/onair [--rules 10000] [--due 600] [--daemons 1,3]
        scripts/bench/cluster.py takeover --onair .build/release/onair [--kills 20]
 """
-import argparse, json, math, os, random, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
+import argparse, contextlib, json, math, os, random, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
 from datetime import datetime, timedelta, timezone
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -42,6 +42,29 @@ def workspace(prefix):
     work = tempfile.mkdtemp(prefix=prefix)
     os.chmod(work, 0o755)
     return work
+
+
+@contextlib.contextmanager
+def cluster(prefix, keep=False, mounts=0, clients=0):
+    """A workspace with PostgreSQL, a shared recordings directory and, given mounts, Icecast; yields them and a
+    list for the daemons started in it. Whatever happens, every daemon in the list is killed, the servers are
+    stopped and the workspace is removed (unless `keep`)."""
+    work = workspace(prefix)
+    shared = os.path.join(work, "recordings")
+    os.makedirs(shared)
+    database = Postgres(work)
+    icecast = Icecast(work, mounts, clients) if mounts else None
+    daemons = []
+    try:
+        yield work, shared, database, icecast, daemons
+    finally:
+        for d in daemons:
+            d.stop(signal.SIGKILL, 10)
+        if icecast:
+            icecast.stop()
+        database.stop()
+        if not keep:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def handed_to_nobody(directory):
@@ -251,16 +274,10 @@ def epoch_seconds(text):
 
 
 def record(args):
-    work = workspace("onair-bench-cluster-")
-    shared = os.path.join(work, "recordings")
-    os.makedirs(shared)
-    database = Postgres(work)
-    icecast = Icecast(work, args.mounts, args.streams)
-    daemons = []
-    try:
+    with cluster("onair-bench-cluster-", args.keep, args.mounts, args.streams) as (work, shared, database, icecast, daemons):
         per_daemon = math.ceil(args.streams / args.daemons)
         names = [f"bench-{i + 1}" for i in range(args.daemons)]
-        daemons = [Daemon(args.onair, work, name, database.url, per_daemon, shared, args.preroll) for name in names]
+        daemons += [Daemon(args.onair, work, name, database.url, per_daemon, shared, args.preroll) for name in names]
         wait_registered(database, names)
         claim_log(database)
         start = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=25 + args.preroll)
@@ -357,13 +374,6 @@ def record(args):
         print(f"- Episodes: {', '.join(f'{n} {s}' for s, n in sorted(statuses.items()))}; {len(paths)} files, "
               f"{gaps} with a gap told; audio kept {sum(kept):,} bytes of {expected:,} in the windows; "
               f"bytes lost (short of the window by more than a frame at each cut): {lost:,} in {len(short)} files.")
-    finally:
-        for d in daemons:
-            d.stop(signal.SIGKILL, 10)
-        icecast.stop()
-        database.stop()
-        if not args.keep:
-            shutil.rmtree(work, ignore_errors=True)
 
 
 # MARK: claims
@@ -372,10 +382,7 @@ def record(args):
 def claims(args):
     rows = []
     for count in (int(c) for c in args.daemons.split(",")):
-        work = workspace("onair-bench-claims-")
-        database = Postgres(work)
-        daemons = []
-        try:
+        with cluster("onair-bench-claims-") as (work, _, database, _, daemons):
             closed_port = free_port()  # the stations: nothing listens, so the run measures claiming, not recording
             start = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=args.lead)
             later = start + timedelta(days=30)
@@ -386,7 +393,7 @@ def claims(args):
             add_rules(args.onair, work, database, rules)
             timing_check(database, args.rules)
             print(f"{args.rules} rules stored in {time.monotonic() - t:.1f} s", file=sys.stderr)
-            daemons = [Daemon(args.onair, work, name, database.url, args.due) for name in names]
+            daemons += [Daemon(args.onair, work, name, database.url, args.due) for name in names]
             wait_registered(database, names)
             claim_log(database)
             if time.time() > start.timestamp() - 5:
@@ -403,11 +410,6 @@ def claims(args):
             rows.append((count, int(n), float(first) - due, float(last) - due, int(n) / max(1e-9, float(last) - float(first)),
                          ", ".join(f"{c}" for _, c in per), os.getloadavg()[0]))
             print(rows[-1], file=sys.stderr)
-        finally:
-            for d in daemons:
-                d.stop(signal.SIGKILL, 10)
-            database.stop()
-            shutil.rmtree(work, ignore_errors=True)
     print(f"## Claim throughput: {args.due} episodes due at once among {args.rules:,} rules\n")
     print(f"{args.rules:,} one-off rules in the database, {args.due} of them opening at the same instant (the rest a month "
           f"later), each on its own station; the stations are a closed port, so a claimed episode costs a failed connection, "
@@ -423,17 +425,11 @@ def claims(args):
 
 
 def takeover(args):
-    work = workspace("onair-bench-takeover-")
-    shared = os.path.join(work, "recordings")
-    os.makedirs(shared)
-    database = Postgres(work)
-    icecast = Icecast(work, 1, 10)
     names = [f"node-{i + 1}" for i in range(args.daemons)]
-    daemons = {}
     samples = []
-    try:
-        for name in names:
-            daemons[name] = Daemon(args.onair, work, name, database.url, 10, shared)
+    with cluster("onair-bench-takeover-", args.keep, 1, 10) as (work, shared, database, icecast, started):
+        started += [Daemon(args.onair, work, name, database.url, 10, shared) for name in names]
+        daemons = dict(zip(names, started))
         wait_registered(database, names)
         claim_log(database)
         start = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=10)
@@ -479,13 +475,6 @@ def takeover(args):
             claim = next((c for c in claims_at if c > killed_at), None)
             ended = min(ends, key=lambda e: abs(e - killed_at))
             samples.append((part - killed_at if part else math.nan, claim - killed_at if claim else math.nan, ended - killed_at))
-    finally:
-        for d in daemons.values():
-            d.stop(signal.SIGKILL, 10)
-        icecast.stop()
-        database.stop()
-        if not args.keep:
-            shutil.rmtree(work, ignore_errors=True)
 
     def summary(values):
         values = sorted(v for v in values if not math.isnan(v))
