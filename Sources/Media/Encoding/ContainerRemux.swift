@@ -22,13 +22,17 @@ public enum ContainerRemux {
         try AudioFileReader(path: input).readAll { _ in }
     }
 
+    /// `metadata` by FFmpeg's generic names; for MP4, keys "----:MEAN:NAME" become iTunes freeform
+    /// atoms (see MP4FreeformTags), which FFmpeg's muxer does not write.
     public static func remux(input: String, output: String, container: AudioContainer, metadata: [String: String],
                              chapters: [Chapter]) throws -> RemuxSummary {
+        let (freeform, generic) = container == .mp4 ? MP4FreeformTags.split(metadata) : ([], metadata)
         let reader = try AudioFileReader(path: input)
         let writer = try ContainerWriter(container: container, parameters: reader.parameters, timeBase: reader.timeBase,
-                                         metadata: metadata, chapters: chapters, output: .file(path: output))
+                                         metadata: generic, chapters: chapters, output: .file(path: output))
         let summary = try reader.readAll { try writer.write($0) }
         try writer.finish()
+        try MP4FreeformTags.add(freeform, toFileAt: output)
         return summary
     }
 }
