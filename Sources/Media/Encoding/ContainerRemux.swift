@@ -46,10 +46,10 @@ private final class AudioFileReader {
     private let demuxerName: String
 
     init(path: String) throws {
-        var result = avformat_open_input(&context, path, nil, nil)
-        guard result >= 0, let context else { throw MediaError("cannot open \(path)", code: result) }
+        let context = try InputFile.open(path)
+        self.context = context
         // Raw ADTS and MP3 only reveal rate and channels once frames were parsed.
-        result = avformat_find_stream_info(context, nil)
+        let result = avformat_find_stream_info(context, nil)
         index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
         guard result >= 0, index >= 0 else {
             avformat_close_input(&self.context)
