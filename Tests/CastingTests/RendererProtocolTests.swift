@@ -48,8 +48,10 @@ final class RendererProtocolTests: XCTestCase {
     /// The metadata is XML inside XML: escaped once in DIDL-Lite, and once more as the action's argument.
     func testMetadataIsEscapedAndALiveStationIsABroadcast() {
         let media = CastMedia(url: URL(string: "http://127.0.0.1:8080/live/rock?a=1&b=2")!, kind: .liveStation,
-                              title: "Rock & <Roll> \"FM\"", station: "Rock & Roll", mimeType: "audio/mpeg")
+                              title: "Rock & <Roll> \"FM\"", station: "Rock & Roll", mimeType: "audio/mpeg",
+                              artwork: URL(string: "https://example.org/logo.png?size=600&format=png"))
         let didl = media.didlLite
+        XCTAssertTrue(didl.contains("<upnp:albumArtURI>https://example.org/logo.png?size=600&amp;format=png</upnp:albumArtURI>"), didl)
         XCTAssertTrue(didl.contains("<dc:title>Rock &amp; &lt;Roll&gt; &quot;FM&quot;</dc:title>"), didl)
         XCTAssertTrue(didl.contains("<upnp:class>object.item.audioItem.audioBroadcast</upnp:class>"), didl)
         XCTAssertTrue(didl.contains("<res protocolInfo=\"http-get:*:audio/mpeg:*\">http://127.0.0.1:8080/live/rock?a=1&amp;b=2</res>"), didl)
