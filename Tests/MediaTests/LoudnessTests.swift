@@ -56,6 +56,16 @@ final class LoudnessTests: XCTestCase {
         XCTAssertEqual(probe.tags["replaygain_track_peak"], "0.250000")
         XCTAssertEqual(probe.tags["title"], "Tone & more", "the muxer's own atoms stay")
         XCTAssertEqual(try MediaFile(path: output.path, format: .snapcastDefault).loudness, tag, "onair's player reads it back")
+        // As a tagger reads it: the name foobar2000 and Picard use.
+        let mutagen = try ProcessRunner.run("python3", ["-c", """
+            import mutagen.mp4, sys
+            print(bytes(mutagen.mp4.MP4(sys.argv[1]).tags["----:com.apple.iTunes:replaygain_track_gain"][0]).decode())
+            """, output.path])
+        if mutagen.stderrText.contains("No module named 'mutagen'") {
+            print("mutagen is not installed (scripts/setup installs it): the tag is read by FFmpeg only")
+        } else {
+            XCTAssertEqual(mutagen.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), "9.50 dB", mutagen.stderrText)
+        }
         // The audio follows the index (faststart): its chunk offsets moved with it.
         XCTAssertEqual(try FFprobe.decodeErrors(output), 0)
         let audio = try FFprobe.decodePCM(output)
