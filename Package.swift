@@ -149,7 +149,7 @@ let package = Package(
         ]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "SharedStore", "RadioModel", "TestSupport"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts"]),
-        .testTarget(name: "CastingTests", dependencies: ["Casting"]),
+        .testTarget(name: "CastingTests", dependencies: ["Casting", "TestSupport"]),
         .testTarget(name: "GuideTests", dependencies: ["Guide", "Store", "StreamInput", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: [

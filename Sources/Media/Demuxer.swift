@@ -76,18 +76,21 @@ final class Demuxer {
     private init(opening path: String, remote: RemoteFileIO?) throws {
         io = remote
         positionOffset = 0
-        var context: UnsafeMutablePointer<AVFormatContext>?
+        let context: UnsafeMutablePointer<AVFormatContext>
         if let remote {
             guard let allocated = avformat_alloc_context() else { throw MediaError("cannot allocate a format context") }
             allocated.pointee.pb = remote.context
             // Seek by the file's table of contents or its constant bitrate: an exact seek would read every
             // packet from the start to build an index, which over the network is the download it avoids.
             allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_FAST_SEEK
-            context = allocated
-        }
-        let opened = avformat_open_input(&context, remote == nil ? path : "", nil, nil)
-        guard opened >= 0, let context else {
-            throw MediaError("cannot open \(path)" + (remote?.failure.map { ": \($0.message)" } ?? ""), code: opened)
+            var opening: UnsafeMutablePointer<AVFormatContext>? = allocated
+            let opened = avformat_open_input(&opening, "", nil, nil)
+            guard opened >= 0, let opening else {
+                throw MediaError("cannot open \(path)" + (remote.failure.map { ": \($0.message)" } ?? ""), code: opened)
+            }
+            context = opening
+        } else {
+            context = try InputFile.open(path)
         }
         self.context = context
         avformat_find_stream_info(context, nil)

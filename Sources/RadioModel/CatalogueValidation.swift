@@ -49,6 +49,9 @@ enum CatalogueValidator {
         if let homepage = station.homepage {
             try validateWebURL(homepage, at: path.appending("homepage"))
         }
+        if let logo = station.logo {
+            try validateWebURL(logo, at: path.appending("logo"))
+        }
         try require(station.country.count == 2 && station.country.allSatisfy { $0.isASCII && $0.isUppercase },
                     path.appending("country"),
                     "expected a two-letter ISO 3166 country code like \"GB\", got \"\(station.country)\"")

@@ -5,6 +5,8 @@ public struct Station: Codable, Sendable, Equatable {
     public var id: String
     public var name: String
     public var homepage: String?
+    /// The station's logo or artwork (an http(s) URL to an image): what casting and podcast feeds show.
+    public var logo: String?
     /// ISO 3166-1 alpha-2 country code, e.g. "GB".
     public var country: String
     /// ISO 639-1 language code, e.g. "en".
@@ -23,16 +25,16 @@ public struct Station: Codable, Sendable, Equatable {
     /// connection: recordings mark it `[pre-roll]` so it can be cut.
     public var preRoll: Double?
 
-    public init(id: String, name: String, homepage: String? = nil, country: String, language: String,
+    public init(id: String, name: String, homepage: String? = nil, logo: String? = nil, country: String, language: String,
                 timeZone: String, tags: [String] = [], charset: String? = nil, guideID: String? = nil,
                 streams: [StreamEndpoint], programmes: [Programme] = [], preRoll: Double? = nil) {
-        self.id = id; self.name = name; self.homepage = homepage; self.country = country
+        self.id = id; self.name = name; self.homepage = homepage; self.logo = logo; self.country = country
         self.language = language; self.timeZone = timeZone; self.tags = tags; self.charset = charset; self.guideID = guideID
         self.streams = streams; self.programmes = programmes; self.preRoll = preRoll
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, homepage, country, language, timeZone, tags, charset, guideID, streams, programmes, preRoll
+        case id, name, homepage, logo, country, language, timeZone, tags, charset, guideID, streams, programmes, preRoll
     }
 
     public init(from decoder: Decoder) throws {
@@ -40,6 +42,7 @@ public struct Station: Codable, Sendable, Equatable {
         id = try c.decode(String.self, forKey: .id)
         name = try c.decode(String.self, forKey: .name)
         homepage = try c.decodeIfPresent(String.self, forKey: .homepage)
+        logo = try c.decodeIfPresent(String.self, forKey: .logo)
         country = try c.decode(String.self, forKey: .country)
         language = try c.decode(String.self, forKey: .language)
         timeZone = try c.decode(String.self, forKey: .timeZone)

@@ -1,5 +1,6 @@
 @testable import Casting
 import Foundation
+import TestSupport
 import XCTest
 
 /// What onair reads from renderers and what it sends them, for the parts that do not need one running.
@@ -47,8 +48,10 @@ final class RendererProtocolTests: XCTestCase {
     /// The metadata is XML inside XML: escaped once in DIDL-Lite, and once more as the action's argument.
     func testMetadataIsEscapedAndALiveStationIsABroadcast() {
         let media = CastMedia(url: URL(string: "http://127.0.0.1:8080/live/rock?a=1&b=2")!, kind: .liveStation,
-                              title: "Rock & <Roll> \"FM\"", station: "Rock & Roll", mimeType: "audio/mpeg")
+                              title: "Rock & <Roll> \"FM\"", station: "Rock & Roll", mimeType: "audio/mpeg",
+                              artwork: URL(string: "https://example.org/logo.png?size=600&format=png"))
         let didl = media.didlLite
+        XCTAssertTrue(didl.contains("<upnp:albumArtURI>https://example.org/logo.png?size=600&amp;format=png</upnp:albumArtURI>"), didl)
         XCTAssertTrue(didl.contains("<dc:title>Rock &amp; &lt;Roll&gt; &quot;FM&quot;</dc:title>"), didl)
         XCTAssertTrue(didl.contains("<upnp:class>object.item.audioItem.audioBroadcast</upnp:class>"), didl)
         XCTAssertTrue(didl.contains("<res protocolInfo=\"http-get:*:audio/mpeg:*\">http://127.0.0.1:8080/live/rock?a=1&amp;b=2</res>"), didl)
@@ -56,6 +59,38 @@ final class RendererProtocolTests: XCTestCase {
         XCTAssertTrue(envelope.contains("<CurrentURIMetaData>&lt;DIDL-Lite "), envelope)
         XCTAssertTrue(envelope.contains("Rock &amp;amp; &amp;lt;Roll&amp;gt;"), envelope)
         XCTAssertFalse(CastMedia(url: media.url, kind: .recording, title: "x").didlLite.contains("audioBroadcast"))
+    }
+
+    /// A renderer that refuses says why in a SOAP fault; the one line shows its UPnP code and description.
+    func testARefusalShowsTheFaultsUPnPErrorCodeAndDescription() throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let fault = """
+            <?xml version="1.0"?>
+            <s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" s:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">\
+            <s:Body><s:Fault><faultcode>s:Client</faultcode><faultstring>UPnPError</faultstring><detail>\
+            <UPnPError xmlns="urn:schemas-upnp-org:control-1-0"><errorCode>714</errorCode>\
+            <errorDescription>Illegal MIME-type</errorDescription></UPnPError></detail></s:Fault></s:Body></s:Envelope>
+            """
+        server.route("/AVTransport") { request, connection in
+            let body = request.headers["SOAPACTION"]?.contains("#Stop") == true ? "<html>Internal error</html>" : fault
+            try connection.sendStatus(line: "HTTP/1.1 500 Internal Server Error",
+                                      headers: [("Content-Type", "text/xml; charset=\"utf-8\""), ("Content-Length", "\(body.utf8.count)")])
+            try connection.send(body)
+        }
+        let description = """
+            <root xmlns="urn:schemas-upnp-org:device-1-0"><device><friendlyName>Kitchen</friendlyName><serviceList><service>\
+            <serviceType>urn:schemas-upnp-org:service:AVTransport:1</serviceType><controlURL>/AVTransport</controlURL></service>\
+            </serviceList></device></root>
+            """
+        let control = RendererControl(try MediaRenderer.read(Data(description.utf8), location: server.url("/description.xml")))
+        let media = CastMedia(url: URL(string: "http://127.0.0.1:8080/live/tone")!, kind: .liveStation, title: "Tone", mimeType: "audio/x-tone")
+        XCTAssertThrowsError(try control.play(media)) { error in
+            XCTAssertEqual((error as? CastingError)?.description, "Kitchen refused SetAVTransportURI with UPnP error 714, Illegal MIME-type (HTTP 500)")
+        }
+        XCTAssertThrowsError(try control.stop()) { error in
+            XCTAssertEqual((error as? CastingError)?.description, "Kitchen refused Stop (HTTP 500)", "a 500 without a fault")
+        }
     }
 
     func testSonosGetsRadioUnderItsOwnSchemeAndOtherRenderersThePlainURL() {
@@ -76,3 +111,4 @@ final class RendererProtocolTests: XCTestCase {
         XCTAssertNil(RendererAddress("ftp://192.168.1.20/d.xml"))
     }
 }
+

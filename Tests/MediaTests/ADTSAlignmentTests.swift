@@ -56,4 +56,30 @@ final class ADTSAlignmentTests: XCTestCase {
         XCTAssertEqual(log.connections, 1)
         XCTAssertEqual(audio.duration, 3.5, accuracy: 0.01)
     }
+
+    /// A saved .aac file that starts mid-frame (such a stream written to disk as it came): played and
+    /// remuxed from its first real frame, as a live stream is, so no frame is lost at the false one's end.
+    func testAFileCutMidFramePlaysAndRemuxesEveryFrame() throws {
+        let directory = try TemporaryDirectory(prefix: "onair-adts-file")
+        let adts = try [UInt8](Data(contentsOf: AudioFixtures.sine(frequency: 1000, seconds: 4, codec: .aacADTS, bitrate: 128)))
+        let starts = frameStarts(adts)
+        let junk: [UInt8] = [0x12, 0x34, 0x56]
+        let falseEnd = junk.count + 7 + starts[21] + 100
+        let cut = directory.url.appendingPathComponent("cut.aac"), whole = directory.url.appendingPathComponent("whole.aac")
+        try Data(junk + falseHeader(length: falseEnd - junk.count) + adts).write(to: cut)
+        try Data(adts).write(to: whole)
+
+        XCTAssertEqual(try ContainerRemux.summary(of: cut.path).packets, starts.count, "every frame is copied")
+        let remuxed = directory.url.appendingPathComponent("cut.m4a")
+        _ = try ContainerRemux.remux(input: cut.path, output: remuxed.path, container: .mp4, metadata: [:], chapters: [])
+        XCTAssertEqual(try FFprobe.decodeErrors(remuxed), 0)
+
+        func decodedBytes(_ file: URL) throws -> Int {
+            let media = try MediaFile(path: file.path, format: .snapcastDefault)
+            var count = 0
+            while try media.read({ count += $0.count }) {}
+            return count
+        }
+        XCTAssertEqual(try decodedBytes(cut), try decodedBytes(whole), "played from its first real frame, none rejected")
+    }
 }

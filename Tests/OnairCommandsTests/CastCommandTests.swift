@@ -1,4 +1,4 @@
-import Casting
+@testable import Casting
 import Engine
 import Foundation
 import HTTPService
@@ -35,7 +35,8 @@ final class CastCommandTests: XCTestCase {
         let icecast = try IcecastHarness.playing("/tone.mp3", title: "Cast tone")
         defer { icecast.stop() }
         let catalogue = home.file("stations.json")
-        let station = Station(id: "tone", name: "Tone & <Co> FM", country: "GB", language: "en", timeZone: "UTC",
+        let logo = "http://127.0.0.1:9/tone.png?size=600&format=png"
+        let station = Station(id: "tone", name: "Tone & <Co> FM", logo: logo, country: "GB", language: "en", timeZone: "UTC",
                               streams: [StreamEndpoint(url: icecast.url(mount: "/tone.mp3").absoluteString, kind: .icy, codec: "mp3")])
         let stationJSON = try JSONSerialization.jsonObject(with: JSONEncoder().encode(station))
         try JSONSerialization.data(withJSONObject: ["version": 1, "stations": [stationJSON]]).write(to: catalogue)
@@ -109,6 +110,10 @@ final class CastCommandTests: XCTestCase {
 
         let control = RendererControl(try MediaRenderer.describe(try XCTUnwrap(URL(string: String(row.split(separator: " ").last!)))))
         XCTAssertEqual(try control.transportState(), "PLAYING")
+        let metadata = try SOAPAction("AVTransport", "GetMediaInfo", [("InstanceID", "0")])
+            .send(to: control.renderer.avTransport, renderer: name)["CurrentURIMetaData"] ?? ""
+        XCTAssertTrue(metadata.contains("<upnp:albumArtURI>http://127.0.0.1:9/tone.png?size=600&amp;format=png</upnp:albumArtURI>"),
+                      "the renderer has the station's logo: \(metadata)")
         XCTAssertEqual(try control.volume(), 50)
 
         let stop = try runOnair(["cast", "--stop", "--to", "upnp:\(name)", "--wait", "1"])

@@ -153,6 +153,11 @@ final class CatalogueValidationErrorTests: XCTestCase {
                        "/cfg/stations.json:\(lineNumber(of: "passwd", in: text)): stations[0].streams[1].url: expected an http:// or https:// URL, got \"file:///etc/passwd\"")
     }
 
+    func testALogoThatIsNotAWebURLIsRefused() {
+        let text = catalogueText([stationText(extra: [#""logo": "file:///home/me/logo.png""#])])
+        XCTAssertEqual(catalogueError(text)?.field, "stations[0].logo")
+    }
+
     func testAURLWithoutHostIsRefused() {
         let text = catalogueText([stationText(streams: [#"{"url": "http:/relative", "kind": "icy"}"#])])
         XCTAssertEqual(catalogueError(text)?.field, "stations[0].streams[0].url")

@@ -6,7 +6,7 @@ final class CatalogueLoadingTests: XCTestCase {
     func testDecodesEveryFieldOfAStation() throws {
         let text = catalogueText([stationText(
             id: "bbc-radio-3", name: "BBC Radio 3",
-            extra: [#""homepage": "https://www.bbc.co.uk/radio3""#, #""tags": ["classical", "jazz"]"#,
+            extra: [#""homepage": "https://www.bbc.co.uk/radio3""#, #""logo": "https://example.org/r3.png""#, #""tags": ["classical", "jazz"]"#,
                     #""charset": "windows-1251""#],
             streams: [#"{"url": "https://example.org/r3.m3u8", "kind": "hls", "codec": "aac", "bitrate": 320}"#,
                       #"{"url": "http://example.org/r3.mp3", "kind": "icy"}"#],
@@ -15,7 +15,7 @@ final class CatalogueLoadingTests: XCTestCase {
         let stations = try Catalogue.stations(decoding: Data(text.utf8), path: "stations.json")
 
         XCTAssertEqual(stations, [Station(
-            id: "bbc-radio-3", name: "BBC Radio 3", homepage: "https://www.bbc.co.uk/radio3", country: "GB",
+            id: "bbc-radio-3", name: "BBC Radio 3", homepage: "https://www.bbc.co.uk/radio3", logo: "https://example.org/r3.png", country: "GB",
             language: "en", timeZone: "Europe/London", tags: ["classical", "jazz"], charset: "windows-1251",
             streams: [StreamEndpoint(url: "https://example.org/r3.m3u8", kind: .hls, codec: "aac", bitrate: 320),
                       StreamEndpoint(url: "http://example.org/r3.mp3", kind: .icy)],

@@ -50,6 +50,9 @@ final class RecorderPipelineTests: XCTestCase {
         let probe = try FFprobe.inspect(file)
         XCTAssertEqual(probe.tags["artist"], "Test FM")
         XCTAssertTrue(probe.tags["comment"]?.contains("1 gap, ") == true, "\(probe.tags)")
+        // The audio stays as sent; its loudness is a ReplayGain tag, in the iTunes freeform atom MP4 players read.
+        let loudness = try XCTUnwrap(recording.loudness)
+        XCTAssertEqual(probe.tags["replaygain_track_gain"], String(format: "%.2f dB", -18 - loudness), "\(probe.tags)")
         let chapters = try ProcessRunner.run("ffprobe", ["-v", "error", "-show_chapters", "-of", "csv=p=0", file.path], timeout: 30)
             .check().stdoutText
         XCTAssertTrue(chapters.contains("Artist - Song") && chapters.contains("[gap "), chapters)

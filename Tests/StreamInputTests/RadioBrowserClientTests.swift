@@ -75,6 +75,7 @@ final class RadioBrowserClientTests: XCTestCase {
         let kissa = try XCTUnwrap(try client(server).search("jazz").first { $0.name.hasPrefix("ジャズ喫茶") })
         XCTAssertNil(kissa.countryCode)
         XCTAssertNil(kissa.homepage)
+        XCTAssertNil(kissa.favicon)
         XCTAssertNil(kissa.bitrate, "bitrate 0 means unknown")
         XCTAssertEqual(kissa.languageCodes, [])
     }
@@ -211,6 +212,7 @@ final class RadioBrowserClientTests: XCTestCase {
         XCTAssertEqual(swiss.streams, [StreamEndpoint(url: "https://lsaplus.swisstxt.ch/audio/rsj_96.stream/playlist.m3u8",
                                                       kind: .hls, codec: "he-aac", bitrate: 96)])
         XCTAssertEqual(swiss.programmes, [])
+        XCTAssertEqual(swiss.logo, "https://www.radioswissjazz.ch/favicon.png", "the directory's favicon")
 
         let soma = try XCTUnwrap(stations.first { $0.name == "SomaFM Sonic Universe" }).catalogueStation(avoiding: [])
         XCTAssertEqual(soma.timeZone, "UTC", "a country with several zones is left to the user")

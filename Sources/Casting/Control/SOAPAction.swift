@@ -34,23 +34,39 @@ struct SOAPAction {
     func send(to control: URL, renderer: String, engine: TransferEngine = .shared) throws(CastingError) -> [String: String] {
         let request = TransferRequest(url: control.absoluteString, headers: [
             ("Content-Type", "text/xml; charset=\"utf-8\""), ("SOAPACTION", "\"\(serviceType)#\(name)\""),
-        ], connectTimeout: 3, stallTimeout: 10, body: Data(envelope.utf8))
+        ], connectTimeout: 3, stallTimeout: 10, body: Data(envelope.utf8), keepsErrorBody: true)
         let response: HTTPResponse
         do {
             response = try engine.fetch(request, maxBytes: 1 << 20)
         } catch let error as TransferError where error.kind == .http {
-            // A UPnP error comes as HTTP 500 with a SOAP fault.
-            throw CastingError("\(renderer) refused \(name) (\(error.message))")
+            throw CastingError("\(renderer) refused \(name)" + (Self.upnpError(inFault: error.body).map { " with \($0)" } ?? "")
+                               + " (\(error.message))")
         } catch {
             throw CastingError("cannot reach \(renderer): \(error)")
         }
-        let reader = OutputArguments()
         do {
-            try CheckedXMLParser.parse(response.body, into: reader, namespaces: true)
+            return try Self.leafElements(of: response.body)
         } catch {
             throw CastingError("\(renderer) answered \(name) with unreadable XML: \(error)")
         }
+    }
+
+    /// A UPnP error comes as HTTP 500 with a SOAP fault whose detail holds its code and description:
+    /// "UPnP error 714, Illegal MIME-type"; nil when the body gives no code.
+    private static func upnpError(inFault body: Data?) -> String? {
+        guard let body, let fault = try? leafElements(of: body), let code = fault["errorCode"].flatMap(nonEmpty) else { return nil }
+        return "UPnP error \(code)" + (fault["errorDescription"].flatMap(nonEmpty).map { ", \($0)" } ?? "")
+    }
+
+    private static func leafElements(of body: Data) throws -> [String: String] {
+        let reader = OutputArguments()
+        try CheckedXMLParser.parse(body, into: reader, namespaces: true)
         return reader.values
+    }
+
+    private static func nonEmpty(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
     }
 }
 

@@ -8,7 +8,8 @@ import XMLInput
 
 /// The recordings as podcasts: `/feeds/all.xml`, `/feeds/station/ID.xml`, `/feeds/programme/ID.xml`.
 /// RSS 2.0 with the itunes namespace and Podcasting 2.0 chapters; one item per finished recording,
-/// newest first, its enclosure the recording's audio (which answers range requests).
+/// newest first, its enclosure the recording's audio (which answers range requests), its image its
+/// station's logo when the catalogue has one.
 struct FeedRoutes: Sendable {
     let daemon: DaemonService
     let catalogue: @Sendable () throws -> Catalogue
@@ -21,8 +22,7 @@ struct FeedRoutes: Sendable {
         router.get("/feeds/station/{id}.xml") { request, context in
             let id = context.parameters.get("id") ?? ""
             let name = (try? catalogue().station(id: id))?.name
-            let feed = try await feed(request, title: name ?? id, description: "Recordings of \(name ?? id).") { $0.station == id }
-            return feed
+            return try await feed(request, title: name ?? id, description: "Recordings of \(name ?? id).", station: id) { $0.station == id }
         }
         router.get("/feeds/programme/{id}.xml") { request, context in
             let id = context.parameters.get("id") ?? ""
@@ -30,7 +30,8 @@ struct FeedRoutes: Sendable {
         }
     }
 
-    private func feed(_ request: Request, title: String, description: String,
+    /// `station`: the station the feed is of; otherwise the one all its recordings come from, if any.
+    private func feed(_ request: Request, title: String, description: String, station: String? = nil,
                       including: (IndexedRecording) -> Bool) async throws -> Response {
         // Enclosures and chapters get their own secret addresses when the box has credentials.
         let snapshot = try await access?.snapshot()
@@ -40,8 +41,12 @@ struct FeedRoutes: Sendable {
         let chosen = all.filter(including).sorted { $0.startUTC > $1.startUTC }
         let base = "http://" + (request.head.authority ?? "127.0.0.1")
         let channelTitle = chosen.first.map { entry in entry.programmeName ?? (title == entry.station ? entry.stationName : title) } ?? title
-        let xml = PodcastFeed(title: channelTitle, description: description, link: base + "/recordings", base: base,
-                              address: address, recordings: chosen).xml
+        let stations = try? catalogue()
+        let logo: (String) -> String? = { stations?.station(id: $0)?.logo }
+        let recordedStations = Set(chosen.map(\.station))
+        let image = (station ?? (recordedStations.count == 1 ? recordedStations.first : nil)).flatMap(logo)
+        let xml = PodcastFeed(title: channelTitle, description: description, link: base + "/recordings", base: base, image: image,
+                              address: address, recordings: chosen, logo: logo).xml
         return Response(status: .ok, headers: [.contentType: "application/rss+xml; charset=utf-8", .cacheControl: "no-cache"],
                         body: ResponseBody(byteBuffer: ByteBuffer(string: xml)))
     }
@@ -53,9 +58,13 @@ struct PodcastFeed {
     let description: String
     let link: String
     let base: String
+    /// The channel's image: its station's logo.
+    let image: String?
     /// A path on this server as the feed's reader is given it (with its secret token, when needed).
     let address: (String) -> String
     let recordings: [IndexedRecording]
+    /// A station's logo by its id: each item's image.
+    let logo: (String) -> String?
 
     var xml: String {
         var lines = [
@@ -69,6 +78,7 @@ struct PodcastFeed {
             "<itunes:author>onair</itunes:author>",
             "<itunes:explicit>false</itunes:explicit>",
         ]
+        if let image { lines.append(Self.itunesImage(image)) }
         for entry in recordings {
             guard let id = entry.id else { continue }
             let audio = base + address("/api/v1/recordings/\(id)/audio")
@@ -83,10 +93,13 @@ struct PodcastFeed {
                 #"<enclosure url="\#(XMLText.escaped(audio))" length="\#(entry.size)" type="\#(RecordingFile.mimeType(of: entry.file))"/>"#,
                 "<itunes:duration>\(Int(entry.duration.rounded()))</itunes:duration>",
                 #"<podcast:chapters url="\#(XMLText.escaped(base + address("/api/v1/recordings/\(id)/chapters.json")))" type="application/json+chapters"/>"#,
-                "</item>",
             ]
+            if let image = logo(entry.station) { lines.append(Self.itunesImage(image)) }
+            lines += ["</item>"]
         }
         lines += ["</channel>", "</rss>"]
         return lines.joined(separator: "\n") + "\n"
     }
+
+    private static func itunesImage(_ url: String) -> String { #"<itunes:image href="\#(XMLText.escaped(url))"/>"# }
 }

@@ -1263,6 +1263,12 @@ public enum OpenAPIDocument {
               "null"
             ]
           },
+          "logo": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "country": {
             "type": "string",
             "pattern": "^[A-Z]{2}$"
@@ -1402,6 +1408,12 @@ public enum OpenAPIDocument {
             ]
           },
           "homepage": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "favicon": {
             "type": [
               "string",
               "null"

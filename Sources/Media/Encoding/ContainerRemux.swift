@@ -22,13 +22,17 @@ public enum ContainerRemux {
         try AudioFileReader(path: input).readAll { _ in }
     }
 
+    /// `metadata` by FFmpeg's generic names; for MP4, keys "----:MEAN:NAME" become iTunes freeform
+    /// atoms (see MP4FreeformTags), which FFmpeg's muxer does not write.
     public static func remux(input: String, output: String, container: AudioContainer, metadata: [String: String],
                              chapters: [Chapter]) throws -> RemuxSummary {
+        let (freeform, generic) = container == .mp4 ? MP4FreeformTags.split(metadata) : ([], metadata)
         let reader = try AudioFileReader(path: input)
         let writer = try ContainerWriter(container: container, parameters: reader.parameters, timeBase: reader.timeBase,
-                                         metadata: metadata, chapters: chapters, output: .file(path: output))
+                                         metadata: generic, chapters: chapters, output: .file(path: output))
         let summary = try reader.readAll { try writer.write($0) }
         try writer.finish()
+        try MP4FreeformTags.add(freeform, toFileAt: output)
         return summary
     }
 }
@@ -42,10 +46,10 @@ private final class AudioFileReader {
     private let demuxerName: String
 
     init(path: String) throws {
-        var result = avformat_open_input(&context, path, nil, nil)
-        guard result >= 0, let context else { throw MediaError("cannot open \(path)", code: result) }
+        let context = try InputFile.open(path)
+        self.context = context
         // Raw ADTS and MP3 only reveal rate and channels once frames were parsed.
-        result = avformat_find_stream_info(context, nil)
+        let result = avformat_find_stream_info(context, nil)
         index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
         guard result >= 0, index >= 0 else {
             avformat_close_input(&self.context)

@@ -1,8 +1,9 @@
 import Foundation
 
 /// A recording's measured loudness as tags: ReplayGain 2.0 (gain to -18 LUFS, and the peak) in ID3v2
-/// TXXX frames and Vorbis comments, or Opus's R128_TRACK_GAIN (Q7.8 dB to -23 LUFS, RFC 7845, which
-/// forbids ReplayGain tags in Opus). Written when a recording is finalised, read when one is played.
+/// TXXX frames, Vorbis comments and MP4's iTunes freeform atoms, or Opus's R128_TRACK_GAIN (Q7.8 dB to
+/// -23 LUFS, RFC 7845, which forbids ReplayGain tags in Opus). Written when a recording is finalised,
+/// read when one is played.
 public struct LoudnessTag: Equatable, Sendable {
     public static let replayGainReference = -18.0
     public static let opusReference = -23.0
@@ -17,16 +18,19 @@ public struct LoudnessTag: Equatable, Sendable {
         self.peak = peak
     }
 
-    /// The tags for a file of `codec` in `container`, by the names FFmpeg's muxers write as they are.
-    /// None for MP4: FFmpeg's muxer writes only iTunes' own atoms (the index still has the loudness).
+    /// The tags for a file of `codec` in `container`, by the names FFmpeg's muxers write as they are,
+    /// and for MP4 as the freeform atoms players read ReplayGain from (`----:com.apple.iTunes:replaygain_track_gain`,
+    /// which ContainerRemux writes). None for raw ADTS and WAV (the index still has the loudness).
     public func tags(container: AudioContainer, codec: String) -> [String: String] {
         switch container {
-        case .mp4, .adts, .wav: return [:]
+        case .adts, .wav: return [:]
         case .ogg where codec == "opus":
             return ["R128_TRACK_GAIN": String(Int(((Self.opusReference - integrated) * 256).rounded()))]
-        case .mp3, .ogg, .flac:
-            var tags = ["REPLAYGAIN_TRACK_GAIN": String(format: "%.2f dB", Self.replayGainReference - integrated)]
-            if let peak { tags["REPLAYGAIN_TRACK_PEAK"] = String(format: "%.6f", peak) }
+        case .mp3, .ogg, .flac, .mp4:
+            // In MP4 named in lower case, as foobar2000 and mutagen write them.
+            let name: (String) -> String = { container == .mp4 ? MP4FreeformTags.keyPrefix + "com.apple.iTunes:" + $0.lowercased() : $0 }
+            var tags = [name("REPLAYGAIN_TRACK_GAIN"): String(format: "%.2f dB", Self.replayGainReference - integrated)]
+            if let peak { tags[name("REPLAYGAIN_TRACK_PEAK")] = String(format: "%.6f", peak) }
             return tags
         }
     }

@@ -12,7 +12,8 @@ struct CastCommand: ParsableCommand {
         abstract: "Play a station or a recording on a network speaker (UPnP/DLNA renderer).",
         discussion: """
         Finds renderers on the local network with SSDP, asks the one --to names to fetch the audio \
-        (AVTransport SetAVTransportURI with DIDL-Lite metadata: title, station), and starts it. The \
+        (AVTransport SetAVTransportURI with DIDL-Lite metadata: title, station, and the station's logo \
+        when the catalogue gives one), and starts it. The \
         renderer fetches the audio itself, from onair's daemon: a station's live mount \
         (http://SERVER/live/STATION) or a recording (http://SERVER/api/v1/recordings/ID/audio), so \
         `onair daemon` must be running (--server says where it serves HTTP). The daemon serves only this \
@@ -135,15 +136,18 @@ struct CastCommand: ParsableCommand {
             let recording = try RecordingsCommand.entry(id, in: RecordingsCommand.openIndex())
             try checkDaemon(base)
             let title = recording.episodeTitle ?? recording.programmeName ?? "\(recording.stationName) \(recording.startLocal)"
+            // The station's logo, while the catalogue still has the station.
+            let logo = (try? CatalogueAccess.load().station(id: recording.station))?.logo
             return CastMedia(url: URL(string: "\(base)/api/v1/recordings/\(id)/audio")!, kind: .recording, title: title,
-                             station: recording.stationName, mimeType: CastMedia.mimeType(ofCodec: recording.codec))
+                             station: recording.stationName, mimeType: CastMedia.mimeType(ofCodec: recording.codec),
+                             artwork: logo.flatMap { URL(string: $0) })
         }
         guard let station = try CatalogueAccess.load().station(id: item) else {
             throw CommandFailure(message: "unknown station '\(item)' (see: onair stations)", exitCode: ExitStatus.configuration)
         }
         try checkDaemon(base)
         return CastMedia(url: URL(string: "\(base)/live/\(station.id)")!, kind: .liveStation, title: station.name, station: station.name,
-                         mimeType: CastMedia.mimeType(ofCodec: station.streams.first?.codec))
+                         mimeType: CastMedia.mimeType(ofCodec: station.streams.first?.codec), artwork: station.logo.flatMap { URL(string: $0) })
     }
 
     /// The renderer would fetch from the daemon: say so now if nothing serves there, not after the renderer fails silently.

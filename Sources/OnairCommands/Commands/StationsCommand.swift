@@ -112,7 +112,7 @@ extension StationsCommand {
 
         /// A human-readable block: details, numbered streams, programmes with their weekly slots.
         static func describe(_ station: Station) -> String {
-            let details = [("homepage", station.homepage), ("country", station.country), ("language", station.language),
+            let details = [("homepage", station.homepage), ("logo", station.logo), ("country", station.country), ("language", station.language),
                            ("time zone", station.timeZone), ("tags", station.tags.joined(separator: ", ")),
                            ("charset", station.charset)]
                 .compactMap { label, value in value.flatMap { $0.isEmpty ? nil : ["  " + label, $0] } }

@@ -32,7 +32,7 @@ public struct IndexedRecording: Codable, Equatable, Sendable, FetchableRecord, M
     public var source: String
     /// "cut-at-start" / "cut-at-end" for a track cut by the recording's start or end.
     public var partial: String?
-    /// EBU R128 integrated loudness, LUFS (also in the file's ReplayGain or R128 tag, except in MP4).
+    /// EBU R128 integrated loudness, LUFS (also in the file's ReplayGain or R128 tag, except in raw ADTS and WAV).
     public var loudness: Double?
     /// Marked to keep (`onair recordings keep`): retention never deletes it.
     public var kept = false

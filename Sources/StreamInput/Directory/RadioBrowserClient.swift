@@ -14,6 +14,8 @@ public struct DirectoryStation: Sendable, Equatable, Codable {
     /// Nominal bitrate in kbit/s; nil when the directory does not know.
     public var bitrate: Int?
     public var homepage: String?
+    /// The station's icon or logo, as the directory's `favicon` gives it (http or https only).
+    public var favicon: String?
     /// ISO 3166-1 alpha-2, uppercase; nil when the directory does not know.
     public var countryCode: String?
     /// ISO 639 codes, most important first.
@@ -23,10 +25,10 @@ public struct DirectoryStation: Sendable, Equatable, Codable {
     public var lastCheckOK: Bool
 
     public init(uuid: String, name: String, streamURL: String, kind: StreamKind, codec: String? = nil,
-                bitrate: Int? = nil, homepage: String? = nil, countryCode: String? = nil,
+                bitrate: Int? = nil, homepage: String? = nil, favicon: String? = nil, countryCode: String? = nil,
                 languageCodes: [String] = [], tags: [String] = [], lastCheckOK: Bool = true) {
         self.uuid = uuid; self.name = name; self.streamURL = streamURL; self.kind = kind; self.codec = codec
-        self.bitrate = bitrate; self.homepage = homepage; self.countryCode = countryCode
+        self.bitrate = bitrate; self.homepage = homepage; self.favicon = favicon; self.countryCode = countryCode
         self.languageCodes = languageCodes; self.tags = tags; self.lastCheckOK = lastCheckOK
     }
 }
@@ -211,6 +213,7 @@ extension RadioBrowserClient {
         var url: String?
         var url_resolved: String?
         var homepage: String?
+        var favicon: String?
         var countrycode: String?
         var languagecodes: String?
         var tags: String?
@@ -230,6 +233,7 @@ extension RadioBrowserClient {
                 codec: RadioBrowserClient.onairCodec(codec),
                 bitrate: bitrate.flatMap { $0 > 0 ? $0 : nil },
                 homepage: homepage.flatMap { Self.isWebURL($0) ? $0 : nil },
+                favicon: favicon.flatMap { Self.isWebURL($0) ? $0 : nil },
                 countryCode: country.count == 2 && country.allSatisfy({ ("A"..."Z").contains($0) }) ? country : nil,
                 languageCodes: Self.list(languagecodes).map { $0.lowercased() },
                 tags: Self.list(tags),
@@ -280,7 +284,7 @@ extension DirectoryStation {
         let id = takenIDs.contains(base) ? "\(base)-\(uuidPrefix)" : base
         let country = countryCode ?? "ZZ"
         let language = languageCodes.first { $0.count == 2 && $0.allSatisfy { ("a"..."z").contains($0) } } ?? "und"
-        return Station(id: id, name: name, homepage: homepage, country: country, language: language,
+        return Station(id: id, name: name, homepage: homepage, logo: favicon, country: country, language: language,
                        timeZone: Self.singleTimeZoneCountries[country] ?? "UTC", tags: tags,
                        streams: [StreamEndpoint(url: streamURL, kind: kind, codec: codec, bitrate: bitrate)])
     }

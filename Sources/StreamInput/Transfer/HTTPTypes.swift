@@ -60,11 +60,16 @@ public struct TransferRequest: Sendable {
     public var userAgent: String
     /// Sent as a POST when set (an alert to a webhook); nil makes a GET.
     public var body: Data?
+    /// An error status's body is read (within the fetch's byte limit) into the TransferError, for
+    /// answers that explain themselves (a SOAP fault); otherwise the transfer ends at the error's headers.
+    public var keepsErrorBody: Bool
 
     public init(url: String, headers: [(name: String, value: String)] = [], connectTimeout: Double = 10,
-                stallTimeout: Double = 15, maxRedirects: Int = 5, userAgent: String = defaultUserAgent, body: Data? = nil) {
+                stallTimeout: Double = 15, maxRedirects: Int = 5, userAgent: String = defaultUserAgent, body: Data? = nil,
+                keepsErrorBody: Bool = false) {
         self.url = url; self.headers = headers; self.connectTimeout = connectTimeout
         self.stallTimeout = stallTimeout; self.maxRedirects = maxRedirects; self.userAgent = userAgent; self.body = body
+        self.keepsErrorBody = keepsErrorBody
     }
 }
 
@@ -80,9 +85,11 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The HTTP status, for `.http`.
     public var status: Int?
+    /// The error response's body, for `.http` when the request keeps it (`keepsErrorBody`).
+    public var body: Data?
 
-    public init(kind: Kind, url: String, message: String, status: Int? = nil) {
-        self.kind = kind; self.url = url; self.message = message; self.status = status
+    public init(kind: Kind, url: String, message: String, status: Int? = nil, body: Data? = nil) {
+        self.kind = kind; self.url = url; self.message = message; self.status = status; self.body = body
     }
 
     /// A transfer that might succeed if tried again later.

@@ -86,7 +86,8 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
     public func load(_ request: TransferRequest, maxBytes: Int,
                      stopAfterHead: @escaping @Sendable (ResponseHead) -> Bool = { _ in false },
                      completion: @escaping @Sendable (Result<HTTPResponse, TransferError>) -> Void) -> TransferID {
-        start(request, delegate: BodyCollector(url: request.url, maxBytes: maxBytes, stopAfterHead: stopAfterHead,
+        start(request, delegate: BodyCollector(url: request.url, maxBytes: maxBytes, keepsErrorBody: request.keepsErrorBody,
+                                               stopAfterHead: stopAfterHead,
                                                completion: completion))
     }
 
@@ -388,6 +389,7 @@ private final class FetchOutcome: @unchecked Sendable {  // `result` is written 
 private final class BodyCollector: TransferDelegate, @unchecked Sendable {  // called on the network thread only
     private let url: String
     private let maxBytes: Int
+    private let keepsErrorBody: Bool
     private let stopAfterHead: @Sendable (ResponseHead) -> Bool
     private let completion: @Sendable (Result<HTTPResponse, TransferError>) -> Void
     private var head: ResponseHead?
@@ -395,16 +397,17 @@ private final class BodyCollector: TransferDelegate, @unchecked Sendable {  // c
     private var stoppedAfterHead = false
     private var failure: TransferError?
 
-    init(url: String, maxBytes: Int, stopAfterHead: @escaping @Sendable (ResponseHead) -> Bool,
+    init(url: String, maxBytes: Int, keepsErrorBody: Bool, stopAfterHead: @escaping @Sendable (ResponseHead) -> Bool,
          completion: @escaping @Sendable (Result<HTTPResponse, TransferError>) -> Void) {
-        self.url = url; self.maxBytes = maxBytes; self.stopAfterHead = stopAfterHead; self.completion = completion
+        self.url = url; self.maxBytes = maxBytes; self.keepsErrorBody = keepsErrorBody
+        self.stopAfterHead = stopAfterHead; self.completion = completion
     }
 
     func transfer(_ id: TransferID, didReceive head: ResponseHead) -> Bool {
         self.head = head
         if head.status >= 400 {
             failure = TransferError(kind: .http, url: url, message: "HTTP \(head.status)", status: head.status)
-            return false
+            return keepsErrorBody
         }
         // A redirect's head arrives only when curl did not follow it: its error says why.
         guard (200..<300).contains(head.status) else { return true }
@@ -416,6 +419,11 @@ private final class BodyCollector: TransferDelegate, @unchecked Sendable {  // c
     }
 
     func transfer(_ id: TransferID, didReceive bytes: UnsafeRawBufferPointer) -> Bool {
+        if failure?.kind == .http {
+            // An error's explanation: as much of it as the limit allows, then the transfer ends.
+            body.append(contentsOf: bytes.prefix(maxBytes - body.count))
+            return body.count < maxBytes
+        }
         guard body.count + bytes.count <= maxBytes else {
             failure = TransferError(kind: .tooLarge, url: url, message: "response larger than \(maxBytes) bytes")
             body.removeAll()
@@ -436,7 +444,8 @@ private final class BodyCollector: TransferDelegate, @unchecked Sendable {  // c
         if failure == nil && head == nil {
             failure = TransferError(kind: .protocolError, url: url, message: "no HTTP response")
         }
-        if let failure {
+        if var failure {
+            if failure.kind == .http && keepsErrorBody { failure.body = body }
             completion(.failure(failure))
         } else {
             completion(.success(HTTPResponse(head: head!, body: body, stoppedAfterHead: stoppedAfterHead)))

@@ -1,0 +1,29 @@
+import CFFmpeg
+import Foundation
+
+/// A file on disk opened in libavformat, as on-demand playing (Demuxer) and remuxing (ContainerRemux)
+/// open it. Raw ADTS is read from its first real frame, as a live stream is (see ADTSAlignment): a
+/// stream saved as it came can start mid-frame, on a false sync word.
+enum InputFile {
+    static func open(_ path: String) throws -> UnsafeMutablePointer<AVFormatContext> {
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        var result = avformat_open_input(&context, path, nil, nil)
+        guard result >= 0, let opened = context else { throw MediaError("cannot open \(path)", code: result) }
+        let format = opened.pointee.iformat!
+        guard String(cString: format.pointee.name) == "aac", let skipped = bytesBeforeFirstFrame(path), skipped > 0 else { return opened }
+        avformat_close_input(&context)
+        // libavformat skips them once it has probed the start, before the demuxer looks for a frame.
+        guard let reopened = avformat_alloc_context() else { throw MediaError("cannot allocate a format context") }
+        reopened.pointee.skip_initial_bytes = Int64(skipped)
+        context = reopened
+        result = avformat_open_input(&context, path, format, nil)
+        guard result >= 0, let context else { throw MediaError("cannot open \(path)", code: result) }
+        return context
+    }
+
+    private static func bytesBeforeFirstFrame(_ path: String) -> Int? {
+        guard let file = FileHandle(forReadingAtPath: path), let prefix = try? file.read(upToCount: Demuxer.probeBytes) else { return nil }
+        try? file.close()
+        return ADTSAlignment.bytesBeforeFirstFrame([UInt8](prefix))
+    }
+}
