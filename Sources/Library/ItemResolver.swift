@@ -111,7 +111,8 @@ public struct ItemResolver {
         return queue
     }
 
-    private func item(kind: ItemKind, ref: String) throws(LibraryError) -> LibraryItem? {
+    /// The item of that kind and reference, if there is one (a file only if it exists).
+    public func item(kind: ItemKind, ref: String) throws(LibraryError) -> LibraryItem? {
         switch kind {
         case .file:
             guard FileManager.default.fileExists(atPath: ref) else { return nil }

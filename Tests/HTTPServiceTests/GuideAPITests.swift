@@ -4,7 +4,7 @@ import XCTest
 
 /// `/api/v1/guide` against a real daemon: an XMLTV guide served by a local web server is imported
 /// through the API (the second import is a 304 at the server), its channel is mapped to the catalogue
-/// station, the day's listing shows the programme, and a rule by title records the guide's broadcast.
+/// station, the day's listing shows the programme, and rules by title and by series take the guide's broadcast.
 final class GuideAPITests: XCTestCase {
     private var harness: APIHarness!
     private var server: FixtureHTTPServer!
@@ -28,7 +28,7 @@ final class GuideAPITests: XCTestCase {
         return formatter.string(from: date)
     }
 
-    func testAnImportedGuideListsTheStationsProgrammesAndARuleByTitleTakesTheGuidesTime() throws {
+    func testAnImportedGuideListsTheStationsProgrammesAndRulesByTitleOrSeriesTakeTheGuidesTime() throws {
         // On air now: the news; in two hours: the jazz programme, with its episode number and description.
         let now = Date()
         let newsStart = now.addingTimeInterval(-1800), jazzStart = now.addingTimeInterval(7200)
@@ -37,7 +37,8 @@ final class GuideAPITests: XCTestCase {
         <tv><channel id="tone.test"><display-name>Tone FM</display-name></channel>
         <programme start="\(Self.xmltvTime(newsStart))" stop="\(Self.xmltvTime(newsStart.addingTimeInterval(3600)))" channel="tone.test"><title>News</title></programme>
         <programme start="\(Self.xmltvTime(jazzStart))" stop="\(Self.xmltvTime(jazzStart.addingTimeInterval(3600)))" channel="tone.test">
-          <title>Jazz Hour</title><desc>Tones in blue.</desc><episode-num system="onscreen">S2E5</episode-num></programme>
+          <title>Jazz Hour</title><desc>Tones in blue.</desc><episode-num system="onscreen">S2E5</episode-num>
+          <episode-num system="dd_progid">EP0123.0005</episode-num></programme>
         </tv>
         """.utf8)
         server.route("/guide.xml") { request, connection in
@@ -85,13 +86,16 @@ final class GuideAPITests: XCTestCase {
             .filter { $0["onAir"] as? Bool == true }.compactMap { $0["title"] as? String }
         XCTAssertEqual(onAir, ["News"])
 
-        // A rule by title: its next episode is the guide's broadcast.
+        // Rules by title and by series: their next episode is the guide's broadcast.
         let rule = try harness.request("POST", "/api/v1/schedule/rules", json: ["station": "tone", "title": "jazz"])
         XCTAssertEqual(rule.status, 201, rule.text)
         let instant = ISO8601DateFormatter()
         instant.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let next = try XCTUnwrap((rule.json["next"] as? String).flatMap { instant.date(from: $0) }, rule.text)
         XCTAssertEqual(next.timeIntervalSince1970, jazzStart.timeIntervalSince1970.rounded(.down), accuracy: 1)
+        let series = try harness.request("POST", "/api/v1/schedule/rules", json: ["station": "tone", "series": "EP0123"])
+        XCTAssertEqual(series.status, 201, series.text)
+        XCTAssertEqual(series.json["next"] as? String, rule.json["next"] as? String, "a rule by series: the same broadcast")
         XCTAssertEqual(try harness.request("POST", "/api/v1/schedule/rules", json: ["station": "tone", "title": "("]).status, 422,
                        "a title pattern that is not a regular expression")
 

@@ -92,6 +92,10 @@ final class PlaylistsAPITests: XCTestCase {
         XCTAssertEqual(try harness.request("POST", "/api/v1/likes", json: ["item": "recording:\(newest)"]).json["liked"] as? Bool, true)
         XCTAssertEqual(try harness.request("POST", "/api/v1/likes", json: ["item": "station:tone"]).json["changed"] as? Bool, true)
         XCTAssertEqual(try harness.request("POST", "/api/v1/likes", json: ["item": "station:tone"]).json["changed"] as? Bool, false)
+        let streamURL = "http://127.0.0.1:9/stream.mp3"
+        let likedURL = try harness.request("POST", "/api/v1/likes", json: ["item": "station:\(streamURL)"])
+        XCTAssertEqual((likedURL.json["item"] as? [String: Any])?["ref"] as? String, streamURL, "a station by its stream URL")
+        XCTAssertEqual(try harness.request("DELETE", "/api/v1/likes?item=station:\(streamURL)").json["changed"] as? Bool, true)
         XCTAssertEqual(refs(try harness.get("/api/v1/playlists/liked")), ["recording:\(newest)", "station:tone"])
         XCTAssertEqual((try harness.get("/api/v1/playlists").json["playlists"] as? [[String: Any]])?.first?["items"] as? Int, 2)
         XCTAssertEqual(try harness.request("DELETE", "/api/v1/likes?item=station:tone").json["liked"] as? Bool, false)

@@ -148,7 +148,7 @@ extension API {
             guard gone else { throw APIError.invalid("files are added by path from the command line (onair playlists add); the API names items by id") }
             return LibraryItem(kind: .file, ref: ref, title: URL(fileURLWithPath: ref).deletingPathExtension().lastPathComponent)
         }
-        if let item = try stored({ () throws(LibraryError) in try resolver.item(named: text) }) { return item }
+        if let item = try stored({ () throws(LibraryError) in try resolver.item(kind: kind, ref: ref) }) { return item }
         guard gone else { throw APIError.invalid("nothing called \"\(text)\"") }
         return LibraryItem(kind: kind, ref: ref, title: ref)
     }
