@@ -34,7 +34,9 @@ public struct ItemResolver {
     /// an existing file, a recording id, a recorded programme, a URL or catalogue station, a catalogue
     /// programme — in that order. Nil if nothing is called that.
     public func item(named text: String) throws(LibraryError) -> LibraryItem? {
-        if let colon = text.firstIndex(of: ":"), !text.contains("://"), let kind = ItemKind(rawValue: String(text[..<colon])) {
+        // "file:///a.mp3" is a URL whose scheme is a kind's name, not KIND:REF; "station:http://…" is a station by its URL.
+        if let colon = text.firstIndex(of: ":"), let kind = ItemKind(rawValue: String(text[..<colon])),
+           kind == .station || !text[colon...].hasPrefix("://") {
             return try item(kind: kind, ref: String(text[text.index(after: colon)...]))
         }
         if let file = try item(kind: .file, ref: text) { return file }
