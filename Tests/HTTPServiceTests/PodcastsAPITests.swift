@@ -1,13 +1,14 @@
 import Foundation
 import Playback
 import RadioModel
+@testable import Recording
 import Store
 import TestSupport
 import XCTest
 
 /// `/api/v1/podcasts` against a real daemon and a feed served by a local web server: followed, refreshed
 /// (a 304 at the server, so not read again), listed with its episodes and where the player left them,
-/// and unfollowed.
+/// attached to its programme, and unfollowed.
 final class PodcastsAPITests: XCTestCase {
     private var harness: APIHarness!
     private var server: FixtureHTTPServer!
@@ -77,6 +78,27 @@ final class PodcastsAPITests: XCTestCase {
         XCTAssertEqual(episode["heard"] as? Bool, false)
         try positions.savePosition(of: episodeURL, seconds: 6, heard: true)
         XCTAssertEqual((try harness.get(path).json["episodes"] as? [[String: Any]])?.first?["heard"] as? Bool, true)
+
+        // Attached to the programme it publishes: a playlist given the programme gets its recording and the
+        // podcast's episode, by date (recorded 2026-11-20, published 2026-11-23).
+        let recordedEnd = ISO8601DateFormatter().date(from: "2026-11-20T07:00:00Z")!
+        let file = harness.paths.recordings.appendingPathComponent("tone-talk.mp3")
+        try FileManager.default.createDirectory(at: harness.paths.recordings, withIntermediateDirectories: true)
+        try Data(repeating: 0x55, count: 1024).write(to: file)
+        let recording = try XCTUnwrap(try harness.daemon.recordings.add(FinishedRecording(
+            station: StationLabel(id: APIHarness.station, name: "Tone FM"), programme: ProgrammeLabel(id: "tone-talk", name: "Tone Talk"),
+            start: recordedEnd.addingTimeInterval(-3600), end: recordedEnd, timeZone: "UTC", file: file.path, cueSheet: nil, size: 1024,
+            duration: 3600, codec: "mp3", container: "mp3", titles: [], gaps: [], source: "test", track: nil)).id)
+        let attached = try harness.request("PUT", "/api/v1/podcasts/\(id)/programme", json: ["programme": "tone-talk"])
+        XCTAssertEqual(attached.status, 200, attached.text)
+        XCTAssertEqual(attached.json["programme"] as? String, "tone-talk")
+        let playlist = try XCTUnwrap(try harness.request("POST", "/api/v1/playlists", json: ["name": "Talk"]).json["id"] as? String)
+        let added = try harness.request("POST", "/api/v1/playlists/\(playlist)/items", json: ["items": ["programme:tone-talk"]])
+        XCTAssertEqual((added.json["added"] as? [[String: Any]])?.map { "\($0["kind"] as? String ?? ""):\($0["ref"] as? String ?? "")" },
+                       ["recording:\(recording)", "episode:\(try XCTUnwrap(episode["id"] as? Int))"], added.text)
+        XCTAssertEqual(try harness.request("PUT", "/api/v1/podcasts/\(id)/programme", json: ["programme": "nothing"]).status, 422)
+        XCTAssertNil(try harness.request("DELETE", "/api/v1/podcasts/\(id)/programme").json["programme"])
+        XCTAssertEqual(try harness.request("DELETE", "/api/v1/podcasts/99/programme").status, 404)
 
         // The feed's server failing is the server's problem: 502, and the refresh of all says why.
         feedAnswers.withLock { $0 = false }

@@ -4,7 +4,8 @@ import Library
 import Podcasts
 
 /// `/api/v1/podcasts`: the podcasts followed — listed, followed by their feed's URL, refreshed (with
-/// the validators of the copy read last, so an unchanged feed is a 304 and no parse), unfollowed — and
+/// the validators of the copy read last, so an unchanged feed is a 304 and no parse), attached to the
+/// programme they publish (its recordings and their episodes are then one list), unfollowed — and
 /// their episodes with where each was left and whether it was heard. Fetching a feed blocks on the
 /// network, so it runs off the event loop, as every store call here does.
 extension API {
@@ -72,6 +73,22 @@ extension API {
                     }
                 }
             },
+            APIRoute(.put, "/api/v1/podcasts/{id}/programme") { request, context in
+                let id = try context.id()
+                let programme = try await request.decodeJSON(ProgrammeAttachment.self).programme
+                let stores = try libraryStores()
+                return try await offloaded {
+                    guard let item = try stored({ () throws(LibraryError) in try resolver(stores).item(kind: .programme, ref: programme) }) else {
+                        throw APIError.invalid("no programme \"\(programme)\" in the catalogue or the recordings")
+                    }
+                    return try attach(id, to: item.ref, stores)
+                }
+            },
+            APIRoute(.delete, "/api/v1/podcasts/{id}/programme") { _, context in
+                let id = try context.id()
+                let stores = try libraryStores()
+                return try await offloaded { try attach(id, to: nil, stores) }
+            },
             APIRoute(.get, "/api/v1/podcasts/{id}/episodes") { _, context in
                 let id = try context.id()
                 let stores = try libraryStores()
@@ -94,6 +111,14 @@ extension API {
         return found
     }
 
+    /// Attaches the podcast to a programme (nil: detaches it), as `onair podcasts attach` does.
+    private func attach(_ id: Int64, to programme: String?, _ stores: LibraryStores) throws -> Response {
+        guard try stored({ () throws(PodcastError) in try stores.podcasts.attach(id, to: programme) }) else {
+            throw APIError.notFound("no podcast \(id)")
+        }
+        return JSONResponse.make(try view(try podcast(id, stores), stores))
+    }
+
     private func view(_ podcast: Podcast, _ stores: LibraryStores) throws -> PodcastView {
         PodcastView(podcast, episodes: try stored { () throws(PodcastError) in try stores.podcasts.episodes(of: podcast.id ?? 0).count })
     }
@@ -108,6 +133,9 @@ extension API {
 
 /// What `POST /api/v1/podcasts` takes.
 struct PodcastRequest: Decodable { let url: String }
+
+/// What `PUT /api/v1/podcasts/{id}/programme` takes: the programme the podcast publishes.
+struct ProgrammeAttachment: Decodable { let programme: String }
 
 struct PodcastView: Encodable {
     let id: Int64

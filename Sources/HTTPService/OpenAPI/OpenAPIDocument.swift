@@ -1668,6 +1668,126 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/api/v1/podcasts/{id}/programme": {
+      "put": {
+        "operationId": "attachPodcast",
+        "summary": "Attach a podcast to the catalogue (or recorded) programme it publishes: the programme's recordings and the podcast's episodes are then one list, by date.",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ProgrammeAttachment"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The podcast, attached.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Podcast"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Not an object with a programme.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such podcast.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "No such programme in the catalogue or the recordings.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "detachPodcast",
+        "summary": "Detach a podcast from its programme.",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The podcast, detached.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Podcast"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such podcast.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
     "/api/v1/podcasts/{id}/episodes": {
       "get": {
         "operationId": "listPodcastEpisodes",
@@ -3649,6 +3769,19 @@ public enum OpenAPIDocument {
             "examples": [
               "https://example.org/feed.xml"
             ]
+          }
+        }
+      },
+      "ProgrammeAttachment": {
+        "type": "object",
+        "required": [
+          "programme"
+        ],
+        "properties": {
+          "programme": {
+            "type": "string",
+            "minLength": 1,
+            "description": "A programme id from the catalogue, or one recorded."
           }
         }
       },
