@@ -1,6 +1,6 @@
 import Foundation
 import RadioModel
-@testable import Recording
+import Recording
 import TestSupport
 import XCTest
 
@@ -21,14 +21,8 @@ final class PlaylistsAPITests: XCTestCase {
 
     /// A recorded episode of "Jazz Hour", `daysAgo` days old, in the daemon's index.
     private func addEpisode(daysAgo: Double) throws -> Int64 {
-        let file = harness.paths.recordings.appendingPathComponent("jazz-\(Int(daysAgo)).mp3")
-        try FileManager.default.createDirectory(at: harness.paths.recordings, withIntermediateDirectories: true)
-        try Data(repeating: 0x55, count: 1024).write(to: file)
-        let end = Date().addingTimeInterval(-daysAgo * 86_400)
-        return try XCTUnwrap(try harness.daemon.recordings.add(FinishedRecording(
-            station: StationLabel(id: APIHarness.station, name: "Tone FM"), programme: ProgrammeLabel(id: "jazz-hour", name: "Jazz Hour"),
-            start: end.addingTimeInterval(-3600), end: end, timeZone: "UTC", file: file.path, cueSheet: nil, size: 1024, duration: 3600,
-            codec: "mp3", container: "mp3", titles: [], gaps: [], source: "test", track: nil)).id)
+        try harness.addRecording("jazz-\(Int(daysAgo)).mp3", programme: ProgrammeLabel(id: "jazz-hour", name: "Jazz Hour"),
+                                 end: Date().addingTimeInterval(-daysAgo * 86_400))
     }
 
     private func refs(_ reply: APIHarness.Reply) -> [String] {

@@ -1,7 +1,7 @@
 import Foundation
 import Playback
 import RadioModel
-@testable import Recording
+import Recording
 import Store
 import TestSupport
 import XCTest
@@ -82,13 +82,7 @@ final class PodcastsAPITests: XCTestCase {
         // Attached to the programme it publishes: a playlist given the programme gets its recording and the
         // podcast's episode, by date (recorded 2026-11-20, published 2026-11-23).
         let recordedEnd = ISO8601DateFormatter().date(from: "2026-11-20T07:00:00Z")!
-        let file = harness.paths.recordings.appendingPathComponent("tone-talk.mp3")
-        try FileManager.default.createDirectory(at: harness.paths.recordings, withIntermediateDirectories: true)
-        try Data(repeating: 0x55, count: 1024).write(to: file)
-        let recording = try XCTUnwrap(try harness.daemon.recordings.add(FinishedRecording(
-            station: StationLabel(id: APIHarness.station, name: "Tone FM"), programme: ProgrammeLabel(id: "tone-talk", name: "Tone Talk"),
-            start: recordedEnd.addingTimeInterval(-3600), end: recordedEnd, timeZone: "UTC", file: file.path, cueSheet: nil, size: 1024,
-            duration: 3600, codec: "mp3", container: "mp3", titles: [], gaps: [], source: "test", track: nil)).id)
+        let recording = try harness.addRecording("tone-talk.mp3", programme: ProgrammeLabel(id: "tone-talk", name: "Tone Talk"), end: recordedEnd)
         let attached = try harness.request("PUT", "/api/v1/podcasts/\(id)/programme", json: ["programme": "tone-talk"])
         XCTAssertEqual(attached.status, 200, attached.text)
         XCTAssertEqual(attached.json["programme"] as? String, "tone-talk")
