@@ -121,6 +121,7 @@ let package = Package(
         // podcast feeds and downloads of recordings, the live station mounts, /metrics, and the route groups of the pages.
         .target(name: "HTTPService", dependencies: [
             "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Engine", "Guide", "XMLInput",
+            "Library", "Playback", "Podcasts",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -162,7 +163,7 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["Browser"]),
         .testTarget(name: "HTTPServiceTests", dependencies: [
-            "HTTPService", "Engine", "RadioModel", "Recording", "Scheduling", "SharedStore", "StreamInput", "TestSupport",
+            "HTTPService", "Engine", "RadioModel", "Recording", "Scheduling", "SharedStore", "StreamInput", "TestSupport", "Playback", "Store",
         ]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "SharedStore", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]

@@ -12,7 +12,7 @@ import Recording
 /// range requests when its server takes them, else downloaded when it is queued. Hidden items leave every queue built from a programme, a
 /// playlist or the likes.
 public struct ItemResolver {
-    private let index: RecordingsIndex
+    private let index: any RecordingsIndexing
     /// Loaded only when a name is not a file, a recording or a recorded programme, so playing those
     /// does not depend on the catalogue being readable.
     private let catalogue: () throws(LibraryError) -> Catalogue
@@ -20,7 +20,7 @@ public struct ItemResolver {
     private let podcasts: PodcastStore
     private let podcastFetch: PodcastFetch
 
-    public init(index: RecordingsIndex, catalogue: @escaping () throws(LibraryError) -> Catalogue, library: LibraryStore, podcasts: PodcastStore, podcastFetch: PodcastFetch) {
+    public init(index: any RecordingsIndexing, catalogue: @escaping () throws(LibraryError) -> Catalogue, library: LibraryStore, podcasts: PodcastStore, podcastFetch: PodcastFetch) {
         self.index = index; self.catalogue = catalogue; self.library = library; self.podcasts = podcasts; self.podcastFetch = podcastFetch
     }
 
@@ -34,7 +34,9 @@ public struct ItemResolver {
     /// an existing file, a recording id, a recorded programme, a URL or catalogue station, a catalogue
     /// programme — in that order. Nil if nothing is called that.
     public func item(named text: String) throws(LibraryError) -> LibraryItem? {
-        if let colon = text.firstIndex(of: ":"), !text.contains("://"), let kind = ItemKind(rawValue: String(text[..<colon])) {
+        // "file:///a.mp3" is a URL whose scheme is a kind's name, not KIND:REF; "station:http://…" is a station by its URL.
+        if let colon = text.firstIndex(of: ":"), let kind = ItemKind(rawValue: String(text[..<colon])),
+           kind == .station || !text[colon...].hasPrefix("://") {
             return try item(kind: kind, ref: String(text[text.index(after: colon)...]))
         }
         if let file = try item(kind: .file, ref: text) { return file }
@@ -111,7 +113,8 @@ public struct ItemResolver {
         return queue
     }
 
-    private func item(kind: ItemKind, ref: String) throws(LibraryError) -> LibraryItem? {
+    /// The item of that kind and reference, if there is one (a file only if it exists).
+    public func item(kind: ItemKind, ref: String) throws(LibraryError) -> LibraryItem? {
         switch kind {
         case .file:
             guard FileManager.default.fileExists(atPath: ref) else { return nil }

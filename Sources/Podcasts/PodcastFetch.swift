@@ -23,6 +23,11 @@ public struct PodcastFetch: Sendable {
         self.store = store; self.downloads = downloads; self.engine = engine
     }
 
+    /// Downloads go under `podcasts/` in onair's data directory.
+    public init(store: PodcastStore, dataDirectory: URL, engine: TransferEngine = .shared) {
+        self.init(store: store, downloads: dataDirectory.appendingPathComponent("podcasts"), engine: engine)
+    }
+
     /// Follows the feed at `url` (or refreshes it if followed already).
     public func add(_ url: String, now: Date = Date()) throws(PodcastError) -> Outcome {
         try refresh(try store.podcast(url: url) ?? Podcast(url: url, title: url), now: now)
@@ -56,6 +61,13 @@ public struct PodcastFetch: Sendable {
         updated.changedAt = now
         let saved = try store.save(updated, episodes: feed.episodes)
         return .updated(saved.podcast, added: saved.added)
+    }
+
+    /// Stops following a podcast and deletes its downloads; nil if there was no such podcast.
+    public func unfollow(_ id: Int64) throws(PodcastError) -> Podcast? {
+        guard let podcast = try store.delete(id: id) else { return nil }
+        try? FileManager.default.removeItem(at: downloads.appendingPathComponent(String(id)))
+        return podcast
     }
 
     /// Keeps the newest `count` episodes downloaded (nil: every episode): downloads those missing and

@@ -67,6 +67,36 @@ final class CommandsInProcessTests: XCTestCase {
         XCTAssertEqual(try store.playlists().map(\.playlist.name), ["New playlist", "New playlist (2)"])
     }
 
+    func testARenamedPlaylistFollowsTheNamingRuleAndAStationIsLikedByItsURL() throws {
+        _ = try onair(["playlists", "create", "Jazz"])
+        _ = try onair(["playlists", "create", "Talk"])
+        let taken = try onair(["playlists", "rename", "2", "Jazz"])
+        XCTAssertEqual(taken.output.standardOutput, "Renamed playlist 2: Jazz (2)\n", taken.output.standardError)
+        XCTAssertEqual(try onair(["playlists", "rename", "1", "Jazz"]).output.standardOutput, "Renamed playlist 1: Jazz\n", "its own name stays")
+        XCTAssertEqual(try onair(["playlists", "rename", "9", "x"]).status, 4)
+
+        let url = "http://127.0.0.1:9/other.mp3"
+        let liked = try onair(["like", "station:\(url)"])
+        XCTAssertEqual(liked.status, 0, liked.output.standardError)
+        let store = try LibraryStore(database: try OnairDatabase(directory: AppPaths(environment: ["ONAIR_HOME": home.url.path]).data))
+        XCTAssertEqual(try store.liked().map(\.reference), ["station:\(url)"])
+    }
+
+    func testARemovedPodcastIsNoLongerFollowed() throws {
+        let server = try FixtureHTTPServer(routes: ["/feed.xml": FixtureHTTPServer.file(Data("""
+            <rss version="2.0"><channel><title>Tone Talk</title>
+            <item><title>One</title><guid>1</guid><enclosure url="http://127.0.0.1:9/1.mp3" type="audio/mpeg"/></item></channel></rss>
+            """.utf8), contentType: "application/rss+xml")])
+        defer { server.stop() }
+        XCTAssertEqual(try onair(["podcasts", "add", server.url("/feed.xml").absoluteString]).status, 0)
+        let removed = try onair(["podcasts", "remove", "1"])
+        XCTAssertEqual(removed.output.standardOutput, "Stopped following Tone Talk\n", removed.output.standardError)
+        XCTAssertEqual(try onair(["podcasts", "list", "--json"]).output.standardOutput, "")
+        let again = try onair(["podcasts", "remove", "1"])
+        XCTAssertEqual(again.status, 4)
+        XCTAssertEqual(again.output.standardError, "onair: no podcast 1 (see: onair podcasts)\n")
+    }
+
     func testAMissingPlaylistIsOnePlainLineAndExitStatusFour() throws {
         let run = try onair(["playlists", "show", "99"])
         XCTAssertEqual(run.status, 4)

@@ -56,3 +56,11 @@ public enum GuideListing {
         }
     }
 }
+
+extension GuideStore {
+    /// What is on a channel during `day`: its broadcasts as `GuideListing.entries` shows them.
+    public func listing(channel: String, station: String?, day: DateInterval, zone: TimeZone, language: String?,
+                        now: Date = Date()) throws(GuideError) -> [GuideEntry] {
+        GuideListing.entries(try broadcasts(channel: channel, overlapping: day), station: station, zone: zone, language: language, now: now)
+    }
+}

@@ -47,13 +47,21 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as APIError {
             throw error
         } catch let error as HTTPError where request.uri.path.hasPrefix("/api/") {
-            let allowed = routes.filter { Self.matches($0.path, request.uri.path) }.map(\.method.rawValue)
+            let allowed = Self.mostSpecific(routes.filter { Self.matches($0.path, request.uri.path) }).map(\.method.rawValue)
             if error.status == .notFound, !allowed.isEmpty {
                 throw APIError(.methodNotAllowed, "\(request.uri.path) takes \(allowed.joined(separator: ", ")), not \(request.method.rawValue)",
                                headers: [.allow: allowed.joined(separator: ", ")])
             }
             throw APIError(error.status, error.body ?? "\(error.status.code) \(error.status.reasonPhrase)")
         }
+    }
+
+    /// The router takes a literal segment before a parameter (`/playlists/liked` before `/playlists/{id}`),
+    /// so the methods a path takes are those of the patterns with the most literal segments.
+    private static func mostSpecific(_ matching: [APIRoute]) -> [APIRoute] {
+        let literals = { (route: APIRoute) in route.path.split(separator: "/").filter { !$0.hasPrefix("{") }.count }
+        let most = matching.map(literals).max()
+        return matching.filter { literals($0) == most }
     }
 
     /// Whether `path` is an instance of the route's `pattern` (`/api/v1/jobs/{id}`).

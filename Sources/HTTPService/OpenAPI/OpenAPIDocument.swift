@@ -18,7 +18,7 @@ public enum OpenAPIDocument {
   "info": {
     "title": "onair",
     "version": "1.0.0",
-    "description": "The HTTP API of `onair daemon --http`: stations, jobs, schedule, recordings, status and live events. Errors are `{\"error\": \"\u2026\"}` with 400 (malformed request), 401 (no login: once `onair web password` or `onair web token create` has set a credential, send `Authorization: Bearer TOKEN` or the login cookie of `/login`), 403 (a request with the login cookie that changes something without the session's `X-CSRF-Token`), 404 (no such item), 405 (a method the path does not take), 409 (conflict), 422 (well-formed but invalid: an unknown station, a time that does not parse)."
+    "description": "The HTTP API of `onair daemon --http`: stations, jobs, schedule, recordings, programme guides, podcasts, playlists, likes and hidden items, status and live events. Errors are `{\"error\": \"\u2026\"}` with 400 (malformed request), 401 (no login: once `onair web password` or `onair web token create` has set a credential, send `Authorization: Bearer TOKEN` or the login cookie of `/login`), 403 (a request with the login cookie that changes something without the session's `X-CSRF-Token`), 404 (no such item), 405 (a method the path does not take), 409 (conflict), 422 (well-formed but invalid: an unknown station, a time that does not parse)."
   },
   "servers": [
     {
@@ -1181,6 +1181,1394 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/api/v1/guide": {
+      "get": {
+        "operationId": "showGuide",
+        "summary": "What is on a day: one station's broadcasts (on its clock, in its language), or every channel's.",
+        "parameters": [
+          {
+            "name": "station",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            },
+            "description": "A catalogue station id or stream URL; without it, every channel of the guide (on the daemon's clock)."
+          },
+          {
+            "name": "date",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "examples": [
+                "today",
+                "tomorrow",
+                "2026-11-24"
+              ]
+            },
+            "description": "today (default), tomorrow, yesterday or YYYY-MM-DD."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The day's broadcasts, in order of start per channel.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/GuideDay"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "A date that is not today, tomorrow, yesterday or YYYY-MM-DD.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such station, or no imported guide lists it.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    },
+    "/api/v1/guide/channels": {
+      "get": {
+        "operationId": "listGuideChannels",
+        "summary": "The guide's channels and the stations they are (mapped by hand, or by a station's guideID).",
+        "responses": {
+          "200": {
+            "description": "Channels, by id.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/GuideChannelList"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    },
+    "/api/v1/guide/channels/{channel}": {
+      "put": {
+        "operationId": "mapGuideChannel",
+        "summary": "Say which station a guide channel is.",
+        "parameters": [
+          {
+            "name": "channel",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            },
+            "description": "The channel's id in the guide."
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ChannelMapping"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The channel, mapped.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/GuideChannel"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Not a mapping object.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "The guide has no such channel.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "No such station in the catalogue, and not a stream URL.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/api/v1/guide/import": {
+      "post": {
+        "operationId": "importGuide",
+        "summary": "Import an XMLTV guide from a URL, which the daemon then refreshes with conditional requests.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/GuideImportRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Imported, or not changed since the last import (the server answered 304).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/GuideImportReply"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Not an object with a url.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "Not an http(s) URL, or it did not give an XMLTV guide (no answer, an error status, not XMLTV).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/api/v1/guide/sources": {
+      "get": {
+        "operationId": "listGuideSources",
+        "summary": "The guide URLs the daemon refreshes, with when each was last asked for and last changed.",
+        "responses": {
+          "200": {
+            "description": "Guide sources.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/GuideSourceList"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    },
+    "/api/v1/podcasts": {
+      "get": {
+        "operationId": "listPodcasts",
+        "summary": "The podcasts followed.",
+        "responses": {
+          "200": {
+            "description": "Podcasts, in the order they were followed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PodcastList"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      },
+      "post": {
+        "operationId": "followPodcast",
+        "summary": "Follow a podcast by its feed's URL (RSS 2.0 with iTunes and Podcasting 2.0 tags, or Atom).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/PodcastRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Followed already: refreshed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PodcastRefresh"
+                }
+              }
+            }
+          },
+          "201": {
+            "description": "Followed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PodcastRefresh"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Not an object with a url.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "Not an http(s) URL, or it did not give a feed (no answer, an error status, neither RSS nor Atom).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/api/v1/podcasts/refresh": {
+      "post": {
+        "operationId": "refreshPodcasts",
+        "summary": "Ask for every feed again, with the validators of the copy read last (an unchanged feed is a 304 and is not read).",
+        "responses": {
+          "200": {
+            "description": "Each podcast's outcome; a feed that could not be fetched says why in error, and the others go on.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PodcastRefreshList"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/api/v1/podcasts/{id}": {
+      "get": {
+        "operationId": "getPodcast",
+        "summary": "One podcast.",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The podcast.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Podcast"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such podcast.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "unfollowPodcast",
+        "summary": "Stop following a podcast: it, its episodes and their downloads go.",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The podcast unfollowed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Podcast"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such podcast.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/api/v1/podcasts/{id}/refresh": {
+      "post": {
+        "operationId": "refreshPodcast",
+        "summary": "Ask for one feed again (conditionally).",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Refreshed, or not changed (304).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PodcastRefresh"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such podcast.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "502": {
+            "description": "The feed could not be fetched or read.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/api/v1/podcasts/{id}/programme": {
+      "put": {
+        "operationId": "attachPodcast",
+        "summary": "Attach a podcast to the catalogue (or recorded) programme it publishes: the programme's recordings and the podcast's episodes are then one list, by date.",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ProgrammeAttachment"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The podcast, attached.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Podcast"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Not an object with a programme.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such podcast.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "No such programme in the catalogue or the recordings.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "detachPodcast",
+        "summary": "Detach a podcast from its programme.",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The podcast, detached.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Podcast"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such podcast.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/api/v1/podcasts/{id}/episodes": {
+      "get": {
+        "operationId": "listPodcastEpisodes",
+        "summary": "A podcast's episodes, oldest first, with where each was left and whether it was heard.",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Episodes.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PodcastEpisodeList"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such podcast.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    },
+    "/api/v1/playlists": {
+      "get": {
+        "operationId": "listPlaylists",
+        "summary": "The playlists, with the system playlist Liked first.",
+        "responses": {
+          "200": {
+            "description": "Playlists.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PlaylistList"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      },
+      "post": {
+        "operationId": "createPlaylist",
+        "summary": "Create a playlist: no name or an empty one is \"New playlist\"; a name taken (or \"Liked\") gets a number, \"Jazz (2)\".",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/PlaylistName"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "Created.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PlaylistSummary"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Not a playlist object.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/api/v1/playlists/liked": {
+      "get": {
+        "operationId": "showLikedPlaylist",
+        "summary": "The system playlist Liked: the items liked, in the order they were liked.",
+        "responses": {
+          "200": {
+            "description": "The playlist and its items.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PlaylistDetail"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    },
+    "/api/v1/playlists/search": {
+      "get": {
+        "operationId": "searchPlaylists",
+        "summary": "Playlists whose name, and items whose title or reference, contain the text (case and accents ignored).",
+        "parameters": [
+          {
+            "name": "q",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Playlists and items found.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PlaylistSearch"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "No text to look for.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    },
+    "/api/v1/playlists/{id}": {
+      "get": {
+        "operationId": "showPlaylist",
+        "summary": "A playlist and its items in order.",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            },
+            "description": "The playlist's id (the system playlist of liked items is /api/v1/playlists/liked)."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The playlist and its items.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PlaylistDetail"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such playlist.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      },
+      "patch": {
+        "operationId": "renamePlaylist",
+        "summary": "Rename a playlist, by the rule names are given at creation.",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            },
+            "description": "The playlist's id (the system playlist of liked items is /api/v1/playlists/liked)."
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/PlaylistName"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Renamed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PlaylistSummary"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Not a playlist object.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such playlist.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deletePlaylist",
+        "summary": "Delete a playlist (its recordings, episodes and stations stay).",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            },
+            "description": "The playlist's id (the system playlist of liked items is /api/v1/playlists/liked)."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The playlist deleted.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PlaylistSummary"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such playlist.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/api/v1/playlists/{id}/items": {
+      "post": {
+        "operationId": "addPlaylistItems",
+        "summary": "Add items at the end, in the order given: a programme as its recorded episodes (and its podcast's), a podcast as its episodes, oldest first; hidden items are left out.",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            },
+            "description": "The playlist's id (the system playlist of liked items is /api/v1/playlists/liked)."
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/PlaylistItems"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "What was added, and the playlist now.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ItemsAdded"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Not an object with items.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such playlist.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "An item that is not KIND:REF, that names a file, or that names nothing.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/api/v1/playlists/{id}/items/{position}": {
+      "delete": {
+        "operationId": "removePlaylistItem",
+        "summary": "Remove the item at a position (1 is the first).",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            },
+            "description": "The playlist's id (the system playlist of liked items is /api/v1/playlists/liked)."
+          },
+          {
+            "name": "position",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            },
+            "description": "The item's position, 1 first."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The playlist now.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PlaylistDetail"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such playlist or position.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/api/v1/playlists/{id}/items/{position}/move": {
+      "post": {
+        "operationId": "movePlaylistItem",
+        "summary": "Move the item at a position to another.",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            },
+            "description": "The playlist's id (the system playlist of liked items is /api/v1/playlists/liked)."
+          },
+          {
+            "name": "position",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "format": "int64"
+            },
+            "description": "The item's position now, 1 first."
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ItemMove"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The playlist now.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PlaylistDetail"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Not an object with to.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such playlist or position.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "to is not a position of the playlist.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/api/v1/likes": {
+      "post": {
+        "operationId": "like",
+        "summary": "Like an item: it joins the system playlist Liked.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ItemMark"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Liked (changed is false if it was already).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MarkReply"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Not an object with an item.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "Not KIND:REF, a file, or nothing called that.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "unlike",
+        "summary": "Unlike an item.",
+        "parameters": [
+          {
+            "name": "item",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            },
+            "description": "The item as KIND:REF, e.g. recording:12 (an item gone since, a deleted recording, is taken back too)."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Not liked (changed is false if it was not).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MarkReply"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "No item.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "Not KIND:REF.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/api/v1/hidden": {
+      "get": {
+        "operationId": "listHidden",
+        "summary": "The hidden items.",
+        "responses": {
+          "200": {
+            "description": "Hidden items.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/HiddenList"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      },
+      "post": {
+        "operationId": "hide",
+        "summary": "Hide an item: it leaves every playlist, and programmes, podcasts and playlists are added and played without it.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ItemMark"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Hidden (changed is false if it was already).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MarkReply"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "Not an object with an item.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "Not KIND:REF, a file, or nothing called that.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "unhide",
+        "summary": "Show a hidden item again (it does not go back into the playlists it left).",
+        "parameters": [
+          {
+            "name": "item",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            },
+            "description": "The item as KIND:REF, e.g. recording:12 (an item gone since, a deleted recording, is taken back too)."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Shown (changed is false if it was not hidden).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MarkReply"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "No item.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "Not KIND:REF.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
     "/api/v1/status": {
       "get": {
         "operationId": "status",
@@ -2126,6 +3514,762 @@ public enum OpenAPIDocument {
               "null"
             ],
             "description": "Bytes free where recordings go."
+          }
+        }
+      },
+      "GuideEntry": {
+        "type": "object",
+        "required": [
+          "channel",
+          "start",
+          "stop",
+          "startLocal",
+          "stopLocal",
+          "title",
+          "categories",
+          "onAir"
+        ],
+        "properties": {
+          "channel": {
+            "type": "string"
+          },
+          "station": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The station the channel is."
+          },
+          "start": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "stop": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "startLocal": {
+            "type": "string",
+            "description": "On the listing's clock: 2026-11-24T20:00:00+01:00."
+          },
+          "stopLocal": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "subTitle": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "episode": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "S2E5, or the guide's on-screen number."
+          },
+          "categories": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "onAir": {
+            "type": "boolean",
+            "description": "On air now."
+          }
+        }
+      },
+      "GuideDay": {
+        "type": "object",
+        "required": [
+          "date",
+          "timeZone",
+          "entries"
+        ],
+        "properties": {
+          "date": {
+            "type": "string",
+            "description": "YYYY-MM-DD on timeZone's clock."
+          },
+          "timeZone": {
+            "type": "string"
+          },
+          "entries": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/GuideEntry"
+            }
+          }
+        }
+      },
+      "GuideChannel": {
+        "type": "object",
+        "required": [
+          "id"
+        ],
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "name": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "station": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The station it is: mapped by hand, or the catalogue station whose guideID names it."
+          },
+          "stationName": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      },
+      "GuideChannelList": {
+        "type": "object",
+        "required": [
+          "channels"
+        ],
+        "properties": {
+          "channels": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/GuideChannel"
+            }
+          }
+        }
+      },
+      "ChannelMapping": {
+        "type": "object",
+        "required": [
+          "station"
+        ],
+        "properties": {
+          "station": {
+            "type": "string",
+            "minLength": 1,
+            "description": "A catalogue station id or a stream URL."
+          }
+        }
+      },
+      "GuideImportRequest": {
+        "type": "object",
+        "required": [
+          "url"
+        ],
+        "properties": {
+          "url": {
+            "type": "string",
+            "minLength": 1,
+            "examples": [
+              "https://example.org/guide.xml"
+            ]
+          }
+        }
+      },
+      "GuideImportReply": {
+        "type": "object",
+        "required": [
+          "url",
+          "notModified"
+        ],
+        "properties": {
+          "url": {
+            "type": "string"
+          },
+          "notModified": {
+            "type": "boolean",
+            "description": "The server answered 304: the copy imported last is current."
+          },
+          "imported": {
+            "type": [
+              "object",
+              "null"
+            ],
+            "required": [
+              "channels",
+              "broadcasts",
+              "replaced",
+              "skipped"
+            ],
+            "properties": {
+              "channels": {
+                "type": "integer"
+              },
+              "broadcasts": {
+                "type": "integer"
+              },
+              "replaced": {
+                "type": "integer",
+                "description": "Broadcasts of earlier imports the new guide replaced (moved ones among them)."
+              },
+              "skipped": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      },
+      "GuideSource": {
+        "type": "object",
+        "required": [
+          "url"
+        ],
+        "properties": {
+          "url": {
+            "type": "string"
+          },
+          "checkedAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "changedAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          }
+        }
+      },
+      "GuideSourceList": {
+        "type": "object",
+        "required": [
+          "sources"
+        ],
+        "properties": {
+          "sources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/GuideSource"
+            }
+          }
+        }
+      },
+      "PodcastRequest": {
+        "type": "object",
+        "required": [
+          "url"
+        ],
+        "properties": {
+          "url": {
+            "type": "string",
+            "minLength": 1,
+            "examples": [
+              "https://example.org/feed.xml"
+            ]
+          }
+        }
+      },
+      "ProgrammeAttachment": {
+        "type": "object",
+        "required": [
+          "programme"
+        ],
+        "properties": {
+          "programme": {
+            "type": "string",
+            "minLength": 1,
+            "description": "A programme id from the catalogue, or one recorded."
+          }
+        }
+      },
+      "Podcast": {
+        "type": "object",
+        "required": [
+          "id",
+          "url",
+          "title",
+          "episodes",
+          "item"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer"
+          },
+          "url": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "programme": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The catalogue programme it is attached to (onair podcasts attach)."
+          },
+          "checkedAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "changedAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "episodes": {
+            "type": "integer"
+          },
+          "item": {
+            "type": "string",
+            "description": "How playlists and likes name it: podcast:ID."
+          }
+        }
+      },
+      "PodcastList": {
+        "type": "object",
+        "required": [
+          "podcasts"
+        ],
+        "properties": {
+          "podcasts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Podcast"
+            }
+          }
+        }
+      },
+      "PodcastRefresh": {
+        "type": "object",
+        "required": [
+          "podcast",
+          "notModified",
+          "added"
+        ],
+        "properties": {
+          "podcast": {
+            "$ref": "#/components/schemas/Podcast"
+          },
+          "notModified": {
+            "type": "boolean",
+            "description": "The server answered 304: the feed was not read again."
+          },
+          "added": {
+            "type": "integer",
+            "description": "Episodes new in this copy of the feed."
+          },
+          "error": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Why the feed could not be refreshed."
+          }
+        }
+      },
+      "PodcastRefreshList": {
+        "type": "object",
+        "required": [
+          "podcasts"
+        ],
+        "properties": {
+          "podcasts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/PodcastRefresh"
+            }
+          }
+        }
+      },
+      "PodcastEpisode": {
+        "type": "object",
+        "required": [
+          "id",
+          "podcast",
+          "title",
+          "url",
+          "downloaded",
+          "heard",
+          "item"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer"
+          },
+          "podcast": {
+            "type": "integer"
+          },
+          "title": {
+            "type": "string"
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "published": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "url": {
+            "type": "string"
+          },
+          "mimeType": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "length": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "duration": {
+            "type": [
+              "number",
+              "null"
+            ],
+            "description": "Seconds."
+          },
+          "chaptersURL": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "downloaded": {
+            "type": "boolean"
+          },
+          "position": {
+            "type": [
+              "number",
+              "null"
+            ],
+            "description": "Seconds in where playing it last stopped; absent if never played."
+          },
+          "heard": {
+            "type": "boolean",
+            "description": "Played to its end once."
+          },
+          "item": {
+            "type": "string",
+            "description": "How playlists, likes and onair play name it: episode:ID."
+          }
+        }
+      },
+      "PodcastEpisodeList": {
+        "type": "object",
+        "required": [
+          "episodes"
+        ],
+        "properties": {
+          "episodes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/PodcastEpisode"
+            }
+          }
+        }
+      },
+      "LibraryItem": {
+        "type": "object",
+        "required": [
+          "kind",
+          "ref",
+          "title"
+        ],
+        "properties": {
+          "kind": {
+            "type": "string",
+            "enum": [
+              "recording",
+              "file",
+              "station",
+              "programme",
+              "podcast",
+              "episode"
+            ]
+          },
+          "ref": {
+            "type": "string",
+            "description": "The recording's, programme's, podcast's or episode's id, the station's id or URL, the file's path."
+          },
+          "title": {
+            "type": "string"
+          }
+        }
+      },
+      "PlaylistSummary": {
+        "type": "object",
+        "required": [
+          "id",
+          "name",
+          "system"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "description": "What onair play playlist:ID takes: a number, or liked."
+          },
+          "name": {
+            "type": "string"
+          },
+          "items": {
+            "type": "integer",
+            "description": "How many items it holds (not in search results)."
+          },
+          "system": {
+            "type": "boolean",
+            "description": "Liked, which liking and unliking change."
+          }
+        }
+      },
+      "PlaylistList": {
+        "type": "object",
+        "required": [
+          "playlists"
+        ],
+        "properties": {
+          "playlists": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/PlaylistSummary"
+            }
+          }
+        }
+      },
+      "PlaylistEntry": {
+        "type": "object",
+        "required": [
+          "position",
+          "item"
+        ],
+        "properties": {
+          "position": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "item": {
+            "$ref": "#/components/schemas/LibraryItem"
+          }
+        }
+      },
+      "PlaylistDetail": {
+        "type": "object",
+        "required": [
+          "playlist",
+          "entries"
+        ],
+        "properties": {
+          "playlist": {
+            "$ref": "#/components/schemas/PlaylistSummary"
+          },
+          "entries": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/PlaylistEntry"
+            }
+          }
+        }
+      },
+      "SearchHit": {
+        "type": "object",
+        "required": [
+          "playlist",
+          "playlistName",
+          "position",
+          "item"
+        ],
+        "properties": {
+          "playlist": {
+            "type": "integer"
+          },
+          "playlistName": {
+            "type": "string"
+          },
+          "position": {
+            "type": "integer"
+          },
+          "item": {
+            "$ref": "#/components/schemas/LibraryItem"
+          }
+        }
+      },
+      "PlaylistSearch": {
+        "type": "object",
+        "required": [
+          "playlists",
+          "items"
+        ],
+        "properties": {
+          "playlists": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/PlaylistSummary"
+            }
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/SearchHit"
+            }
+          }
+        }
+      },
+      "PlaylistName": {
+        "type": "object",
+        "required": [],
+        "properties": {
+          "name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Empty or absent: \"New playlist\"."
+          }
+        }
+      },
+      "PlaylistItems": {
+        "type": "object",
+        "required": [
+          "items"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "type": "string",
+              "pattern": "^(recording|station|programme|podcast|episode):.+$",
+              "examples": [
+                "recording:12",
+                "programme:jazz-hour",
+                "podcast:1"
+              ]
+            }
+          }
+        }
+      },
+      "ItemMove": {
+        "type": "object",
+        "required": [
+          "to"
+        ],
+        "properties": {
+          "to": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The item's new position."
+          }
+        }
+      },
+      "ItemsAdded": {
+        "type": "object",
+        "required": [
+          "added",
+          "hiddenLeftOut",
+          "playlist"
+        ],
+        "properties": {
+          "added": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/LibraryItem"
+            }
+          },
+          "hiddenLeftOut": {
+            "type": "integer",
+            "description": "Items left out because they are hidden."
+          },
+          "playlist": {
+            "$ref": "#/components/schemas/PlaylistDetail"
+          }
+        }
+      },
+      "ItemMark": {
+        "type": "object",
+        "required": [
+          "item"
+        ],
+        "properties": {
+          "item": {
+            "type": "string",
+            "pattern": "^(recording|station|programme|podcast|episode):.+$",
+            "examples": [
+              "recording:12",
+              "station:fip"
+            ]
+          }
+        }
+      },
+      "MarkReply": {
+        "type": "object",
+        "required": [
+          "item",
+          "changed"
+        ],
+        "properties": {
+          "item": {
+            "$ref": "#/components/schemas/LibraryItem"
+          },
+          "liked": {
+            "type": "boolean",
+            "description": "From /likes: whether it is liked now."
+          },
+          "hidden": {
+            "type": "boolean",
+            "description": "From /hidden: whether it is hidden now."
+          },
+          "changed": {
+            "type": "boolean",
+            "description": "False when it was so already."
+          }
+        }
+      },
+      "HiddenList": {
+        "type": "object",
+        "required": [
+          "items"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/LibraryItem"
+            }
           }
         }
       }

@@ -55,19 +55,37 @@ public final class LibraryStore: Sendable {
     /// Creates a playlist: an empty name becomes "New playlist", and a name taken (or "Liked") gets
     /// the first free number: "Jazz (2)".
     public func create(name: String) throws(LibraryError) -> Playlist {
-        let base = name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? Self.defaultName
-                                                                                 : name.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try access { db in
-            let taken = Set(try String.fetchAll(db, sql: "SELECT name FROM library_playlist")).union([Self.likedName])
-            var candidate = base, number = 2
-            while taken.contains(candidate) {
-                candidate = "\(base) (\(number))"
-                number += 1
-            }
-            var playlist = Playlist(name: candidate, createdAt: Date())
+        try access { db in
+            var playlist = Playlist(name: try Self.freeName(name, db), createdAt: Date())
             try playlist.insert(db)
             return playlist
         }
+    }
+
+    /// Renames a playlist by the rule `create` names one by (its own name is not taken from it); nil
+    /// if there is no such playlist.
+    public func rename(playlist id: Int64, to name: String) throws(LibraryError) -> Playlist? {
+        try access { db in
+            guard var playlist = try Playlist.fetchOne(db, key: id) else { return nil }
+            playlist.name = try Self.freeName(name, db, renaming: id)
+            try playlist.update(db)
+            return playlist
+        }
+    }
+
+    /// `name` trimmed ("New playlist" when empty), or with the first free number when another playlist
+    /// (or "Liked") has it: "Jazz (2)".
+    private static func freeName(_ name: String, _ db: Database, renaming id: Int64? = nil) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let base = trimmed.isEmpty ? defaultName : trimmed
+        let taken = Set(try String.fetchAll(db, sql: "SELECT name FROM library_playlist WHERE id IS NOT ?", arguments: [id]))
+            .union([likedName])
+        var candidate = base, number = 2
+        while taken.contains(candidate) {
+            candidate = "\(base) (\(number))"
+            number += 1
+        }
+        return candidate
     }
 
     /// Every playlist, oldest first, with how many items each holds.
@@ -184,6 +202,13 @@ public final class LibraryStore: Sendable {
         try access(write: false) { db in
             try Row.fetchAll(db, sql: "SELECT kind, ref, title FROM library_mark WHERE liked AND NOT hidden ORDER BY likedAt, rowid")
                 .compactMap(Self.item)
+        }
+    }
+
+    /// The hidden items, by kind and reference.
+    public func hidden() throws(LibraryError) -> [LibraryItem] {
+        try access(write: false) { db in
+            try Row.fetchAll(db, sql: "SELECT kind, ref, title FROM library_mark WHERE hidden ORDER BY kind, ref").compactMap(Self.item)
         }
     }
 

@@ -91,8 +91,9 @@ struct GuideCommand: ParsableCommand {
                 let day = GuideListing.day(date, in: zone)!
                 var rows: [[String]] = []
                 for listing in listings {
-                    let broadcasts = try guiding { () throws(GuideError) in try store.broadcasts(channel: listing.channel, overlapping: day) }
-                    let entries = GuideListing.entries(broadcasts, station: listing.name, zone: zone, language: listing.station?.language)
+                    let entries = try guiding { () throws(GuideError) in
+                        try store.listing(channel: listing.channel, station: listing.name, day: day, zone: zone, language: listing.station?.language)
+                    }
                     if json { entries.forEach { Console.json($0) }; continue }
                     rows += entries.map { entry in
                         [(entry.onAir ? "▶ " : "  ") + Self.clock(entry.startLocal) + "–" + Self.clock(entry.stopLocal),

@@ -67,6 +67,7 @@ struct PlaylistsCommand: ParsableCommand {
 
         Examples:
           onair playlists create "Sunday morning"
+          onair playlists rename 1 "Sunday jazz"
           onair playlists add 1 12 jazz-record-requests ~/Music/intro.mp3
           onair playlists move 1 3 1
           onair playlists show 1
@@ -74,7 +75,7 @@ struct PlaylistsCommand: ParsableCommand {
 
         Exit codes: 0 success; 3 the database cannot be opened; 4 no such playlist, position or item; 64 usage error.
         """,
-        subcommands: [List.self, Create.self, Add.self, Remove.self, Move.self, Show.self, Search.self, Delete.self],
+        subcommands: [List.self, Create.self, Rename.self, Add.self, Remove.self, Move.self, Show.self, Search.self, Delete.self],
         defaultSubcommand: List.self
     )
 
@@ -105,6 +106,22 @@ struct PlaylistsCommand: ParsableCommand {
                 let playlist = try LibraryAccess.run { () throws(LibraryError) in try store.create(name: name) }
                 json ? Console.json(PlaylistView(id: String(playlist.id!), name: playlist.name, items: 0))
                      : print("Created playlist \(playlist.id!): \(playlist.name)")
+            }
+        }
+    }
+
+    struct Rename: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a playlist (no name: \"New playlist\"; a name taken gets a number).")
+        @Argument(help: "The playlist's id.") var playlist: Int64
+        @Argument(help: "Its new name.") var name: String = ""
+
+        func run() throws {
+            try reportingFailures {
+                let store = try LibraryAccess.store()
+                guard let renamed = try LibraryAccess.run({ () throws(LibraryError) in try store.rename(playlist: playlist, to: name) }) else {
+                    throw LibraryAccess.notFound(String(playlist))
+                }
+                print("Renamed playlist \(playlist): \(renamed.name)")
             }
         }
     }

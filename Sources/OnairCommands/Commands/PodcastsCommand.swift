@@ -24,11 +24,12 @@ struct PodcastsCommand: ParsableCommand {
           onair podcasts refresh 1 --keep 3
           onair play episode:12 --start 10m
           onair podcasts attach 1 bbc-radio-4-today    # play bbc-radio-4-today: recorded and published episodes
+          onair podcasts remove 1
 
         Exit codes: 0 success; 1 the feed could not be fetched or read; 3 the database cannot be opened; \
         4 no such podcast.
         """,
-        subcommands: [List.self, Add.self, Episodes.self, Refresh.self, Attach.self, Detach.self],
+        subcommands: [List.self, Add.self, Episodes.self, Refresh.self, Attach.self, Detach.self, Remove.self],
         defaultSubcommand: List.self
     )
 
@@ -41,7 +42,7 @@ struct PodcastsCommand: ParsableCommand {
     }
 
     static func fetcher(_ store: PodcastStore) -> PodcastFetch {
-        PodcastFetch(store: store, downloads: CatalogueAccess.paths.data.appendingPathComponent("podcasts"))
+        PodcastFetch(store: store, dataDirectory: CatalogueAccess.paths.data)
     }
 
     static func run<T>(exitCode: Int32 = ExitStatus.configuration, _ body: () throws(PodcastError) -> T) throws -> T {
@@ -138,6 +139,21 @@ struct PodcastsCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures { try PodcastsCommand.attach(podcast, to: nil) }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Stop following a podcast: it, its episodes and their downloads go.")
+        @Argument(help: "The podcast's id.") var podcast: Int64
+
+        func run() throws {
+            try reportingFailures {
+                let store = try openStore()
+                guard let removed = try PodcastsCommand.run({ () throws(PodcastError) in try fetcher(store).unfollow(podcast) }) else {
+                    throw CommandFailure(message: "no podcast \(podcast) (see: onair podcasts)", exitCode: ExitStatus.notFound)
+                }
+                print("Stopped following \(removed.title)")
+            }
         }
     }
 

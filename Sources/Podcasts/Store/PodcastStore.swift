@@ -92,6 +92,16 @@ public final class PodcastStore: Sendable {
         }
     }
 
+    /// Stops following a podcast: it and its episodes leave the database; nil if there was none.
+    public func delete(id: Int64) throws(PodcastError) -> Podcast? {
+        try access { db in
+            guard let podcast = try Podcast.fetchOne(db, key: id) else { return nil }
+            try PodcastEpisode.filter(Column("podcast") == id).deleteAll(db)
+            try podcast.delete(db)
+            return podcast
+        }
+    }
+
     /// Notes a refresh the server answered 304.
     public func checked(_ podcast: Podcast, at instant: Date) throws(PodcastError) {
         try access { db in
