@@ -23,6 +23,11 @@ public struct PodcastFetch: Sendable {
         self.store = store; self.downloads = downloads; self.engine = engine
     }
 
+    /// Episodes downloaded under `podcasts/` in onair's data directory, where the CLI and the daemon keep them.
+    public init(store: PodcastStore, dataDirectory: URL, engine: TransferEngine = .shared) {
+        self.init(store: store, downloads: dataDirectory.appendingPathComponent("podcasts"), engine: engine)
+    }
+
     /// Follows the feed at `url` (or refreshes it if followed already).
     public func add(_ url: String, now: Date = Date()) throws(PodcastError) -> Outcome {
         try refresh(try store.podcast(url: url) ?? Podcast(url: url, title: url), now: now)

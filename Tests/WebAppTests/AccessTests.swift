@@ -25,17 +25,9 @@ final class AccessTests: XCTestCase {
         try await harness.application().test(.router) { client in try await body(client, harness) }
     }
 
-    private static let formHeaders: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
-
-    private static func form(_ fields: [String: String]) -> ByteBuffer {
-        var components = URLComponents()
-        components.queryItems = fields.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        return ByteBuffer(string: components.percentEncodedQuery ?? "")
-    }
-
     /// Logs in with the password; the session's cookie, as the browser sends it back.
     private static func logIn(_ client: any TestClientProtocol, password: String = AccessTests.password) async throws -> TestResponse {
-        try await client.execute(uri: "/login", method: .post, headers: formHeaders, body: form(["password": password, "next": "/schedule"]))
+        try await client.execute(uri: "/login", method: .post, headers: WebForm.headers, body: WebForm.body(["password": password, "next": "/schedule"]))
     }
 
     /// What each address answers a GET without credentials.
@@ -116,10 +108,10 @@ final class AccessTests: XCTestCase {
             XCTAssertEqual(try harness.daemon.schedule.rule(id: rule.id!)?.paused, false, "a request without the CSRF token changed nothing")
             let wrongToken = try await client.execute(uri: "/schedule/rules/\(rule.id!)/pause", method: .post,
                                                       headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
-                                                      body: Self.form(["csrf": String(repeating: "0", count: 64)]))
+                                                      body: WebForm.body(["csrf": String(repeating: "0", count: 64)]))
             XCTAssertEqual(wrongToken.status, .forbidden)
             let paused = try await client.execute(uri: "/schedule/rules/\(rule.id!)/pause", method: .post,
-                                                  headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], body: Self.form(["csrf": csrf]))
+                                                  headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], body: WebForm.body(["csrf": csrf]))
             XCTAssertEqual(paused.status, .seeOther)
             XCTAssertEqual(try harness.daemon.schedule.rule(id: rule.id!)?.paused, true)
             // The API with the cookie: the token in X-CSRF-Token.
@@ -129,7 +121,7 @@ final class AccessTests: XCTestCase {
             XCTAssertEqual(try harness.daemon.schedule.rule(id: rule.id!)?.paused, false)
 
             let logout = try await client.execute(uri: "/logout", method: .post, headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
-                                                  body: Self.form(["csrf": csrf]))
+                                                  body: WebForm.body(["csrf": csrf]))
             XCTAssertEqual(logout.status, .seeOther)
             let afterLogout = try await client.execute(uri: "/schedule", method: .get, headers: [.cookie: cookie])
             XCTAssertEqual(afterLogout.status, .seeOther, "after logging out the cookie no longer lets anyone in")

@@ -41,7 +41,7 @@ struct PodcastsCommand: ParsableCommand {
     }
 
     static func fetcher(_ store: PodcastStore) -> PodcastFetch {
-        PodcastFetch(store: store, downloads: CatalogueAccess.paths.data.appendingPathComponent("podcasts"))
+        PodcastFetch(store: store, dataDirectory: CatalogueAccess.paths.data)
     }
 
     static func run<T>(exitCode: Int32 = ExitStatus.configuration, _ body: () throws(PodcastError) -> T) throws -> T {
