@@ -82,6 +82,34 @@ final class AccessTests: XCTestCase {
         XCTAssertNotNil(database.range(of: Data("$2b$12$".utf8)), "the password is kept as a bcrypt hash")
     }
 
+    func testTheGuidePodcastAndPlaylistPagesNeedTheLoginAndTheirFormsTheCSRFToken() async throws {
+        try harness.credentials.setPassword(Self.password)
+        try await test { client, harness in
+            for uri in ["/guide", "/podcasts", "/podcasts/1", "/episodes/1", "/playlists", "/playlists/liked"] {
+                let page = try await client.execute(uri: uri, method: .get)
+                XCTAssertEqual(page.status, .seeOther, uri)
+                XCTAssertEqual(page.headers[.location].flatMap { URLComponents(string: $0)?.path }, "/login", uri)
+            }
+            let login = try await Self.logIn(client)
+            let cookie = String(try XCTUnwrap(login.headers[.setCookie]).prefix { $0 != ";" })
+            let page = String(buffer: try await client.execute(uri: "/playlists", method: .get, headers: [.cookie: cookie]).body)
+            let field = try XCTUnwrap(page.range(of: #"name="csrf" value="[0-9a-f]{64}""#, options: .regularExpression), page)
+            let csrf = String(page[field].dropFirst(#"name="csrf" value=""#.count).dropLast())
+            XCTAssertTrue(page.contains(#"<form method="post" action="/playlists" class="stack"><input type="hidden" name="csrf" value="\#(csrf)">"#), page)
+            let headers: HTTPFields = [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"]
+            for (uri, fields) in [("/playlists", ["name": "Forged"]), ("/podcasts", ["url": "http://127.0.0.1:9/feed.xml"]),
+                                  ("/guide/record", ["station": "demo", "title": "News"]), ("/library/marks", ["item": "station:demo", "mark": "like"])] {
+                let forged = try await client.execute(uri: uri, method: .post, headers: headers, body: WebForm.body(fields))
+                XCTAssertEqual(forged.status, .forbidden, uri)
+            }
+            XCTAssertEqual(try harness.services.library.playlists().count, 0, "nothing was created without the token")
+            XCTAssertEqual(try harness.services.library.liked().count, 0)
+            let created = try await client.execute(uri: "/playlists", method: .post, headers: headers, body: WebForm.body(["name": "", "csrf": csrf]))
+            XCTAssertEqual(created.status, .seeOther)
+            XCTAssertEqual(try harness.services.library.playlists().map(\.playlist.name), ["New playlist"])
+        }
+    }
+
     func testALoginSetsAStrictHttpOnlyCookieAndItsFormsNeedTheCSRFToken() async throws {
         try harness.credentials.setPassword(Self.password)
         var request = RuleRequest(station: "demo")

@@ -97,6 +97,12 @@ enum Assets {
     button[aria-pressed="true"] { background: var(--paper); color: var(--accent); }
     .actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 16px; }
     .actions form { margin: 0; }
+    .row select { flex: 1; min-width: 0; }
+    .row label { align-self: center; }
+    .marks { display: inline-flex; gap: 8px; }
+    .cards .description, .cards .actions { flex-basis: 100%; margin: 0; }
+    .on-air { border-color: var(--accent); border-width: 2px; }
+    .progress { color: var(--muted); font-style: italic; }
     audio { width: 100%; margin: 8px 0; }
     .chapters { padding-left: 1.5rem; }
     .chapters li { padding: 4px 0; }
