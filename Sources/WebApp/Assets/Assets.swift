@@ -101,7 +101,7 @@ enum Assets {
     .row label { align-self: center; }
     .marks { display: inline-flex; gap: 8px; }
     .cards .description, .cards .actions { flex-basis: 100%; margin: 0; }
-    .on-air { border-color: var(--accent); border-width: 2px; }
+    .cards li.on-air { border-color: var(--accent); border-width: 2px; }
     .progress { color: var(--muted); font-style: italic; }
     audio { width: 100%; margin: 8px 0; }
     .chapters { padding-left: 1.5rem; }
