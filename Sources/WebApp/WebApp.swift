@@ -127,6 +127,11 @@ public enum WebApp {
             let notice = request.uri.queryParameters["notice"].map(String.init)
             return try await page(request) { pages in try pages.episode(id: id, notice: notice) }
         }
+        router.post("/episodes/:id/position") { request, context in
+            let id = try context.parameters.require("id", as: Int64.self)
+            let position = try await form(PositionForm.self, request)
+            return try await page(request) { pages in try pages.saveEpisodePosition(id: id, position) }
+        }
 
         router.get("/playlists") { request, _ in
             let notice = request.uri.queryParameters["notice"].map(String.init)

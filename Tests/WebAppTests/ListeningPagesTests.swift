@@ -145,6 +145,18 @@ final class ListeningPagesTests: XCTestCase {
             let heard = String(buffer: try await client.execute(uri: "/episodes/2", method: .get).body)
             XCTAssertTrue(heard.contains(#"src="\#(server.url("/ep2.mp3").absoluteString)">"#), "a heard episode starts from the top: \(heard)")
 
+            // Where the browser's player left it (the script posts it on pause and at the end).
+            let paused = try await Self.post(client, "/episodes/1/position", ["seconds": "3.25", "heard": "false"])
+            XCTAssertEqual(paused.headers[.location], "/episodes/1")
+            let resumed = String(buffer: try await client.execute(uri: "/episodes/1", method: .get).body)
+            XCTAssertTrue(resumed.contains(#"src="\#(enclosure)#t=3.25""#), resumed)
+            XCTAssertTrue(resumed.contains(#"<p class="progress" id="progress">Left at 0:03</p>"#), resumed)
+            XCTAssertTrue(resumed.contains(#"<form id="position" method="post" action="/episodes/1/position" hidden>"#))
+            _ = try await Self.post(client, "/episodes/1/position", ["seconds": "4", "heard": "true"])
+            XCTAssertEqual(try harness.services.positions.position(of: enclosure)?.heard, true, "kept as `onair play` keeps it")
+            let nonsense = try await Self.post(client, "/episodes/1/position", ["seconds": "soon", "heard": "false"])
+            XCTAssertEqual(nonsense.status, .badRequest)
+
             let refreshed = try await Self.post(client, "/podcasts/1/refresh")
             let afterRefresh = try await Self.follow(client, refreshed)
             XCTAssertTrue(afterRefresh.contains("Tone Talk &amp; Co: not changed."))

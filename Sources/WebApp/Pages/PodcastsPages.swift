@@ -76,6 +76,7 @@ struct PodcastView {
 /// its description, like and hide, and a playlist to add it to.
 struct EpisodeView {
     var chrome: Chrome
+    var id: Int64
     var podcast: String
     var podcastHref: String
     var when: String
@@ -92,6 +93,7 @@ struct EpisodeView {
     {{#progress}}<p class="progress" id="progress">{{progress}}</p>{{/progress}}
     <audio id="player" controls preload="metadata" src="{{audioURL}}{{playFrom}}">Your browser cannot play this episode:
     <a href="{{audioURL}}">download it</a>.</audio>
+    <form id="position" method="post" action="/episodes/{{id}}/position" hidden>{{>csrf}}</form>
     {{#description}}<p class="description">{{description}}</p>{{/description}}
     <div class="actions">
     <a class="button" href="{{audioURL}}">Download</a>
@@ -100,6 +102,12 @@ struct EpisodeView {
     </div>
     {{/content}}{{/layout}}
     """
+}
+
+/// Where the browser's player left an episode (sent by the script when it pauses or ends).
+struct PositionForm: Decodable, Sendable {
+    var seconds: Double
+    var heard: Bool
 }
 
 /// The follow form: a feed's URL.
@@ -190,14 +198,24 @@ extension Pages {
         let resume = position.flatMap { $0.heard || $0.seconds <= 0 ? nil : $0.seconds }
         let library = try LibraryState(services.library)
         let item = ItemResolver.item(episode), back = "/episodes/\(id)"
-        let view = EpisodeView(chrome: Chrome(title: episode.title, section: "/podcasts", notice: notice), podcast: podcast.title,
+        let view = EpisodeView(chrome: Chrome(title: episode.title, section: "/podcasts", notice: notice), id: id, podcast: podcast.title,
                                podcastHref: "/podcasts/\(podcast.id ?? 0)", when: Self.published(episode), description: episode.description,
                                audioURL: episode.url, playFrom: resume.map { String(format: "#t=%.2f", $0) } ?? "",
                                progress: Self.progress(position), marks: library.marks(item, back: back), adding: library.adding(item, back: back))
         return renderer.render("episode", view)
     }
 
-    /// "Heard", or "Left at 12:34" (where `onair play` stopped it).
+    /// Notes where the browser's player left the episode, as `onair play` does, so both resume there.
+    func saveEpisodePosition(id: Int64, _ form: PositionForm) throws -> RenderedPage {
+        guard let episode = try services.podcasts.episode(id: id) else {
+            return notFound("No episode \(id): its podcast may have been removed.", section: "/podcasts")
+        }
+        guard form.seconds.isFinite, form.seconds >= 0 else { throw HTTPError(.badRequest, message: "seconds must be a time in the episode") }
+        try services.positions.savePosition(of: episode, seconds: form.seconds, heard: form.heard)
+        return .redirect("/episodes/\(id)")
+    }
+
+    /// "Heard", or "Left at 12:34" (where `onair play` or the browser stopped it).
     private static func progress(_ position: PlayerStore.Position?) -> String? {
         guard let position else { return nil }
         if position.heard { return "Heard" }

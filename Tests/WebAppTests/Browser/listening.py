@@ -49,6 +49,14 @@ def main():
                  lambda: (driver.execute_script("return document.getElementById('player').currentTime") or 0) > 1, 20)
         check(True, "the podcast episode plays in the browser")
         driver.execute_script("document.getElementById('player').pause()")
+
+        def left_at():
+            open_page(driver, "/episodes/1")
+            shown = driver.find_elements(By.ID, "progress")
+            return shown[0].text if shown and shown[0].text.startswith("Left at 0:0") else None
+        left = wait_for("where the player was paused is kept", left_at, 10)
+        source = driver.find_element(By.ID, "player").get_attribute("src")
+        check("#t=" in source, f"the episode resumes there ({left!r}, {source})")
         driver.find_element(By.XPATH, "//button[text()='Like']").click()
         notice_text = notice(driver)
         check(notice_text == "Liked One tone.", f"the episode is liked ({notice_text})")
