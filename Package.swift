@@ -111,9 +111,10 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The web app: the pages a person uses from a phone or a laptop (Mustache templates, a small script and
-        // stylesheet, all compiled in), as routes added to the daemon's HTTP router.
+        // stylesheet, all compiled in) — stations, schedule, guide, recordings, podcasts, playlists, status — as
+        // routes added to the daemon's HTTP router.
         .target(name: "WebApp", dependencies: [
-            "RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "Guide", "Engine",
+            "RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "Guide", "Engine", "Podcasts", "Library", "Playback", "Store",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Mustache", package: "swift-mustache"),
         ]),
@@ -158,7 +159,8 @@ let package = Package(
             "TestSupport",
         ]),
         .testTarget(name: "WebAppTests", dependencies: [
-            "WebApp", "HTTPService", "Outputs", "Engine", "Scheduling", "Recording", "Guide", "RadioModel", "Store", "TestSupport",
+            "WebApp", "HTTPService", "Outputs", "Engine", "Scheduling", "Recording", "Guide", "Podcasts", "Library", "Playback", "RadioModel", "Store",
+            "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["Browser"]),

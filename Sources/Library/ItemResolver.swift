@@ -179,12 +179,12 @@ public struct ItemResolver {
         }
     }
 
-    static func item(_ episode: PodcastEpisode) -> LibraryItem {
+    public static func item(_ episode: PodcastEpisode) -> LibraryItem {
         LibraryItem(kind: .episode, ref: String(episode.id ?? 0), title: episode.title)
     }
 
     /// A recording as lists and the player show it: "Tone Hour · 2026-11-24T20:00:00+01:00".
-    static func item(_ entry: IndexedRecording) -> LibraryItem {
+    public static func item(_ entry: IndexedRecording) -> LibraryItem {
         LibraryItem(kind: .recording, ref: String(entry.id ?? 0), title: "\(entry.programmeName ?? entry.stationName) · \(entry.startLocal)")
     }
 }

@@ -3,8 +3,9 @@ import Outputs
 import NIOPosix
 
 /// The web app: server-rendered pages for a phone or a laptop, added to the daemon's HTTP router. It owns
-/// `/`, `/stations…`, `/schedule…`, `/recordings…`, `/status` and `/assets/…`; forms post to these pages,
-/// which hand the same requests to the libraries as the CLI and the API do.
+/// `/`, `/stations…`, `/guide…`, `/schedule…`, `/recordings…`, `/podcasts…`, `/episodes/…`, `/playlists…`,
+/// `/library/marks`, `/status` and `/assets/…`; forms post to these pages, which hand the same requests to
+/// the libraries as the CLI and the API do.
 public enum WebApp {
     public static func addRoutes(to router: Router<ClientRequestContext>, services: WebServices) {
         let renderer = PageRenderer()
@@ -74,7 +75,8 @@ public enum WebApp {
         router.get("/recordings/:id") { request, context in
             let id = try context.parameters.require("id", as: Int64.self)
             let start = request.uri.queryParameters["t"].flatMap { Double(String($0)) }
-            return try await page(request) { pages in try pages.recording(id: id, start: start) }
+            let notice = request.uri.queryParameters["notice"].map(String.init)
+            return try await page(request) { pages in try pages.recording(id: id, start: start, notice: notice) }
         }
         router.post("/recordings/:id/delete") { request, context in
             let id = try context.parameters.require("id", as: Int64.self)
@@ -88,6 +90,84 @@ public enum WebApp {
             let id = try context.parameters.require("id", as: Int64.self)
             return try await page(request) { pages in try pages.setKept(id: id, false) }
         }
+        router.get("/guide") { request, _ in
+            let query = request.uri.queryParameters
+            return try await page(request) { pages in
+                pages.guide(channel: query["channel"].flatMap { Display.given(String($0)) }, date: query["date"].flatMap { Display.given(String($0)) },
+                            notice: query["notice"].map(String.init))
+            }
+        }
+        router.post("/guide/record") { request, _ in
+            let record = try await form(GuideRecordForm.self, request)
+            return try await page(request) { pages in pages.recordFromGuide(record) }
+        }
+
+        router.get("/podcasts") { request, _ in
+            let notice = request.uri.queryParameters["notice"].map(String.init)
+            return try await page(request) { pages in pages.podcasts(notice: notice) }
+        }
+        router.post("/podcasts") { request, _ in
+            let follow = try await form(FollowForm.self, request)
+            return try await page(request) { pages in pages.follow(follow) }
+        }
+        router.post("/podcasts/refresh") { request, _ in
+            try await page(request) { pages in try pages.refreshPodcasts(nil) }
+        }
+        router.get("/podcasts/:id") { request, context in
+            let id = try context.parameters.require("id", as: Int64.self)
+            let notice = request.uri.queryParameters["notice"].map(String.init)
+            return try await page(request) { pages in try pages.podcast(id: id, notice: notice) }
+        }
+        router.post("/podcasts/:id/refresh") { request, context in
+            let id = try context.parameters.require("id", as: Int64.self)
+            return try await page(request) { pages in try pages.refreshPodcasts(id) }
+        }
+        router.get("/episodes/:id") { request, context in
+            let id = try context.parameters.require("id", as: Int64.self)
+            let notice = request.uri.queryParameters["notice"].map(String.init)
+            return try await page(request) { pages in try pages.episode(id: id, notice: notice) }
+        }
+        router.post("/episodes/:id/position") { request, context in
+            let id = try context.parameters.require("id", as: Int64.self)
+            let position = try await form(PositionForm.self, request)
+            return try await page(request) { pages in try pages.saveEpisodePosition(id: id, position) }
+        }
+
+        router.get("/playlists") { request, _ in
+            let notice = request.uri.queryParameters["notice"].map(String.init)
+            return try await page(request) { pages in pages.playlists(notice: notice) }
+        }
+        router.post("/playlists") { request, _ in
+            let create = try await form(PlaylistForm.self, request)
+            return try await page(request) { pages in try pages.createPlaylist(create) }
+        }
+        router.post("/playlists/add") { request, _ in
+            let add = try await form(AddItemForm.self, request)
+            return try await page(request) { pages in try pages.addToPlaylist(add) }
+        }
+        router.get("/playlists/:id") { request, context in
+            let id = try context.parameters.require("id")
+            let notice = request.uri.queryParameters["notice"].map(String.init)
+            return try await page(request) { pages in try pages.playlist(id: id, notice: notice) }
+        }
+        router.post("/playlists/:id/delete") { request, context in
+            let id = try context.parameters.require("id", as: Int64.self)
+            return try await page(request) { pages in try pages.deletePlaylist(id: id) }
+        }
+        router.post("/playlists/:id/items/:position/remove") { request, context in
+            let (id, position) = (try context.parameters.require("id", as: Int64.self), try context.parameters.require("position", as: Int.self))
+            return try await page(request) { pages in try pages.removeFromPlaylist(id: id, position: position) }
+        }
+        router.post("/playlists/:id/items/:position/move") { request, context in
+            let (id, position) = (try context.parameters.require("id", as: Int64.self), try context.parameters.require("position", as: Int.self))
+            let move = try await form(MoveForm.self, request)
+            return try await page(request) { pages in try pages.moveInPlaylist(id: id, from: position, move) }
+        }
+        router.post("/library/marks") { request, _ in
+            let mark = try await form(MarkForm.self, request)
+            return try await page(request) { pages in try pages.mark(mark) }
+        }
+
         router.post("/status/jobs/:job/stop") { request, context in
             let job = try context.parameters.require("job", as: Int64.self)
             return try await page(request) { pages in try pages.stopJob(job, returningTo: "/status") }

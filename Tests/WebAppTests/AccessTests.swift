@@ -25,17 +25,9 @@ final class AccessTests: XCTestCase {
         try await harness.application().test(.router) { client in try await body(client, harness) }
     }
 
-    private static let formHeaders: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
-
-    private static func form(_ fields: [String: String]) -> ByteBuffer {
-        var components = URLComponents()
-        components.queryItems = fields.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        return ByteBuffer(string: components.percentEncodedQuery ?? "")
-    }
-
     /// Logs in with the password; the session's cookie, as the browser sends it back.
     private static func logIn(_ client: any TestClientProtocol, password: String = AccessTests.password) async throws -> TestResponse {
-        try await client.execute(uri: "/login", method: .post, headers: formHeaders, body: form(["password": password, "next": "/schedule"]))
+        try await client.execute(uri: "/login", method: .post, headers: WebForm.headers, body: WebForm.body(["password": password, "next": "/schedule"]))
     }
 
     /// What each address answers a GET without credentials.
@@ -90,6 +82,34 @@ final class AccessTests: XCTestCase {
         XCTAssertNotNil(database.range(of: Data("$2b$12$".utf8)), "the password is kept as a bcrypt hash")
     }
 
+    func testTheGuidePodcastAndPlaylistPagesNeedTheLoginAndTheirFormsTheCSRFToken() async throws {
+        try harness.credentials.setPassword(Self.password)
+        try await test { client, harness in
+            for uri in ["/guide", "/podcasts", "/podcasts/1", "/episodes/1", "/playlists", "/playlists/liked"] {
+                let page = try await client.execute(uri: uri, method: .get)
+                XCTAssertEqual(page.status, .seeOther, uri)
+                XCTAssertEqual(page.headers[.location].flatMap { URLComponents(string: $0)?.path }, "/login", uri)
+            }
+            let login = try await Self.logIn(client)
+            let cookie = String(try XCTUnwrap(login.headers[.setCookie]).prefix { $0 != ";" })
+            let page = String(buffer: try await client.execute(uri: "/playlists", method: .get, headers: [.cookie: cookie]).body)
+            let field = try XCTUnwrap(page.range(of: #"name="csrf" value="[0-9a-f]{64}""#, options: .regularExpression), page)
+            let csrf = String(page[field].dropFirst(#"name="csrf" value=""#.count).dropLast())
+            XCTAssertTrue(page.contains(#"<form method="post" action="/playlists" class="stack"><input type="hidden" name="csrf" value="\#(csrf)">"#), page)
+            let headers: HTTPFields = [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"]
+            for (uri, fields) in [("/playlists", ["name": "Forged"]), ("/podcasts", ["url": "http://127.0.0.1:9/feed.xml"]),
+                                  ("/guide/record", ["station": "demo", "title": "News"]), ("/library/marks", ["item": "station:demo", "mark": "like"])] {
+                let forged = try await client.execute(uri: uri, method: .post, headers: headers, body: WebForm.body(fields))
+                XCTAssertEqual(forged.status, .forbidden, uri)
+            }
+            XCTAssertEqual(try harness.services.library.playlists().count, 0, "nothing was created without the token")
+            XCTAssertEqual(try harness.services.library.liked().count, 0)
+            let created = try await client.execute(uri: "/playlists", method: .post, headers: headers, body: WebForm.body(["name": "", "csrf": csrf]))
+            XCTAssertEqual(created.status, .seeOther)
+            XCTAssertEqual(try harness.services.library.playlists().map(\.playlist.name), ["New playlist"])
+        }
+    }
+
     func testALoginSetsAStrictHttpOnlyCookieAndItsFormsNeedTheCSRFToken() async throws {
         try harness.credentials.setPassword(Self.password)
         var request = RuleRequest(station: "demo")
@@ -123,10 +143,10 @@ final class AccessTests: XCTestCase {
             XCTAssertEqual(try harness.daemon.schedule.rule(id: rule.id!)?.paused, false, "a request without the CSRF token changed nothing")
             let wrongToken = try await client.execute(uri: "/schedule/rules/\(rule.id!)/pause", method: .post,
                                                       headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
-                                                      body: Self.form(["csrf": String(repeating: "0", count: 64)]))
+                                                      body: WebForm.body(["csrf": String(repeating: "0", count: 64)]))
             XCTAssertEqual(wrongToken.status, .forbidden)
             let paused = try await client.execute(uri: "/schedule/rules/\(rule.id!)/pause", method: .post,
-                                                  headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], body: Self.form(["csrf": csrf]))
+                                                  headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], body: WebForm.body(["csrf": csrf]))
             XCTAssertEqual(paused.status, .seeOther)
             XCTAssertEqual(try harness.daemon.schedule.rule(id: rule.id!)?.paused, true)
             // The API with the cookie: the token in X-CSRF-Token.
@@ -136,7 +156,7 @@ final class AccessTests: XCTestCase {
             XCTAssertEqual(try harness.daemon.schedule.rule(id: rule.id!)?.paused, false)
 
             let logout = try await client.execute(uri: "/logout", method: .post, headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
-                                                  body: Self.form(["csrf": csrf]))
+                                                  body: WebForm.body(["csrf": csrf]))
             XCTAssertEqual(logout.status, .seeOther)
             let afterLogout = try await client.execute(uri: "/schedule", method: .get, headers: [.cookie: cookie])
             XCTAssertEqual(afterLogout.status, .seeOther, "after logging out the cookie no longer lets anyone in")

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOPosix
 import Engine
+import Guide
 import RadioModel
 import TestSupport
 import XCTest
@@ -16,13 +17,22 @@ final class BrowserTests: XCTestCase {
     private static let hostileTitle = "<script>window.owned=1</script> News"
     private static let hostileLiveTitle = "<img src=x onerror=window.owned=1> Live"
 
-    func testAPersonFindsAStationSchedulesARecordingPlaysItJumpsToAChapterAndDeletesIt() async throws {
+    /// Skips the test where the browser or selenium is missing.
+    private static func requireBrowser() throws {
         for tool in ["chromium", "chromedriver", "python3"] where ProcessRunner.which(tool) == nil {
             throw XCTSkip("\(tool) is not installed: run scripts/setup")
         }
         guard (try? ProcessRunner.run("python3", ["-c", "import selenium"]).status) == 0 else {
             throw XCTSkip("selenium is not installed for python3: run scripts/setup")
         }
+    }
+
+    private static let browserDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser")
+    private static let screenshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/web-screenshots")
+
+    func testAPersonFindsAStationSchedulesARecordingPlaysItJumpsToAChapterAndDeletesIt() async throws {
+        try Self.requireBrowser()
         let icecast = try IcecastHarness.playingTone(at: Self.mount, title: "Morning tune")
         defer { icecast.stop() }
         let harness = try WebAppHarness(stations: [
@@ -44,9 +54,7 @@ final class BrowserTests: XCTestCase {
         }
         titled.start()
 
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/walkthrough.py")
-        let screenshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/web-screenshots")
+        let (script, screenshots) = (Self.browserDirectory.appendingPathComponent("walkthrough.py"), Self.screenshots)
         // In place of the live mount `/live/demo`, a redirect to a real relay of the station, started (as a
         // live mount joins its station) when a player first asks. The event stream is the daemon's: a title
         // event is published into it every half second until the walkthrough ends.
@@ -85,6 +93,54 @@ final class BrowserTests: XCTestCase {
             for width in ["phone", "laptop"] {
                 XCTAssertTrue(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent("\(page)-\(width).png").path))
             }
+        }
+    }
+
+    func testAPersonSeesTheGuideFollowsAPodcastPlaysAnEpisodeAndKeepsItInAPlaylist() async throws {
+        try Self.requireBrowser()
+        let harness = try WebAppHarness(stations: [TestStations.station(id: "demo", name: "Demo FM", url: "http://127.0.0.1:9/demo.mp3")])
+        defer { harness.stop() }
+        // Today's guide: a programme on air now.
+        let xmltv = DateFormatter()
+        (xmltv.locale, xmltv.timeZone, xmltv.dateFormat) = (Locale(identifier: "en_US_POSIX"), TimeZone(identifier: "UTC"), "yyyyMMddHHmmss")
+        let now = Date()
+        try harness.daemon.guide.importGuide(try XMLTVReader.read(Data("""
+        <tv><channel id="demo.example"><display-name>Demo</display-name></channel>
+          <programme start="\(xmltv.string(from: now.addingTimeInterval(-600))) +0000" stop="\(xmltv.string(from: now.addingTimeInterval(3000))) +0000"
+            channel="demo.example"><title>Tone Magazine</title><desc>Sines, every hour.</desc></programme>
+        </tv>
+        """.utf8)))
+        _ = try harness.daemon.guide.map(channel: "demo.example", to: "demo")
+        // A local podcast feed whose episode is real audio, served with range requests.
+        let audio = try Data(contentsOf: try AudioFixtures.sine(frequency: 440, seconds: 8))
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        server.route("/one.mp3", FixtureHTTPServer.rangedFile(audio, contentType: "audio/mpeg", served: Counter()))
+        server.route("/feed.xml", FixtureHTTPServer.file(Data("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0"><channel><title>Tone Talk</title><description>Tones, talked about.</description>
+          <item><title>One tone</title><guid>one</guid><pubDate>Mon, 23 Nov 2026 06:00:00 GMT</pubDate>
+            <enclosure url="\(server.url("/one.mp3").absoluteString)" type="audio/mpeg" length="\(audio.count)"/></item>
+        </channel></rss>
+        """.utf8), contentType: "application/rss+xml"))
+
+        let pages = ["guide", "podcasts", "podcast", "episode", "playlists", "playlist"].flatMap { ["\($0)-phone.png", "\($0)-laptop.png"] }
+        for page in pages { try? FileManager.default.removeItem(at: Self.screenshots.appendingPathComponent(page)) }
+
+        try await harness.application().test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            let result = try await Self.run(Self.browserDirectory.appendingPathComponent("listening.py"),
+                                            environment: ["ONAIR_WEB_URL": "http://127.0.0.1:\(port)", "ONAIR_SCREENSHOTS": Self.screenshots.path,
+                                                          "ONAIR_FEED_URL": server.url("/feed.xml").absoluteString])
+            XCTAssertEqual(result.status, 0, "the walkthrough failed:\n\(result.output)")
+            XCTAssertTrue(result.output.contains("listening passed"), result.output)
+        }
+        XCTAssertGreaterThan(server.requests("/one.mp3").count, 0, "the browser fetched the episode from its enclosure")
+        XCTAssertEqual(try harness.services.library.playlists().map(\.playlist.name), ["New playlist"])
+        XCTAssertEqual(try harness.services.library.entries(of: 1)?.count, 0, "the hidden episode left the playlist")
+        XCTAssertEqual(try harness.services.library.hiddenReferences(), ["episode:1"])
+        for page in pages {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: Self.screenshots.appendingPathComponent(page).path), "\(page) kept")
         }
     }
 

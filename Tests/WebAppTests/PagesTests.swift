@@ -37,14 +37,6 @@ final class PagesTests: XCTestCase {
         try await harness.application().test(.router) { client in try await body(client, harness) }
     }
 
-    private static func form(_ fields: [String: String]) -> ByteBuffer {
-        var components = URLComponents()
-        components.queryItems = fields.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        return ByteBuffer(string: components.percentEncodedQuery ?? "")
-    }
-
-    private static let formHeaders: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
-
     func testStationsListsTheCatalogueWithEveryNameEscaped() async throws {
         try await test { client, harness in
             let page = try await client.execute(uri: "/stations", method: .get)
@@ -69,8 +61,8 @@ final class PagesTests: XCTestCase {
             XCTAssertTrue(found.contains("Radio Swiss Jazz"), found)
             let uuid = try XCTUnwrap(found.components(separatedBy: #"name="uuid" value=""#).dropFirst(2).first?.prefix(36))
 
-            let added = try await client.execute(uri: "/stations/add", method: .post, headers: Self.formHeaders,
-                                                 body: Self.form(["query": "jazz", "uuid": String(uuid)]))
+            let added = try await client.execute(uri: "/stations/add", method: .post, headers: WebForm.headers,
+                                                 body: WebForm.body(["query": "jazz", "uuid": String(uuid)]))
             XCTAssertEqual(added.status, .seeOther)
             let location = try XCTUnwrap(added.headers[.location])
             XCTAssertTrue(location.hasPrefix("/stations/"), location)
@@ -80,7 +72,7 @@ final class PagesTests: XCTestCase {
             let page = String(buffer: try await client.execute(uri: location, method: .get).body)
             XCTAssertTrue(page.contains("Added SomaFM Sonic Universe to your stations"), page)
 
-            let malformed = try await client.execute(uri: "/stations/add", method: .post, headers: Self.formHeaders,
+            let malformed = try await client.execute(uri: "/stations/add", method: .post, headers: WebForm.headers,
                                                      body: ByteBuffer(string: "uuid=x"))
             XCTAssertEqual(malformed.status, .badRequest, "a form without its fields is refused, not a server error")
             XCTAssertTrue(page.contains(#"<audio id="listen" controls preload="none" src="/live/\#(id)">"#), page)
@@ -99,15 +91,15 @@ final class PagesTests: XCTestCase {
             XCTAssertEqual(missing.status, .notFound)
             XCTAssertTrue(String(buffer: missing.body).contains("No station with id nope in the catalogue."))
 
-            let badSink = try await client.execute(uri: "/stations/demo/jobs", method: .post, headers: Self.formHeaders,
-                                                   body: Self.form(["kind": "relay", "sink": "carrier-pigeon:home"]))
+            let badSink = try await client.execute(uri: "/stations/demo/jobs", method: .post, headers: WebForm.headers,
+                                                   body: WebForm.body(["kind": "relay", "sink": "carrier-pigeon:home"]))
             XCTAssertEqual(badSink.status, .unprocessableContent)
             XCTAssertTrue(String(buffer: badSink.body).contains(#"role="alert""#))
 
             // A page may not have the daemon write a file it names (only a configured sink may).
             let file = harness.home.file("written-by-a-page.wav").path
-            let fileSink = try await client.execute(uri: "/stations/demo/jobs", method: .post, headers: Self.formHeaders,
-                                                    body: Self.form(["kind": "relay", "sink": "wav:\(file)"]))
+            let fileSink = try await client.execute(uri: "/stations/demo/jobs", method: .post, headers: WebForm.headers,
+                                                    body: WebForm.body(["kind": "relay", "sink": "wav:\(file)"]))
             XCTAssertEqual(fileSink.status, .unprocessableContent)
             XCTAssertTrue(String(buffer: fileSink.body).contains("only among the daemon&#39;s configured sinks"))
             XCTAssertTrue(harness.daemon.jobs.list().isEmpty)
@@ -117,8 +109,8 @@ final class PagesTests: XCTestCase {
 
     func testARuleAddedByFormIsStoredThroughRuleRequestAndShownWithItsNextEpisode() async throws {
         try await test { client, harness in
-            let added = try await client.execute(uri: "/schedule/rules", method: .post, headers: Self.formHeaders,
-                                                 body: Self.form(["station": "demo", "on": "2030-06-01T21:30", "duration": "45m", "timeZone": "Europe/Paris"]))
+            let added = try await client.execute(uri: "/schedule/rules", method: .post, headers: WebForm.headers,
+                                                 body: WebForm.body(["station": "demo", "on": "2030-06-01T21:30", "duration": "45m", "timeZone": "Europe/Paris"]))
             XCTAssertEqual(added.status, .seeOther)
             let rules = try harness.daemon.schedule.rules()
             XCTAssertEqual(rules.count, 1)
@@ -129,16 +121,16 @@ final class PagesTests: XCTestCase {
             XCTAssertTrue(page.contains("Added rule 1: demo"), page)
             XCTAssertTrue(page.contains("Sat 1 Jun 2030, 21:30, 45m"), "the next episode on the rule's clock: \(page)")
 
-            let programme = try await client.execute(uri: "/schedule/rules", method: .post, headers: Self.formHeaders,
-                                                     body: Self.form(["programme": "demo/morning", "keep": "3", "keepDays": "14"]))
+            let programme = try await client.execute(uri: "/schedule/rules", method: .post, headers: WebForm.headers,
+                                                     body: WebForm.body(["programme": "demo/morning", "keep": "3", "keepDays": "14"]))
             XCTAssertEqual(programme.status, .seeOther)
             XCTAssertEqual(try harness.daemon.schedule.rules().last?.programme?.id, "morning")
             XCTAssertEqual(try harness.daemon.schedule.rules().last?.keep, 3)
             XCTAssertEqual(try harness.daemon.schedule.rules().last?.keepDays, 14)
             let listed = String(buffer: try await client.execute(uri: "/schedule", method: .get).body)
             XCTAssertTrue(listed.contains("keeps 3, 14 days"), listed)
-            let noDays = try await client.execute(uri: "/schedule/rules", method: .post, headers: Self.formHeaders,
-                                                  body: Self.form(["programme": "demo/morning", "keepDays": "soon"]))
+            let noDays = try await client.execute(uri: "/schedule/rules", method: .post, headers: WebForm.headers,
+                                                  body: WebForm.body(["programme": "demo/morning", "keepDays": "soon"]))
             XCTAssertEqual(noDays.status, .unprocessableContent)
             XCTAssertTrue(String(buffer: noDays.body).contains("Keep for must be a whole number of days, at least 1."))
             XCTAssertEqual(try harness.daemon.schedule.rules().count, 2, "nothing stored")
@@ -170,16 +162,16 @@ final class PagesTests: XCTestCase {
 
     func testAnInvalidRuleIsRefusedWithItsReasonAndNothingIsStored() async throws {
         try await test { client, harness in
-            let zone = try await client.execute(uri: "/schedule/rules", method: .post, headers: Self.formHeaders,
-                                                body: Self.form(["station": "demo", "at": "fri 22:00", "duration": "1h", "timeZone": "Mars/Olympus"]))
+            let zone = try await client.execute(uri: "/schedule/rules", method: .post, headers: WebForm.headers,
+                                                body: WebForm.body(["station": "demo", "at": "fri 22:00", "duration": "1h", "timeZone": "Mars/Olympus"]))
             XCTAssertEqual(zone.status, .unprocessableContent)
             XCTAssertTrue(String(buffer: zone.body).contains("unknown time zone &#39;Mars/Olympus&#39;"), String(buffer: zone.body))
-            let past = try await client.execute(uri: "/schedule/rules", method: .post, headers: Self.formHeaders,
-                                                body: Self.form(["station": "demo", "on": "2001-01-01T10:00", "duration": "1h"]))
+            let past = try await client.execute(uri: "/schedule/rules", method: .post, headers: WebForm.headers,
+                                                body: WebForm.body(["station": "demo", "on": "2001-01-01T10:00", "duration": "1h"]))
             XCTAssertEqual(past.status, .unprocessableContent)
             XCTAssertTrue(String(buffer: past.body).contains("has no future episode"))
-            let nowhen = try await client.execute(uri: "/schedule/rules", method: .post, headers: Self.formHeaders,
-                                                  body: Self.form(["station": "demo", "duration": "1h"]))
+            let nowhen = try await client.execute(uri: "/schedule/rules", method: .post, headers: WebForm.headers,
+                                                  body: WebForm.body(["station": "demo", "duration": "1h"]))
             XCTAssertTrue(String(buffer: nowhen.body).contains("Say when"))
             XCTAssertEqual(try harness.daemon.schedule.rules().count, 0)
         }

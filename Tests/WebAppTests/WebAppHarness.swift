@@ -39,7 +39,7 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
                                    log: { event in log.withLock { $0.append(event) } })
         credentials = try WebCredentials(database: OnairDatabase(directory: paths.data))
         access = WebAccess(credentials: credentials)
-        var services = WebServices(daemon: daemon, paths: paths, catalogue: catalogue,
+        var services = try WebServices(daemon: daemon, paths: paths, catalogue: catalogue,
                                    directory: { [client = try RadioBrowserClient(baseURLs: directory, environment: [:])] in try client.search($0) },
                                    relaySinks: relaySinks)
         services.csrfToken = access.csrfToken(for:)
@@ -82,6 +82,18 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
         ]
         let recording = try OnairJSON.decoder.decode(FinishedRecording.self, from: JSONSerialization.data(withJSONObject: json))
         return try RecordingsIndex(directory: paths.data).add(recording)
+    }
+}
+
+/// A form as a browser posts it.
+enum WebForm {
+    static let headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+
+    /// The fields URL-encoded ("+" too, which a form body would read as a space).
+    static func body(_ fields: [String: String]) -> ByteBuffer {
+        var components = URLComponents()
+        components.queryItems = fields.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        return ByteBuffer(string: (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B"))
     }
 }
 

@@ -169,9 +169,10 @@ struct DaemonCommand: ParsableCommand {
         let access = WebAccess(credentials: credentials)
         let catalogue = CatalogueAccess.reader()
         let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) }, log: log)
+        let services = try webServices(daemon: daemon, paths: paths, catalogue: catalogue, access: access)
         let server = address.map { address in
             HTTPServer(address: address, daemon: daemon, catalogue: catalogue, access: access, routeGroups: [
-                { WebApp.addRoutes(to: $0, services: webServices(daemon: daemon, paths: paths, catalogue: catalogue, access: access)) },
+                { WebApp.addRoutes(to: $0, services: services) },
                 HTTPServer.metricsRoute { daemon.metricsText() },
             ])
         }
@@ -199,8 +200,13 @@ struct DaemonCommand: ParsableCommand {
     }
 
     private func webServices(daemon: DaemonService, paths: AppPaths, catalogue: @escaping @Sendable () throws -> Catalogue,
-                             access: WebAccess) -> WebServices {
-        var services = WebServices(daemon: daemon, paths: paths, catalogue: catalogue, directory: { try RadioBrowserClient().search($0) })
+                             access: WebAccess) throws -> WebServices {
+        var services: WebServices
+        do {
+            services = try WebServices(daemon: daemon, paths: paths, catalogue: catalogue, directory: { try RadioBrowserClient().search($0) })
+        } catch {
+            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
+        }
         services.csrfToken = access.csrfToken(for:)
         services.feedAddress = access.feedAddress(_:)
         return services

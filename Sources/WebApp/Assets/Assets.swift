@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// The script and the stylesheet, compiled into the binary: the pages work without them, they add live
-/// titles, chapter jumps and a confirmation before deleting.
+/// titles, chapter jumps, a confirmation before deleting and an episode's resume position.
 enum Assets {
     static func response(_ text: String, type: String) -> Response {
         Response(status: .ok, headers: [.contentType: type, .cacheControl: "max-age=3600"],
@@ -9,7 +9,8 @@ enum Assets {
     }
 
     /// Live titles from the daemon's event stream (Server-Sent Events), chapters that seek the player,
-    /// and a question before a form marked `data-confirm` is sent. Text is only ever set as text.
+    /// a question before a form marked `data-confirm` is sent, and where an episode's player was left.
+    /// Text is only ever set as text.
     static let script = #"""
     "use strict";
     (function () {
@@ -50,7 +51,23 @@ enum Assets {
         });
       }
 
-      document.addEventListener("DOMContentLoaded", function () { listen(); chapters(); confirmations(); });
+      // Where the player was paused or ended, posted with the page's CSRF token (form#position), so the
+      // episode resumes there here and in `onair play`.
+      function positions() {
+        var player = document.getElementById("player");
+        var form = document.getElementById("position");
+        if (!player || !form || !window.fetch) return;
+        var save = function (heard) {
+          var body = new URLSearchParams(new FormData(form));
+          body.set("seconds", String(player.currentTime));
+          body.set("heard", heard ? "true" : "false");
+          fetch(form.action, { method: "POST", body: body, credentials: "same-origin", redirect: "manual", keepalive: true });
+        };
+        player.addEventListener("pause", function () { if (!player.ended) save(false); });
+        player.addEventListener("ended", function () { save(true); });
+      }
+
+      document.addEventListener("DOMContentLoaded", function () { listen(); chapters(); confirmations(); positions(); });
     })();
     """#
 
@@ -97,6 +114,12 @@ enum Assets {
     button[aria-pressed="true"] { background: var(--paper); color: var(--accent); }
     .actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 16px; }
     .actions form { margin: 0; }
+    .row select { flex: 1; min-width: 0; }
+    .row label { align-self: center; }
+    .marks { display: inline-flex; gap: 8px; }
+    .cards .description, .cards .actions { flex-basis: 100%; margin: 0; }
+    .cards li.on-air { border-color: var(--accent); border-width: 2px; }
+    .progress { color: var(--muted); font-style: italic; }
     audio { width: 100%; margin: 8px 0; }
     .chapters { padding-left: 1.5rem; }
     .chapters li { padding: 4px 0; }

@@ -15,6 +15,15 @@ struct Pages: Sendable {
         return components.string ?? path
     }
 
+    /// The page a form came from (its `back` field: a path on this server, never another site), with a
+    /// notice to show once; `fallback` when the form names none.
+    static func location(back: String?, fallback: String, notice: String) -> String {
+        guard let back, back.hasPrefix("/"), !back.hasPrefix("//"), !back.contains("\\"),
+              var components = URLComponents(string: back), components.host == nil else { return location(fallback, notice: notice) }
+        components.queryItems = (components.queryItems ?? []).filter { $0.name != "notice" } + [URLQueryItem(name: "notice", value: notice)]
+        return components.string ?? location(fallback, notice: notice)
+    }
+
     /// A page for what does not exist (an id in the address that is not, or no longer, there).
     func notFound(_ message: String, section: String) -> RenderedPage {
         renderer.render("message", MessageView(chrome: Chrome(title: "Not found", section: section, error: message)), status: .notFound)
@@ -31,6 +40,10 @@ enum PageTemplates {
         ("message", "{{<layout}}{{/layout}}"),
         ("stations", StationsView.template), ("station", StationView.template), ("schedule", ScheduleView.template),
         ("recordings", RecordingsView.template), ("recording", RecordingView.template), ("status", StatusView.template),
+        ("guide", GuideView.template), ("podcasts", PodcastsView.template), ("podcast", PodcastView.template),
+        ("episode", EpisodeView.template), ("playlists", PlaylistsView.template), ("playlist", PlaylistView.template),
+        // Partials of several pages: like and hide buttons, and the form that adds an item to a playlist.
+        ("marks", Marks.template), ("addToPlaylist", AddToPlaylist.template),
     ]
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import Recording
 
 /// `/recordings`: the finished recordings by programme (or station), newest first, each with a toggle
@@ -16,6 +17,7 @@ struct RecordingsView {
         var length: String
         var id: Int64
         var kept: Bool
+        var marks: Marks
     }
 
     var chrome: Chrome
@@ -30,7 +32,8 @@ struct RecordingsView {
     <section class="group"><h2>{{name}}</h2>
     <ul class="cards">{{#recordings}}<li><a class="title" href="{{href}}">{{title}}</a> <span class="meta">{{when}} · {{length}}</span>
       {{#kept}}<form method="post" action="/recordings/{{id}}/unkeep">{{>csrf}}<button type="submit" aria-pressed="true">Kept</button></form>{{/kept}}
-      {{^kept}}<form method="post" action="/recordings/{{id}}/keep">{{>csrf}}<button type="submit" aria-pressed="false">Keep</button></form>{{/kept}}</li>{{/recordings}}</ul>
+      {{^kept}}<form method="post" action="/recordings/{{id}}/keep">{{>csrf}}<button type="submit" aria-pressed="false">Keep</button></form>{{/kept}}
+      {{>marks}}</li>{{/recordings}}</ul>
     </section>
     {{/groups}}
     {{^groups}}<p>No recordings yet: record a station from its page, or add a rule to the schedule.</p>{{/groups}}
@@ -59,6 +62,8 @@ struct RecordingView {
     var fileName: String
     var chapters: [Chapter]
     var gaps: [String]
+    var marks: Marks
+    var adding: AddToPlaylist
 
     static let template = """
     {{<layout}}{{$content}}
@@ -75,6 +80,8 @@ struct RecordingView {
     <ul class="cards" id="gaps">{{#gaps}}<li>{{.}}</li>{{/gaps}}{{^gaps}}<li>None: the audio is complete.</li>{{/gaps}}</ul>
     <div class="actions">
     <a class="button" href="{{audioURL}}" download="{{fileName}}">Download</a>
+    {{>marks}}
+    {{>addToPlaylist}}
     <form method="post" action="/recordings/{{id}}/delete" data-confirm="Delete this recording and its file?">{{>csrf}}
     <button type="submit" class="danger">Delete the recording</button></form>
     </div>
@@ -87,6 +94,7 @@ extension Pages {
         var chrome = Chrome(title: "Recordings", section: "/recordings", notice: notice)
         var groups: [RecordingsView.Group] = []
         do {
+            let library = try LibraryState(services.library)
             let newestFirst = try services.recordings.all().reversed()
             var order: [String] = []
             var byName: [String: [RecordingsView.Item]] = [:]
@@ -96,7 +104,7 @@ extension Pages {
                 byName[name, default: []].append(RecordingsView.Item(
                     href: "/recordings/\(entry.id ?? 0)", title: Self.title(of: entry),
                     when: Display.time(entry.startUTC, TimeZone(identifier: entry.timeZone) ?? .current), length: Display.clock(entry.duration),
-                    id: entry.id ?? 0, kept: entry.kept))
+                    id: entry.id ?? 0, kept: entry.kept, marks: library.marks(ItemResolver.item(entry), back: "/recordings")))
             }
             groups = order.map { RecordingsView.Group(name: $0, recordings: byName[$0] ?? []) }
         } catch {
@@ -105,13 +113,15 @@ extension Pages {
         return renderer.render("recordings", RecordingsView(chrome: chrome, groups: groups, feed: services.feedAddress("/feeds/all.xml")), status: chrome.error == nil ? .ok : .internalServerError)
     }
 
-    func recording(id: Int64, start: Double?) throws -> RenderedPage {
+    func recording(id: Int64, start: Double?, notice: String? = nil) throws -> RenderedPage {
         guard let entry = try services.recordings.recording(id: id) else {
             return notFound("No recording \(id): it may have been deleted.", section: "/recordings")
         }
         let zone = TimeZone(identifier: entry.timeZone) ?? .current
+        let library = try LibraryState(services.library)
+        let item = ItemResolver.item(entry)
         let view = RecordingView(
-            chrome: Chrome(title: Self.title(of: entry), section: "/recordings"), id: id,
+            chrome: Chrome(title: Self.title(of: entry), section: "/recordings", notice: notice), id: id,
             station: [entry.stationName, entry.programmeName].compactMap { $0 }.joined(separator: " – "),
             when: Display.time(entry.startUTC, zone),
             details: "\(Display.clock(entry.duration)) · \(Display.size(entry.size)) · \(entry.codec) in \(entry.container)",
@@ -121,7 +131,8 @@ extension Pages {
                 RecordingView.Chapter(title: title.title, at: Display.clock(title.start), seconds: Self.seconds(title.start),
                                       href: "/recordings/\(id)?t=\(Self.seconds(title.start))")
             },
-            gaps: entry.gaps.map { String(format: "%@: %.1f s missing", Display.clock($0.at), $0.seconds) })
+            gaps: entry.gaps.map { String(format: "%@: %.1f s missing", Display.clock($0.at), $0.seconds) },
+            marks: library.marks(item, back: "/recordings/\(id)"), adding: library.adding(item, back: "/recordings/\(id)"))
         return renderer.render("recording", view)
     }
 

@@ -197,16 +197,22 @@ extension Pages {
             request.keepDays = days
         }
         do {
-            let target = try StreamTarget.parse(stationID, catalogue: services.catalogue)
-            let entry: Station? = if case .station(let station) = target { station } else { nil }
-            let (rule, next) = try request.rule(catalogueStation: entry, guide: services.guide)
-            let saved = try services.schedule.add(rule)
-            services.wakeScheduler()
-            let when = Display.time(next.start, TimeZone(identifier: saved.timeZone) ?? .current)
-            return .redirect(Self.location("/schedule", notice: "Added rule \(saved.id ?? 0): \(stationID) \(saved.whenText); next \(when)."))
+            return .redirect(Self.location("/schedule", notice: try saveRule(request)))
         } catch {
             return schedule(error: "\(error)")
         }
+    }
+
+    /// Makes the rule `request` asks for (as `onair schedule add` does), saves it and wakes the
+    /// scheduler; returns what to tell the user.
+    func saveRule(_ request: RuleRequest) throws -> String {
+        let target = try StreamTarget.parse(request.station, catalogue: services.catalogue)
+        let entry: Station? = if case .station(let station) = target { station } else { nil }
+        let (rule, next) = try request.rule(catalogueStation: entry, guide: services.guide)
+        let saved = try services.schedule.add(rule)
+        services.wakeScheduler()
+        let when = Display.time(next.start, TimeZone(identifier: saved.timeZone) ?? .current)
+        return "Added rule \(saved.id ?? 0): \(request.station) \(saved.whenText); next \(when)."
     }
 
     /// Pauses, resumes or deletes a rule (its recordings stay).

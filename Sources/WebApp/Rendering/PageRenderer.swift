@@ -70,7 +70,8 @@ struct Chrome {
 
     init(title: String, section: String, notice: String? = nil, error: String? = nil) {
         self.title = title
-        nav = [("/stations", "Stations"), ("/schedule", "Schedule"), ("/recordings", "Recordings"), ("/status", "Status")]
+        nav = [("/stations", "Stations"), ("/guide", "Guide"), ("/schedule", "Schedule"), ("/recordings", "Recordings"),
+               ("/podcasts", "Podcasts"), ("/playlists", "Playlists"), ("/status", "Status")]
             .map { Link(href: $0.0, label: $0.1, current: $0.0 == section) }
         self.notice = notice
         self.error = error
