@@ -36,8 +36,7 @@ public struct LibraryStores: Sendable {
     /// the download when there is one, else the URL it streamed.
     public func position(of episode: PodcastEpisode) throws(LibraryError) -> PlayerStore.Position? {
         do {
-            if let file = episode.file, let position = try positions.position(of: file) { return position }
-            return try positions.position(of: episode.url)
+            return try positions.position(of: episode)
         } catch {
             throw LibraryError("\(error)")
         }

@@ -22,13 +22,13 @@ public struct WebServices: Sendable {
     public var schedule: any ScheduleStorage
     public var recordings: any RecordingsIndexing
     public var guide: GuideStore
-    /// The podcasts followed; `podcastFetch` adds and refreshes their feeds.
-    public var podcasts: PodcastStore
-    public var podcastFetch: PodcastFetch
-    /// Playlists, likes and hidden items.
-    public var library: LibraryStore
-    /// Where the player left each recording and episode, and which were heard.
-    public var positions: PlayerStore
+    /// Playlists, likes and hidden items, the podcasts followed, and where the player left each recording and episode.
+    public var libraryStores: LibraryStores
+    public var podcasts: PodcastStore { libraryStores.podcasts }
+    /// Adds and refreshes the podcasts' feeds.
+    public var podcastFetch: PodcastFetch { libraryStores.podcastFetch }
+    public var library: LibraryStore { libraryStores.library }
+    public var positions: PlayerStore { libraryStores.positions }
     /// The runtime jobs: started and stopped as `onair jobs` does, listed with their live state.
     public var startJob: @Sendable (JobSpec) throws -> JobStatus
     public var stopJob: @Sendable (_ id: Int64) throws -> JobStatus
@@ -47,27 +47,24 @@ public struct WebServices: Sendable {
     public init(paths: AppPaths, catalogue: @escaping @Sendable () throws -> Catalogue,
                 directory: @escaping @Sendable (String) throws -> [DirectoryStation],
                 schedule: any ScheduleStorage, recordings: any RecordingsIndexing, guide: GuideStore,
-                podcasts: PodcastStore, library: LibraryStore, positions: PlayerStore,
+                libraryStores: LibraryStores,
                 startJob: @escaping @Sendable (JobSpec) throws -> JobStatus, stopJob: @escaping @Sendable (Int64) throws -> JobStatus,
                 jobs: @escaping @Sendable () -> [JobStatus], status: @escaping @Sendable () -> DaemonStatus, wakeScheduler: @escaping @Sendable () -> Void, relaySinks: [String] = []) {
         self.paths = paths; self.catalogue = catalogue; self.directory = directory; self.schedule = schedule
         self.recordings = recordings; self.guide = guide
-        self.podcasts = podcasts; podcastFetch = PodcastFetch(store: podcasts, dataDirectory: paths.data)
-        self.library = library; self.positions = positions
+        self.libraryStores = libraryStores
         self.startJob = startJob; self.stopJob = stopJob; self.jobs = jobs
         self.status = status
         self.wakeScheduler = wakeScheduler; self.relaySinks = relaySinks
     }
 
     /// The services of a running daemon; the podcasts, the library and the player's positions are
-    /// tables of the daemon's own database (the guide's).
+    /// tables of the daemon's own database.
     public init(daemon: DaemonService, paths: AppPaths, catalogue: @escaping @Sendable () throws -> Catalogue,
                 directory: @escaping @Sendable (String) throws -> [DirectoryStation], relaySinks: [String] = []) throws {
-        let database = daemon.guide.database
-        let (podcasts, library, positions) = (try PodcastStore(database: database), try LibraryStore(database: database),
-                                              try PlayerStore(database: database))
         self.init(paths: paths, catalogue: catalogue, directory: directory, schedule: daemon.schedule,
-                  recordings: daemon.recordings, guide: daemon.guide, podcasts: podcasts, library: library, positions: positions, startJob: daemon.startJob, stopJob: daemon.stopJob(id:),
+                  recordings: daemon.recordings, guide: daemon.guide, libraryStores: try LibraryStores(dataDirectory: paths.data),
+                  startJob: daemon.startJob, stopJob: daemon.stopJob(id:),
                   jobs: daemon.jobs.list, status: { daemon.status() },
                   wakeScheduler: { daemon.wake() }, relaySinks: relaySinks)
     }
@@ -77,8 +74,8 @@ public struct WebServices: Sendable {
     /// Names items and adds a programme or podcast as its episodes, as `onair playlists add` does.
     var resolver: ItemResolver {
         let catalogue = self.catalogue
-        return ItemResolver(index: recordings, catalogue: { () throws(LibraryError) -> Catalogue in
+        return libraryStores.resolver(index: recordings, catalogue: { () throws(LibraryError) -> Catalogue in
             do { return try catalogue() } catch { throw LibraryError("\(error)") }
-        }, library: library, podcasts: podcasts, podcastFetch: podcastFetch)
+        })
     }
 }

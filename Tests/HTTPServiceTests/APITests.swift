@@ -100,9 +100,11 @@ final class APITests: XCTestCase {
         XCTAssertEqual(try harness.get("/api/v1/schedule/rules/\(rule)").json["station"] as? String, "tone")
         XCTAssertEqual((try harness.get("/api/v1/schedule/next").json["episodes"] as? [[String: Any]])?.first?["rule"] as? Int, rule)
 
+        // The file is indexed a moment before its episode is marked done: wait for both, as a user refreshing the page would.
         XCTAssertTrue(eventually(timeout: 30) {
-            ((try? self.harness.get("/api/v1/recordings").json["recordings"]) as? [Any])?.count == 1
-        }, "the episode is recorded and indexed")
+            ((try? self.harness.get("/api/v1/schedule/episodes?rule=\(rule)").json["episodes"]) as? [[String: Any]])?.first?["status"] as? String == "done"
+                && ((try? self.harness.get("/api/v1/recordings").json["recordings"]) as? [Any])?.count == 1
+        }, "the episode is recorded, indexed and done")
         let list = try harness.get("/api/v1/recordings?station=tone&limit=10").json
         XCTAssertEqual(list["total"] as? Int, 1)
         let summary = try XCTUnwrap((list["recordings"] as? [[String: Any]])?.first)
@@ -113,8 +115,6 @@ final class APITests: XCTestCase {
         XCTAssertEqual(summary["audio"] as? String, "/api/v1/recordings/\(id)/audio")
         let size = try XCTUnwrap(summary["size"] as? Int)
         XCTAssertGreaterThan(size, 30_000, "about 4 s of 128 kbit/s")
-        let episodes = try harness.get("/api/v1/schedule/episodes?rule=\(rule)").json["episodes"] as? [[String: Any]]
-        XCTAssertEqual(episodes?.first?["status"] as? String, "done")
         let detail = try harness.get("/api/v1/recordings/\(id)")
         XCTAssertEqual((detail.json["chapters"] as? [[String: Any]])?.first?["title"] as? String, "API tone")
 

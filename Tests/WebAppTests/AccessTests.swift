@@ -126,10 +126,10 @@ final class AccessTests: XCTestCase {
             }
             XCTAssertFalse(setCookie.contains("Secure"), "plain HTTP: a Secure cookie would never come back")
             // Through a TLS proxy (as nginx or Caddy forward it) the cookie is for HTTPS only.
-            var proxied = Self.formHeaders
+            var proxied = WebForm.headers
             proxied[.init("X-Forwarded-Proto")!] = "https"
             let throughTLS = try await client.execute(uri: "/login", method: .post, headers: proxied,
-                                                      body: Self.form(["password": Self.password, "next": "/schedule"]))
+                                                      body: WebForm.body(["password": Self.password, "next": "/schedule"]))
             XCTAssertTrue(try XCTUnwrap(throughTLS.headers[.setCookie]).contains("; Secure"), "\(throughTLS.headers)")
             let cookie = String(setCookie.prefix { $0 != ";" })
             let page = String(buffer: try await client.execute(uri: "/schedule", method: .get, headers: [.cookie: cookie]).body)
