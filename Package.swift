@@ -148,6 +148,7 @@ let package = Package(
             "StreamInput",
         ]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "SharedStore", "RadioModel", "TestSupport"]),
+        .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore", "Store", "TestSupport"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting"]),
         .testTarget(name: "GuideTests", dependencies: ["Guide", "Store", "StreamInput", "TestSupport"]),
