@@ -12,7 +12,7 @@ import Recording
 /// range requests when its server takes them, else downloaded when it is queued. Hidden items leave every queue built from a programme, a
 /// playlist or the likes.
 public struct ItemResolver {
-    private let index: RecordingsIndex
+    private let index: any RecordingsIndexing
     /// Loaded only when a name is not a file, a recording or a recorded programme, so playing those
     /// does not depend on the catalogue being readable.
     private let catalogue: () throws(LibraryError) -> Catalogue
@@ -20,7 +20,7 @@ public struct ItemResolver {
     private let podcasts: PodcastStore
     private let podcastFetch: PodcastFetch
 
-    public init(index: RecordingsIndex, catalogue: @escaping () throws(LibraryError) -> Catalogue, library: LibraryStore, podcasts: PodcastStore, podcastFetch: PodcastFetch) {
+    public init(index: any RecordingsIndexing, catalogue: @escaping () throws(LibraryError) -> Catalogue, library: LibraryStore, podcasts: PodcastStore, podcastFetch: PodcastFetch) {
         self.index = index; self.catalogue = catalogue; self.library = library; self.podcasts = podcasts; self.podcastFetch = podcastFetch
     }
 
