@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "OnairCommandsTests", dependencies: [
             "OnairCommands", "Library", "Recording", "Store", "TestSupport", "Casting", "Engine", "HTTPService", "RadioModel",
-            "StreamInput",
+            "SharedStore", "StreamInput",
         ]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "SharedStore", "RadioModel", "TestSupport"]),
         .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore", "Store", "TestSupport"]),
@@ -158,7 +158,7 @@ let package = Package(
             "TestSupport",
         ]),
         .testTarget(name: "WebAppTests", dependencies: [
-            "WebApp", "HTTPService", "Outputs", "Engine", "Scheduling", "Recording", "Guide", "RadioModel", "Store", "TestSupport",
+            "WebApp", "HTTPService", "Outputs", "Engine", "Scheduling", "Recording", "Guide", "RadioModel", "SharedStore", "Store", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["Browser"]),
