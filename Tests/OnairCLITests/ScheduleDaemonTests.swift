@@ -506,9 +506,14 @@ final class ScheduleDaemonTests: XCTestCase {
 
         // A client sending a byte a second, never a whole line.
         let slow = unixClient(path)
-        defer { close(slow) }
         let dawdler = Thread {
             for _ in 0..<6 where write(slow, "{", 1) == 1 { Thread.sleep(forTimeInterval: 1) }
+        }
+        // Closed while the dawdler still writes, the descriptor's number could be the next file opened
+        // (a later test's database) and get its bytes.
+        defer {
+            XCTAssertTrue(eventually(timeout: 10) { dawdler.isFinished })
+            close(slow)
         }
         dawdler.start()
         Thread.sleep(forTimeInterval: 0.3)
