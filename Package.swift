@@ -147,9 +147,10 @@ let package = Package(
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "OnairCommandsTests", dependencies: [
             "OnairCommands", "Library", "Recording", "Store", "TestSupport", "Casting", "Engine", "HTTPService", "RadioModel",
-            "StreamInput",
+            "SharedStore", "StreamInput",
         ]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "SharedStore", "RadioModel", "TestSupport"]),
+        .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore", "Store", "TestSupport"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "TestSupport"]),
         .testTarget(name: "GuideTests", dependencies: ["Guide", "Store", "StreamInput", "TestSupport"]),
@@ -159,8 +160,8 @@ let package = Package(
             "TestSupport",
         ]),
         .testTarget(name: "WebAppTests", dependencies: [
-            "WebApp", "HTTPService", "Outputs", "Engine", "Scheduling", "Recording", "Guide", "Podcasts", "Library", "Playback", "RadioModel", "Store",
-            "TestSupport",
+            "WebApp", "HTTPService", "Outputs", "Engine", "Scheduling", "Recording", "Guide", "Podcasts", "Library", "Playback", "RadioModel",
+            "SharedStore", "Store", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["Browser"]),

@@ -123,7 +123,8 @@ public final class DaemonService: Sendable {
         schedulerOptions.preroll = options.preroll
         (schedulerOptions.minFree, schedulerOptions.retentionSweep) = (options.minFree, options.retentionSweep)
         let episodes = EpisodeRecordings(stations: stations, finaliser: finaliser, paths: paths, lookup: lookup)
-        let jobs = RuntimeJobs(stations: stations, store: jobStore, finaliser: finaliser, paths: paths, lookup: lookup)
+        let jobs = RuntimeJobs(stations: stations, store: jobStore, finaliser: finaliser, paths: paths,
+                               maxStations: options.sharedDatabase == nil ? nil : options.maxStreams, lookup: lookup)
         // Sharing a database, the jobs' leases are renewed with the episodes' (a database out of reach is then one log line).
         let shareJobs: @Sendable () throws -> Void = {
             let (lost, failures) = try jobs.shareWork()

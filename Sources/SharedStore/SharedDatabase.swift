@@ -34,12 +34,30 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
 public struct PostgresSession {
     fileprivate let connection: PostgresConnection
     fileprivate let logger: Logger
+    fileprivate let timeout: TimeAmount
 
     /// Runs one statement and collects its rows. Waits on the calling thread (see `SharedDatabase`).
     @discardableResult
     public func query(_ query: PostgresQuery) throws -> [PostgresRow] {
-        Array(try connection.query(query, logger: logger).wait().rows)
+        // A server that stops answering (a partition that drops packets) would hold the caller until the
+        // kernel gives the connection up, about 15 minutes: past `timeout` the answer is given up and the
+        // connection closed. (The answer's own promise: a statement sent on a connection closing under
+        // it is never answered by postgres-nio.)
+        let answer = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
+        let watchdog = connection.eventLoop.scheduleTask(in: timeout) { [connection, timeout] in
+            answer.fail(NoAnswer(timeout: timeout))
+            connection.close().whenComplete { _ in }
+        }
+        defer { watchdog.cancel() }
+        connection.query(query, logger: logger).cascade(to: answer)
+        return Array(try answer.futureResult.wait().rows)
     }
+}
+
+/// The server did not answer in time, to connect or to a statement.
+private struct NoAnswer: Error {
+    let timeout: TimeAmount
+    var description: String { "no answer within \(String(format: "%g", Double(timeout.nanoseconds) / 1e9)) s" }
 }
 
 /// PostgreSQL, the database several daemons share, for onair's synchronous stores.
@@ -49,18 +67,22 @@ public struct PostgresSession {
 /// on the calling thread — one of onair's own threads, never Swift's cooperative pool nor the event
 /// loop (NIO traps a wait there) — while the socket is served by one event-loop thread this object
 /// owns. One connection, used by one caller at a time, keeps a transaction's statements together;
-/// when the server goes away (a restart) the call fails with one plain line and the next call
-/// connects again.
+/// when the server goes away (a restart) or stops answering, the call fails with one plain line and
+/// the next call connects again.
 public final class SharedDatabase: @unchecked Sendable {  // `connection` is only touched inside `lock`
     public let location: PostgresLocation
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let lock = NSLock()
     private var connection: PostgresConnection?
     private let logger: Logger
+    private let timeout: TimeAmount
 
     /// Connects at once, so a wrong URL or a server that is down is reported before anything starts.
-    public init(location: PostgresLocation) throws(StoreError) {
+    /// `timeout`: how long connecting, and then each statement, may wait for the server's answer
+    /// (two lease lengths: a statement that takes longer has lost the leases anyway).
+    public init(location: PostgresLocation, timeout: TimeInterval = 30) throws(StoreError) {
         self.location = location
+        self.timeout = .milliseconds(Int64(timeout * 1000))
         var logger = Logger(label: "onair.postgres")
         logger.logLevel = .critical
         self.logger = logger
@@ -82,22 +104,27 @@ public final class SharedDatabase: @unchecked Sendable {  // `connection` is onl
     public func transaction<T>(_ body: (PostgresSession) throws -> T) throws(StoreError) -> T {
         do {
             return try lock.withLock {
-                let session = PostgresSession(connection: try openConnection(), logger: logger)
+                let session = PostgresSession(connection: try openConnection(), logger: logger, timeout: timeout)
                 do {
                     try session.query("BEGIN")
                     let result = try body(session)
                     try session.query("COMMIT")
                     return result
                 } catch {
-                    _ = try? session.query("ROLLBACK")
-                    if session.connection.isClosed { connection = nil }
+                    if session.connection.isClosed || error is NoAnswer {
+                        connection = nil
+                    } else {
+                        _ = try? session.query("ROLLBACK")
+                    }
                     throw error
                 }
             }
         } catch let error as StoreError {
             throw error
+        } catch let error as NoAnswer {
+            throw StoreError("database \(location): \(error.description)")
         } catch let error as PSQLError {
-            throw StoreError("database \(location): \(Self.describe(error))")
+            throw StoreError("database \(location): \(describe(error))")
         } catch {
             throw StoreError("database \(location): \(error)")
         }
@@ -123,16 +150,19 @@ public final class SharedDatabase: @unchecked Sendable {  // `connection` is onl
 
     private func openConnection() throws -> PostgresConnection {
         if let connection, !connection.isClosed { return connection }
-        let configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
+        var configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
                                                              password: location.password, database: location.database, tls: .disable)
+        // Covers the TCP connection and the server's start-up handshake.
+        configuration.options.connectTimeout = timeout
         let opened = try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 1, logger: logger).wait()
         connection = opened
         return opened
     }
 
     /// PSQLError's own description hides the server's message; this is the line a user needs.
-    private static func describe(_ error: PSQLError) -> String {
+    private func describe(_ error: PSQLError) -> String {
         if let message = error.serverInfo?[.message] { return message }
+        if case .connectTimeout? = error.underlying as? ChannelError { return "cannot connect: \(NoAnswer(timeout: timeout).description)" }
         if let failure = error.underlying as? NIOConnectionError,
            let io = failure.connectionErrors.lazy.compactMap({ $0.error as? IOError }).first {
             return "cannot connect: \(String(cString: strerror(io.errnoCode)))"

@@ -17,13 +17,14 @@ final class RuntimeJobsTests: XCTestCase {
     private var stations: Stations!
     private var jobs: RuntimeJobs!
     private var index: (any RecordingsIndexing)!
+    private var store: (any JobStorage)!
+    private var paths: AppPaths!
     private static let mount = "/station.mp3"
 
     override func setUpWithError() throws {
         icecast = try IcecastHarness.playing(Self.mount, title: "Engine tone")
         home = try TemporaryDirectory(prefix: "onair-engine")
-        let paths = AppPaths(environment: ["ONAIR_HOME": home.url.path])
-        let store: any JobStorage
+        paths = AppPaths(environment: ["ONAIR_HOME": home.url.path])
         if let postgres = try TestDatabase.postgresURL() {
             let database = try SharedDatabase(location: try PostgresLocation(url: postgres))
             (index, store) = (try PostgresRecordingsIndex(database: database), try PostgresJobStore(database: database, daemon: "engine-tests"))
@@ -32,8 +33,12 @@ final class RuntimeJobsTests: XCTestCase {
             (index, store) = (try RecordingsIndex(database: database), try JobStore(database: database))
         }
         stations = Stations()
-        jobs = RuntimeJobs(stations: stations, store: store, finaliser: Finaliser(index: index), paths: paths,
-                           lookup: { text in try StreamTarget.parse(text, catalogue: { Catalogue(stations: []) }) })
+        jobs = runtimeJobs(maxStations: nil)
+    }
+
+    private func runtimeJobs(maxStations: Int?) -> RuntimeJobs {
+        RuntimeJobs(stations: stations, store: store, finaliser: Finaliser(index: index), paths: paths, maxStations: maxStations,
+                    lookup: { text in try StreamTarget.parse(text, catalogue: { Catalogue(stations: []) }) })
     }
 
     override func tearDown() {
@@ -95,5 +100,30 @@ final class RuntimeJobsTests: XCTestCase {
         let listed = try XCTUnwrap(job(relay.id))
         XCTAssertGreaterThanOrEqual(listed.reconnects, 1)
         XCTAssertGreaterThan(listed.gapSeconds, 0.5, "the downtime is counted")
+    }
+
+    func testPastMaxStreamsAJobOnAnotherStationIsRefusedAndAPersistedOneWaitsForRoom() throws {
+        try icecast.startSource(mount: "/other.mp3", codec: .mp3, frequency: 880, title: "Other tone")
+        let other = icecast.url(mount: "/other.mp3").absoluteString
+        let bounded = runtimeJobs(maxStations: 1)
+        defer { bounded.stopAll() }
+        _ = try bounded.start(JobSpec(kind: .record, station: station))
+        XCTAssertNoThrow(try bounded.start(JobSpec(kind: .record, station: station)), "a station already open takes no more room")
+        XCTAssertThrowsError(try bounded.start(JobSpec(kind: .record, station: other))) { error in
+            XCTAssertEqual((error as? EngineError)?.kind, .configuration)
+            XCTAssertEqual("\(error)", "no room for \(other): the stations this daemon may have open (--max-streams 1) are all in use")
+        }
+        XCTAssertEqual(stations.count, 1, "the refused job opened nothing")
+
+        // A persisted job on the other station, unheld (as a daemon that died leaves it): a full daemon leaves it be.
+        let waiting = try store.add(JobSpec(kind: .record, station: other, persist: true))
+        XCTAssertTrue(try bounded.restorePersisted().isEmpty)
+        XCTAssertFalse(bounded.list().contains { $0.id == waiting }, "\(bounded.list())")
+        // With room again it is claimed and records its station.
+        for job in bounded.list() { _ = try bounded.stop(id: job.id) }
+        XCTAssertTrue(try bounded.restorePersisted().isEmpty)
+        XCTAssertEqual(bounded.list().map(\.id), [waiting])
+        XCTAssertTrue(eventually(timeout: 10) { (bounded.list().first?.bytes ?? 0) > 0 && bounded.list().first?.title == "Other tone" },
+                      "it records the other station: \(bounded.list())")
     }
 }

@@ -2,12 +2,16 @@ import Foundation
 import XCTest
 import TestSupport
 
-/// Runs the built `onair` executable the way a user does, with its own ONAIR_HOME.
+/// Runs the built `onair` executable the way a user does, with its own ONAIR_HOME, and with
+/// ONAIR_TEST_DATABASE=postgresql its schedule, recordings index and jobs in an emptied PostgreSQL
+/// (ONAIR_DATABASE_URL, as a user sharing a database sets it).
 struct OnairBinary {
     let home: TemporaryDirectory
+    let database: String?
 
     init() throws {
         home = try TemporaryDirectory(prefix: "onair-home")
+        database = try TestDatabase.postgresURL()
     }
 
     /// The executable SwiftPM built beside the test runner (on Linux the .xctest is itself an executable).
@@ -16,10 +20,16 @@ struct OnairBinary {
         return products.appendingPathComponent("onair").path
     }
 
-    var environment: [String: String] { ["ONAIR_HOME": home.url.path] }
+    var environment: [String: String] { ["ONAIR_HOME": home.url.path].merging(database.map { ["ONAIR_DATABASE_URL": $0] } ?? [:]) { $1 } }
 
-    func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> ProcessResult {
-        try ProcessRunner.run(Self.path, arguments, timeout: timeout, environment: environment)
+    func run(_ arguments: [String], timeout: TimeInterval = 60, extraEnvironment: [String: String] = [:]) throws -> ProcessResult {
+        try ProcessRunner.run(Self.path, arguments, timeout: timeout, environment: environment.merging(extraEnvironment) { $1 })
+    }
+
+    /// `onair status` of the daemon on this ONAIR_HOME: with a shared database, `status` shows the
+    /// cluster instead, so the database is left out (an empty ONAIR_DATABASE_URL names none).
+    func localStatus(_ arguments: [String] = [], timeout: TimeInterval = 60) throws -> ProcessResult {
+        try run(["status"] + arguments, timeout: timeout, extraEnvironment: ["ONAIR_DATABASE_URL": ""])
     }
 
     /// `extraEnvironment` adds to (or overrides) the test's own and ONAIR_HOME.

@@ -41,7 +41,7 @@ final class ScheduleDaemonTests: XCTestCase {
         // Ready once its control socket answers.
         let deadline = Date(timeIntervalSinceNow: 10)
         while Date() < deadline {
-            if (try? onair.run(["status", "--json"], timeout: 5))?.succeeded == true { return daemon }
+            if (try? onair.localStatus(["--json"], timeout: 5))?.succeeded == true { return daemon }
             Thread.sleep(forTimeInterval: 0.1)
         }
         XCTFail("the daemon did not answer: \(daemon.result())")
@@ -92,7 +92,7 @@ final class ScheduleDaemonTests: XCTestCase {
         }
         XCTAssertTrue(OnairBinary.events(try onair.run(["schedule", "list", "--json"]).stdoutText).isEmpty)
         XCTAssertEqual(try onair.run(["schedule", "remove", "7"]).status, 4)
-        XCTAssertEqual(try onair.run(["status"]).status, 1, "no daemon is running")
+        XCTAssertEqual(try onair.localStatus().status, 1, "no daemon is running")
     }
 
     func testRulesListNextPauseAndRemove() throws {
@@ -140,7 +140,7 @@ final class ScheduleDaemonTests: XCTestCase {
 
         // While it records, `onair status` shows it.
         Thread.sleep(forTimeInterval: max(0, start.timeIntervalSinceNow) + 2.5)
-        let status = try onair.run(["status", "--json"])
+        let status = try onair.localStatus(["--json"])
         XCTAssertTrue(status.succeeded, "\(status)")
         let active = try XCTUnwrap((OnairBinary.events(status.stdoutText).first?["active"] as? [[String: Any]])?.first, status.stdoutText)
         XCTAssertEqual(active["state"] as? String, "recording", "\(active)")
@@ -499,14 +499,19 @@ final class ScheduleDaemonTests: XCTestCase {
 
         // A client sending a byte a second, never a whole line.
         let slow = unixClient(path)
-        defer { close(slow) }
         let dawdler = Thread {
             for _ in 0..<6 where write(slow, "{", 1) == 1 { Thread.sleep(forTimeInterval: 1) }
+        }
+        // Closed while the dawdler still writes, the descriptor's number could be the next file opened
+        // (a later test's database) and get its bytes.
+        defer {
+            XCTAssertTrue(eventually(timeout: 10) { dawdler.isFinished })
+            close(slow)
         }
         dawdler.start()
         Thread.sleep(forTimeInterval: 0.3)
         let started = Date()
-        let status = try onair.run(["status", "--json"], timeout: 10)
+        let status = try onair.localStatus(["--json"], timeout: 10)
         XCTAssertTrue(status.succeeded, "\(status)")
         XCTAssertLessThan(Date().timeIntervalSince(started), 4, "status waited for the slow client")
         XCTAssertEqual(OnairBinary.events(status.stdoutText).first?["rules"] as? Int, 0, status.stdoutText)
@@ -521,7 +526,7 @@ final class ScheduleDaemonTests: XCTestCase {
             let reply = OnairBinary.events(String(decoding: answer.prefix(max(count, 0)), as: UTF8.self)).first
             XCTAssertEqual(reply?["error"] as? String, "unknown command", "\(String(describing: reply))")
         }
-        XCTAssertTrue(try onair.run(["status", "--json"], timeout: 10).succeeded)
+        XCTAssertTrue(try onair.localStatus(["--json"], timeout: 10).succeeded)
     }
 
     private func unixClient(_ path: String) -> Int32 {

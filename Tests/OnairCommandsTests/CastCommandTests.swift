@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import HTTPService
 import RadioModel
+import SharedStore
 import StreamInput
 import TestSupport
 import XCTest
@@ -15,10 +16,13 @@ final class CastCommandTests: XCTestCase {
     override func setUpWithError() throws {
         home = try TemporaryDirectory(prefix: "onair-cast")
         setenv("ONAIR_HOME", home.url.path, 1)
+        // `record`, `cast ID` and the daemon's index in PostgreSQL with ONAIR_TEST_DATABASE=postgresql.
+        if let postgres = try TestDatabase.postgresURL() { setenv("ONAIR_DATABASE_URL", postgres, 1) }
     }
 
     override func tearDown() {
         unsetenv("ONAIR_HOME")
+        unsetenv("ONAIR_DATABASE_URL")
         unsetenv("ONAIR_STATIONS")
         home.remove()
         home = nil
@@ -44,7 +48,9 @@ final class CastCommandTests: XCTestCase {
 
         let paths = AppPaths(environment: ["ONAIR_HOME": home.url.path])
         let stations: @Sendable () throws -> Catalogue = { try Catalogue.load(shippedURL: catalogue, userURL: paths.userCatalogueURL) }
-        let daemon = try DaemonService(paths: paths, lookup: { try StreamTarget.parse($0, catalogue: stations) }, log: { _ in })
+        var options = DaemonService.Options()
+        options.sharedDatabase = try ProcessInfo.processInfo.environment["ONAIR_DATABASE_URL"].map { try PostgresLocation(url: $0) }
+        let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: stations) }, log: { _ in })
         let server = HTTPServer(address: HTTPAddress(host: "127.0.0.1", port: 0), daemon: daemon, catalogue: stations)
         let port = try server.start()
         let runner = Thread { try? daemon.run() }

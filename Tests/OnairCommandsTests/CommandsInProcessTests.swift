@@ -4,6 +4,7 @@ import Library
 @testable import Recording
 import OnairCommands
 import RadioModel
+import SharedStore
 import Store
 import TestSupport
 import XCTest
@@ -22,11 +23,14 @@ final class CommandsInProcessTests: XCTestCase {
         """.utf8).write(to: catalogue)
         setenv("ONAIR_HOME", home.url.path, 1)
         setenv("ONAIR_STATIONS", catalogue.path, 1)
+        // The schedule and the recordings in PostgreSQL with ONAIR_TEST_DATABASE=postgresql, as a user's ONAIR_DATABASE_URL puts them.
+        if let postgres = try TestDatabase.postgresURL() { setenv("ONAIR_DATABASE_URL", postgres, 1) }
     }
 
     override func tearDown() {
         unsetenv("ONAIR_HOME")
         unsetenv("ONAIR_STATIONS")
+        unsetenv("ONAIR_DATABASE_URL")
         home = nil
     }
 
@@ -142,7 +146,9 @@ final class CommandsInProcessTests: XCTestCase {
 
         let file = home.file("recorded.mp3")
         try Data("audio".utf8).write(to: file)
-        let index = try RecordingsIndex(directory: AppPaths(environment: ["ONAIR_HOME": home.url.path]).data)
+        let index: any RecordingsIndexing = try ProcessInfo.processInfo.environment["ONAIR_DATABASE_URL"].map {
+            try PostgresRecordingsIndex(database: try SharedDatabase(location: try PostgresLocation(url: $0)))
+        } ?? RecordingsIndex(directory: AppPaths(environment: ["ONAIR_HOME": home.url.path]).data)
         let entry = try index.add(FinishedRecording(station: StationLabel(id: "tones", name: "Tone Radio"), programme: nil, start: Date(),
                                                     end: Date(), timeZone: "UTC", file: file.path, cueSheet: nil, size: 5, duration: 1,
                                                     codec: "mp3", container: "mp3", titles: [], gaps: [], source: "test", track: nil))

@@ -67,11 +67,24 @@ final class EpisodeLeasesTests: XCTestCase {
         XCTAssertTrue(try a.renew([held]).isEmpty, "renewed while alive")
         XCTAssertTrue(try b.orphaned().isEmpty, "a live lease is nobody's to take")
         Thread.sleep(forTimeInterval: 1.3)
-        XCTAssertEqual(try b.orphaned().map(\.id), [news.id], "the silent daemon's episode is up for takeover")
+        XCTAssertEqual(try b.orphaned().map { $0.episode.id }, [news.id], "the silent daemon's episode is up for takeover")
         let taken = try XCTUnwrap(try b.claim(news))
         XCTAssertEqual(taken.epoch, held.epoch + 1)
         XCTAssertFalse(try a.holds(held), "fenced")
         XCTAssertEqual(try a.renew([held]), [held], "the old holder learns it lost the station")
         XCTAssertTrue(try b.holds(taken))
+    }
+
+    func testADaemonRestartedUnderItsNameTakesItsOwnEpisodeBackWithoutWaitingForItsLease() throws {
+        var news = try episode("news")
+        let held = try XCTUnwrap(try leases("a").claim(news))
+        news.status = .recording
+        try store.update(news)
+        // Killed and started again at once: its lease (15 s) is still live.
+        let restarted = try leases("a")
+        XCTAssertEqual(try restarted.orphaned().map { $0.episode.id }, [news.id], "its own episode, from before the restart")
+        XCTAssertEqual(try restarted.orphaned().first?.wasOwn, true)
+        XCTAssertTrue(try leases("b").orphaned().isEmpty, "another daemon waits for the lease to run out")
+        XCTAssertEqual(try restarted.claim(news), held, "the same lease: no other daemon held the station meanwhile")
     }
 }

@@ -20,7 +20,7 @@ public struct SocketError: Error, CustomStringConvertible {
 /// Sockets are created close-on-exec so child processes (ffmpeg, curl) never inherit them.
 public enum LoopbackSocket {
     /// A listening socket on 127.0.0.1; port 0 lets the kernel pick a free one.
-    static func listen(port: UInt16 = 0, backlog: Int32 = 64) throws -> (fd: Int32, port: UInt16) {
+    public static func listen(port: UInt16 = 0, backlog: Int32 = 64) throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError("socket") }
         var reuse: Int32 = 1

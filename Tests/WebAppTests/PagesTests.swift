@@ -5,6 +5,7 @@ import HummingbirdTesting
 import RadioModel
 import Recording
 import Scheduling
+import SharedStore
 import TestSupport
 import XCTest
 
@@ -244,9 +245,16 @@ final class PagesTests: XCTestCase {
         // The same entry pointed at a file elsewhere, as a hand-edited index could.
         let elsewhere = elsewhereDirectory.file("secret.mp3")
         try FileManager.default.copyItem(atPath: entry.file, toPath: elsewhere.path)
-        let sqliteIndex = try XCTUnwrap(harness.daemon.recordings as? RecordingsIndex, "the daemon's own SQLite index")
-        try sqliteIndex.database.write { db in
-            try db.execute(sql: "UPDATE recording SET file = ? WHERE id = ?", arguments: [elsewhere.path, entry.id])
+        if let shared = harness.daemon.recordings as? PostgresRecordingsIndex {
+            try shared.database.query("""
+                UPDATE recording SET file = \(elsewhere.path), record = jsonb_set(record::jsonb, '{file}', to_jsonb(\(elsewhere.path)::text))::text
+                WHERE id = \(entry.id!)
+                """)
+        } else {
+            let sqliteIndex = try XCTUnwrap(harness.daemon.recordings as? RecordingsIndex, "the daemon's own SQLite index")
+            try sqliteIndex.database.write { db in
+                try db.execute(sql: "UPDATE recording SET file = ? WHERE id = ?", arguments: [elsewhere.path, entry.id])
+            }
         }
         try await test { client, harness in
             let outside = try await client.execute(uri: "/api/v1/recordings/\(entry.id!)/audio", method: .get)

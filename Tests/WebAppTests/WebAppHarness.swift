@@ -6,13 +6,15 @@ import RadioModel
 import Scheduling
 import Store
 import Recording
+import SharedStore
 import StreamInput
 import TestSupport
 import WebApp
 import XCTest
 
 /// The web app on a real daemon's services, in a temporary ONAIR_HOME: the schedule, the index and the
-/// jobs are the daemon's own, the catalogue is `stations` plus the user's file, and the directory is
+/// jobs are the daemon's own (in PostgreSQL with ONAIR_TEST_DATABASE=postgresql; the web credentials stay
+/// in the data directory's SQLite file, each daemon's own), the catalogue is `stations` plus the user's file, and the directory is
 /// whatever `directory` serves (a fixture server in radio-browser's shape).
 final class WebAppHarness: @unchecked Sendable {  // every property is set once in init; `log` is Locked
     let home: TemporaryDirectory
@@ -35,6 +37,7 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
         let log = self.log
         var options = DaemonService.Options()
         options.preroll = 1
+        options.sharedDatabase = try TestDatabase.postgresURL().map { try PostgresLocation(url: $0) }
         daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) },
                                    log: { event in log.withLock { $0.append(event) } })
         credentials = try WebCredentials(database: OnairDatabase(directory: paths.data))
@@ -81,7 +84,7 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
             "titles": titles.map { ["title": $0.0, "start": $0.1] }, "gaps": [["at": 4.0, "seconds": 0.5]], "source": "http://127.0.0.1/demo",
         ]
         let recording = try OnairJSON.decoder.decode(FinishedRecording.self, from: JSONSerialization.data(withJSONObject: json))
-        return try RecordingsIndex(directory: paths.data).add(recording)
+        return try daemon.recordings.add(recording)
     }
 }
 

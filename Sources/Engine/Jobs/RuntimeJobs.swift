@@ -16,14 +16,18 @@ public final class RuntimeJobs: Sendable {
     private let finaliser: Finaliser
     private let paths: AppPaths
     private let lookup: @Sendable (String) throws -> StreamTarget
+    /// `--max-streams` of a daemon sharing a database: the stations it has open (episodes' and jobs')
+    /// that a job may bring the count to; nil, no bound (one daemon on its own).
+    private let maxStations: Int?
     private let running = Locked<[Int64: RunningJob]>([:])
     /// Held while a job is added and started, and while unheld jobs are claimed: a job just added is
     /// running (and known to be) before this daemon looks for jobs to claim.
     private let starting = NSLock()
 
-    public init(stations: Stations, store: any JobStorage, finaliser: Finaliser, paths: AppPaths,
+    public init(stations: Stations, store: any JobStorage, finaliser: Finaliser, paths: AppPaths, maxStations: Int? = nil,
                 lookup: @escaping @Sendable (String) throws -> StreamTarget) {
         self.stations = stations; self.store = store; self.finaliser = finaliser; self.paths = paths; self.lookup = lookup
+        self.maxStations = maxStations
     }
 
     /// Starts a job; it runs until `stop`, whoever asked for it.
@@ -31,6 +35,7 @@ public final class RuntimeJobs: Sendable {
         let target = try lookup(spec.station)
         starting.lock()
         defer { starting.unlock() }
+        try checkRoom(for: target)
         let id = try store.add(spec)
         do {
             return try run(spec, id: id, target: target)
@@ -46,9 +51,13 @@ public final class RuntimeJobs: Sendable {
         starting.lock()
         defer { starting.unlock() }
         var failures: [(Int64, String)] = []
-        for (id, spec) in try store.claimPersisted(running: Set(running.current.keys)) {
+        // Full, a daemon claims no more: the jobs stay for a daemon with room.
+        let room = maxStations.map { max(0, $0 - stations.count) }
+        for (id, spec) in try store.claimPersisted(running: Set(running.current.keys), limit: room) {
             do {
-                _ = try run(spec, id: id, target: try lookup(spec.station))
+                let target = try lookup(spec.station)
+                try checkRoom(for: target)
+                _ = try run(spec, id: id, target: target)
             } catch {
                 failures.append((id, "\(error)"))
             }
@@ -100,6 +109,14 @@ public final class RuntimeJobs: Sendable {
         let lost = try store.renew(Set(running.current.keys))
         let stopped = running.withLock { jobs in lost.compactMap { jobs.removeValue(forKey: $0) } }.map(finish)
         return (stopped, try restorePersisted())
+    }
+
+    /// A job on a station not open here needs room under `maxStations`. Episodes open stations at
+    /// the same time, so the bound can be passed by the one station a claim and a job opened at once.
+    private func checkRoom(for target: StreamTarget) throws {
+        guard let maxStations, !stations.identifiers.contains(target.identifier), stations.count >= maxStations else { return }
+        throw EngineError("no room for \(URLRedaction.redact(target.identifier)): the stations this daemon may have open "
+                          + "(--max-streams \(maxStations)) are all in use", kind: .configuration)
     }
 
     private func finish(_ job: RunningJob) -> JobStatus {

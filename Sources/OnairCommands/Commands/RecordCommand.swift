@@ -38,7 +38,7 @@ struct RecordCommand: ParsableCommand {
 
         Exit codes: 0 every recording finished; 1 a stream could not be played; 2 a recording failed \
         (disk full, write error: its partial file is kept); 3 configuration error (catalogue, unknown \
-        station or programme); 64 usage error.
+        station or programme, or the recordings index cannot be opened); 64 usage error.
         """
     )
 
@@ -100,6 +100,9 @@ struct RecordCommand: ParsableCommand {
 
     @OptionGroup var alerts: AlertOptions
 
+    /// Where the finished recordings are indexed: a shared database (`--database`), else the data directory's.
+    @OptionGroup var database: SharedDatabaseOption
+
     @Flag(help: "Show FFmpeg's own warnings.")
     var verbose = false
 
@@ -159,13 +162,7 @@ struct RecordCommand: ParsableCommand {
             template = splitTracks ? .tracks : .standard
             base = paths.recordings
         }
-        let index: RecordingsIndex
-        do {
-            index = try RecordingsIndex(directory: paths.data)
-        } catch {
-            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
-        }
-        let finaliser = Finaliser(index: index)
+        let finaliser = Finaliser(index: try database.recordingsIndex())
         let reporter = RecordingReporter(json: json)
         let split = splitTracks ? SplitOptions(window: TimeSpan(splitWindow)!.seconds, padBefore: TimeSpan(padBefore)!.seconds,
                                                padAfter: TimeSpan(padAfter)!.seconds, skip: skip) : nil

@@ -31,12 +31,10 @@ struct RecordingsCommand: ParsableCommand {
         defaultSubcommand: List.self
     )
 
-    static func openIndex() throws -> RecordingsIndex {
-        do {
-            return try RecordingsIndex(directory: CatalogueAccess.paths.data)
-        } catch {
-            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
-        }
+    /// The index for the commands without `--database` (play, cast, playlists): shared when
+    /// ONAIR_DATABASE_URL names a database, else the data directory's.
+    static func openIndex() throws -> any RecordingsIndexing {
+        try SharedDatabaseOption.parse([]).recordingsIndex()
     }
 
     /// "-23.4 LUFS", or "-" when not measured (silence, or finalised before onair measured loudness).

@@ -27,6 +27,8 @@ struct RecoverCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per recording: {\"event\":\"recovered\"|\"skipped\"|\"failed\", …}.")
     var json = false
 
+    @OptionGroup var database: SharedDatabaseOption
+
     func run() throws {
         try reportingFailures(recover)
     }
@@ -34,12 +36,7 @@ struct RecoverCommand: ParsableCommand {
     private func recover() throws {
         let paths = CatalogueAccess.paths
         let root = directory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? paths.recordings
-        let finaliser: Finaliser
-        do {
-            finaliser = Finaliser(index: try RecordingsIndex(directory: paths.data))
-        } catch {
-            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
-        }
+        let finaliser = Finaliser(index: try database.recordingsIndex())
         let journals = LeftoverRecordings.journals(under: root)
         if journals.isEmpty, !json { Console.message("Nothing to recover in \(root.path)") }
         var failures = 0

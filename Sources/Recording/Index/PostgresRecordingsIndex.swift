@@ -72,7 +72,10 @@ public final class PostgresRecordingsIndex: RecordingsIndexing {
 
     public func page(station: String?, programme: String?, limit: Int, offset: Int) throws(RecordingError)
         -> (total: Int, recordings: [IndexedRecording]) {
-        try access { session in
+        // PostgreSQL refuses a NUL in text, and no station or programme id holds one: such a filter
+        // (an API query's) matches nothing, as in SQLite, rather than failing.
+        guard ![station, programme].contains(where: { $0?.contains("\0") == true }) else { return (0, []) }
+        return try access { session in
             // The programme is read from the entry's JSON: the table keeps as columns only what every lookup needs.
             let total = try session.query("""
                 SELECT count(*) FROM recording WHERE (\(station)::text IS NULL OR station = \(station))

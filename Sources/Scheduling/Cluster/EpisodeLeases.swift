@@ -27,7 +27,10 @@ public protocol EpisodeLeases: Sendable {
     func claim(_ episode: Episode) throws -> StationLease?
     /// Episodes still marked recording whose station's lease has expired: their daemon is gone (or
     /// cut off); the rest of an open window is to be recorded by another, a closed one is closed.
-    func orphaned() throws -> [Episode]
+    /// Also this daemon's own (`wasOwn`: it claimed them last), lease or not: those it does not run
+    /// (the caller skips the others) were its own before it restarted, and are resumed at once rather
+    /// than when that lease runs out.
+    func orphaned() throws -> [(episode: Episode, wasOwn: Bool)]
     /// Renews the leases (and the daemon's heartbeat, with its load); returns those it no longer holds.
     func renew(_ leases: Set<StationLease>) throws -> Set<StationLease>
     /// Whether the lease is still this daemon's: checked before an episode's outcome is written.

@@ -58,13 +58,16 @@ public final class PostgresEpisodeLeases: EpisodeLeases {
         }
     }
 
-    public func orphaned() throws -> [Episode] {
+    public func orphaned() throws -> [(episode: Episode, wasOwn: Bool)] {
         try database.transaction { session in
-            try session.query("""
+            let own = Set(try session.query("""
+                SELECT id FROM episode WHERE status = 'recording' AND daemon = \(daemon)
+                """).map { try $0.decode(Int64.self) })
+            return try session.query("""
                 SELECT e.id, e.record FROM episode e LEFT JOIN station_lease l ON l.station = e.station
-                WHERE e.status = 'recording' AND (l.station IS NULL OR l.expires <= now())
+                WHERE e.status = 'recording' AND (l.station IS NULL OR l.expires <= now() OR e.daemon = \(daemon))
                 ORDER BY e.window_start, e.id
-                """).map(PostgresScheduleStore.episode)
+                """).map(PostgresScheduleStore.episode).map { ($0, own.contains($0.id!)) }
         }
     }
 

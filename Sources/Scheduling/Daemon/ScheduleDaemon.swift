@@ -417,11 +417,12 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     /// directory is shared) and attached, and the rest of the window recorded as a part of its own.
     private func takeOverOrphans(_ leases: any EpisodeLeases, at instant: Date) throws {
         var recovered: [FinishedRecording]?
-        for orphan in try leases.orphaned() where !lock.withLock({ running.contains(orphan.id!) }) {
+        for (orphan, wasOwn) in try leases.orphaned() where !lock.withLock({ running.contains(orphan.id!) }) {
             guard let rule = rules[orphan.ruleID], let lease = try leases.claim(orphan) else { continue }
             lock.withLock { held[orphan.id!] = lease }
             recovered = recovered ?? partsFinishedOnStart + finishLeftoverJournals()
-            let episode = try resume(orphan, parts: recovered!, at: instant, reason: "taken over: its daemon stopped renewing its lease")
+            let reason = wasOwn ? "resumed after a restart" : "taken over: its daemon stopped renewing its lease"
+            let episode = try resume(orphan, parts: recovered!, at: instant, reason: reason)
             if episode.status == .scheduled, !rule.paused {
                 try start(episode, rule: rule, at: instant)
             } else {
