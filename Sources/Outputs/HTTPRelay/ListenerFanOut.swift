@@ -15,11 +15,13 @@ import StreamInput
 /// moved past that place it is dropped — its connection closed — so it never holds anyone up, and
 /// what waits for it is bounded by the channel's high-water mark, not by its lag.
 final class ListenerFanOut: Sendable {
-    /// How long a loop waits after a commit before it writes, so a write carries a few frames: a
-    /// wake-up and a write per frame per listener is what a thousand listeners cost most.
-    static let gatherWrites = TimeAmount.milliseconds(100)
-    /// Audio read from the broadcast for a listener per write, at most.
-    static let refillBytes = 16 * 1024
+    /// How long a loop waits after a commit before it writes, so a write carries a quarter second of
+    /// frames: each write is a system call per listener, most of what a thousand listeners cost; a
+    /// listener has its burst of several seconds buffered, so it never waits for the next write.
+    static let gatherWrites = TimeAmount.milliseconds(250)
+    /// Audio read from the broadcast for a listener per write, at most: a quarter second of WAV fits.
+    /// A listener still behind after a write (joined, or was slow for a while) gets the next at once.
+    static let refillBytes = 64 * 1024
 
     private let broadcast: AudioBroadcast
     private let countSent: @Sendable ([Int: Int64]) -> Void
@@ -121,13 +123,15 @@ private final class LoopListeners: @unchecked Sendable {  // `listeners` is touc
     }
 
     /// Schedules a round unless one is pending or no listener is here.
-    func flushSoon() {
+    func flushSoon() { flush(after: ListenerFanOut.gatherWrites) }
+
+    private func flush(after delay: TimeAmount) {
         let start = schedule.withLock { schedule -> Bool in
             guard !schedule.pending, schedule.listeners > 0 else { return false }
             schedule.pending = true
             return true
         }
-        if start { eventLoop.scheduleTask(in: ListenerFanOut.gatherWrites) { self.flush() } }
+        if start { eventLoop.scheduleTask(in: delay) { self.flush() } }
     }
 
     /// On the loop.
@@ -162,10 +166,11 @@ private final class LoopListeners: @unchecked Sendable {  // `listeners` is touc
         schedule.withLock { $0.pending = false }
         var reads: [AudioBroadcast.Cursor: Read] = [:]
         var sent: [Int: Int64] = [:]
-        var again = false
+        var stalled = false
+        var behind = false
         for listener in listeners where !listener.ending.hasEnded {
             guard listener.channel.isWritable else {
-                if broadcast.hasLost(listener.cursor) { drop(listener) } else { again = true }
+                if broadcast.hasLost(listener.cursor) { drop(listener) } else { stalled = true }
                 continue
             }
             let read = reads[listener.cursor] ?? self.read(from: listener.cursor, allocator: listener.channel.allocator)
@@ -174,7 +179,7 @@ private final class LoopListeners: @unchecked Sendable {  // `listeners` is touc
             case .fellBehind: drop(listener)
             case .ended: listener.ending.finish(.success(()))
             case .items(let items):
-                again = again || read.full
+                behind = behind || read.full
                 let bytes = listener.interleaver == nil ? read.plain : interleaved(items, for: listener)
                 listener.cursor = read.next
                 guard bytes.readableBytes > 0 else { continue }
@@ -184,7 +189,7 @@ private final class LoopListeners: @unchecked Sendable {  // `listeners` is touc
         }
         removeEnded()
         if !sent.isEmpty { countSent(sent) }
-        if again { flushSoon() }
+        if behind { flush(after: .zero) } else if stalled { flushSoon() }
     }
 
     private func read(from cursor: AudioBroadcast.Cursor, allocator: ByteBufferAllocator) -> Read {
@@ -199,12 +204,7 @@ private final class LoopListeners: @unchecked Sendable {  // `listeners` is touc
     /// The items with this listener's ICY title slots, at its own positions.
     private func interleaved(_ items: [AudioBroadcast.Item], for listener: Listener) -> ByteBuffer {
         var output: [UInt8] = []
-        for item in items {
-            switch item {
-            case .audio(let bytes): listener.interleaver!.append(audio: bytes, to: &output)
-            case .title(let change): listener.interleaver!.setTitle(change.title, url: change.url)
-            }
-        }
+        RelayListener.append(items, to: &output, interleaver: &listener.interleaver)
         return ByteBuffer(bytes: output)
     }
 

@@ -88,17 +88,22 @@ public enum RelayListener {
             case .ended: ended = true; break reading
             case .items(let items):
                 if items.isEmpty { break reading }
-                for item in items {
-                    switch item {
-                    case .audio(let bytes): append(bytes, to: &burst, interleaver: &interleaver)
-                    case .title(let change): interleaver?.setTitle(change.title, url: change.url)
-                    }
-                }
+                append(items, to: &burst, interleaver: &interleaver)
             }
         }
         try await writer.write(ByteBuffer(bytes: burst))
         mount.countSent([id: Int64(burst.count)])
         return ended ? nil : cursor
+    }
+
+    /// Appends the items' audio to `outbox`, with ICY title slots when the listener has an interleaver.
+    static func append(_ items: [AudioBroadcast.Item], to outbox: inout [UInt8], interleaver: inout ICYInterleaver?) {
+        for item in items {
+            switch item {
+            case .audio(let bytes): append(bytes, to: &outbox, interleaver: &interleaver)
+            case .title(let change): interleaver?.setTitle(change.title, url: change.url)
+            }
+        }
     }
 
     private static func append(_ bytes: [UInt8], to outbox: inout [UInt8], interleaver: inout ICYInterleaver?) {
