@@ -51,7 +51,7 @@ let package = Package(
             .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The embedded SQLite database every stateful module keeps its tables in.
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),

@@ -31,7 +31,7 @@ public final class LiveMounts: Sendable {
             router.on("/live/{station}", method: method) { [self] request, context in
                 let id = context.parameters.get("station") ?? ""
                 let mount = try await offloaded { try self.mount(for: id) }
-                return await RelayListener.response(to: request, mount: mount, peer: nil)
+                return await RelayListener.response(to: request, mount: mount, channel: context.channel, peer: nil)
             }
         }
     }

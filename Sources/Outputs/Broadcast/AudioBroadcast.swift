@@ -22,7 +22,7 @@ final class AudioBroadcast: @unchecked Sendable {  // the window, header and rea
     }
 
     /// A reader's place in the window.
-    struct Cursor: Sendable {
+    struct Cursor: Sendable, Hashable {
         fileprivate var sequence: Int64
     }
 

@@ -17,20 +17,20 @@ public final class HTTPRelayMount: Sendable {
     let burstBytes: Int
     let onEvent: @Sendable (StreamEvent) -> Void
 
-    private let listeners = Locked<[Int: RelayListenerRecord]>([:])
+    /// Writes the broadcast to the listeners, from their connections' event loops.
+    let fanOut: ListenerFanOut
+
+    private let listeners: Locked<[Int: RelayListenerRecord]>
     private let nextListener = Locked(0)
-    /// Listeners at the live edge, waiting for the next commit: resumed together by one observer.
-    private let waiting = Locked<(generation: Int, waiters: [Int: CheckedContinuation<Void, Never>])>((0, [:]))
-    private let observation = Locked<Int?>(nil)
 
     init(path: String, broadcast: AudioBroadcast, options: HTTPRelayOptions, name: String?, label: String,
          burstBytes: Int, onEvent: @escaping @Sendable (StreamEvent) -> Void) {
         self.path = path; self.broadcast = broadcast; self.options = options; self.name = name
         self.label = label; self.burstBytes = burstBytes; self.onEvent = onEvent
-        observation.withLock { $0 = broadcast.observe { [weak self] in self?.wakeListeners() } }
+        let listeners = Locked<[Int: RelayListenerRecord]>([:])
+        self.listeners = listeners
+        fanOut = ListenerFanOut(broadcast: broadcast) { sent in Self.count(sent, in: listeners) }
     }
-
-    deinit { observation.current.map(broadcast.stopObserving) }
 
     /// A mount and the feed that fills it, for a station's audio in `format`: what an `http://` sink
     /// and the daemon's live mounts (`/live/STATION`) serve.
@@ -100,33 +100,13 @@ public final class HTTPRelayMount: Sendable {
 
     var listenerRecords: [RelayListenerRecord] { listeners.current.values.sorted { $0.connectedAt < $1.connectedAt } }
 
-    /// The commit count a listener saw before reading; `nextCommit(after:)` returns at once if it moved on.
-    var commitGeneration: Int { waiting.current.generation }
+    /// Adds the bytes written to each listener (by id) to what `/status.json` shows.
+    func countSent(_ sent: [Int: Int64]) { Self.count(sent, in: listeners) }
 
-    /// Suspends until the broadcast commits again (or ends) after `generation`, or the task is cancelled.
-    func nextCommit(after generation: Int) async {
-        let id = nextListener.withLock { $0 += 1; return $0 }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let resumeNow = waiting.withLock { state -> Bool in
-                    guard state.generation == generation, !Task.isCancelled else { return true }
-                    state.waiters[id] = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            waiting.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+    private static func count(_ sent: [Int: Int64], in listeners: Locked<[Int: RelayListenerRecord]>) {
+        listeners.withLock { listeners in
+            for (id, bytes) in sent { listeners[id]?.bytesSent += bytes }
         }
-    }
-
-    private func wakeListeners() {
-        let waiters = waiting.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.generation &+= 1
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
-        }
-        for waiter in waiters { waiter.resume() }
     }
 }
 

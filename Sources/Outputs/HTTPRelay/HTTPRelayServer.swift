@@ -51,9 +51,12 @@ final class HTTPRelayServer: Sendable {
 struct RelayRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     let peer: String
+    /// The connection, which the mount's fan-out writes the broadcast to.
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
+        channel = source.channel
         peer = source.channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? ""
     }
 }
@@ -71,6 +74,6 @@ struct RelayResponder: HTTPResponder {
         let path = String(target[..<(target.firstIndex(of: "?") ?? target.endIndex)])
         if path == "/status.json" { return mounts.statusResponse(to: request) }
         guard let mount = mounts.mount(at: path) else { return RelayErrorResponse.make(.notFound) }
-        return await RelayListener.response(to: request, mount: mount, peer: context.peer)
+        return await RelayListener.response(to: request, mount: mount, channel: context.channel, peer: context.peer)
     }
 }

@@ -6,9 +6,12 @@ import NIOCore
 public struct ClientRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
+    /// The connection, which a live mount's fan-out writes its broadcast to.
+    public let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        channel = source.channel
         remoteAddress = source.channel.remoteAddress
     }
 }
