@@ -35,6 +35,8 @@ public final class DaemonService: Sendable {
         public var minFree: ByteSize?
         /// Seconds between retention sweeps (`ScheduleDaemon.Options.retentionSweep`).
         public var retentionSweep: Double = 30
+        /// `--normalize`: finished recordings get their loudness measured (`Finaliser.measuresLoudness`).
+        public var measuresLoudness = false
         public init() {}
     }
 
@@ -88,7 +90,7 @@ public final class DaemonService: Sendable {
         } catch {
             throw EngineError("\(error)", kind: .configuration)
         }
-        let finaliser = Finaliser(index: index)
+        let finaliser = Finaliser(index: index, measuresLoudness: options.measuresLoudness)
         let metrics = OnairMetrics(rules: options.alerts)
         let alerts = AlertSender(webhook: options.alertWebhook, command: options.alertCommand) { station, message in
             log(DaemonEvent(event: "alert-failed", station: station, message: message))

@@ -71,7 +71,7 @@ final class NormalizeTests: XCTestCase {
     }
 
     func testRecordingsKeepTheirAudioGetTheirLoudnessAndPlayLevelled() throws {
-        let record = try onair.run(["record", url(stations[0].mount), url(stations[1].mount), "--duration", "5", "--json"])
+        let record = try onair.run(["record", url(stations[0].mount), url(stations[1].mount), "--duration", "5", "--json", "--normalize"])
         XCTAssertTrue(record.succeeded, "\(record)")
         let list = try onair.run(["recordings", "list", "--json"])
         let entries = OnairBinary.events(list.stdoutText).sorted { ($0["loudness"] as? Double ?? 0) > ($1["loudness"] as? Double ?? 0) }

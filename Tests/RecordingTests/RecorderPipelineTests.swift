@@ -100,7 +100,7 @@ final class RecorderPipelineTests: XCTestCase {
         let plan = RecordingPlan(station: StationLabel(id: "test", name: "Test FM"), programme: nil, source: url.absoluteString,
                                  timeZone: TimeZone(identifier: "UTC")!, template: .standard, base: directory.url, format: .copy)
         let outcomes = Outcomes()
-        let finaliser = Finaliser(index: index)
+        let finaliser = Finaliser(index: index, measuresLoudness: true)
         let recorder = CopyRecorder(plan: plan, finaliser: finaliser, onEvent: outcomes.add)
         let route = PipelineRoute()
         let stream = LiveStream(url: url.absoluteString, options: options) { route.pipeline?.publish($0) }

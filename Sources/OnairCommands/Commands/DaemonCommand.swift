@@ -101,6 +101,9 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "How many stations this daemon records at most, sharing --database.")
     var maxStreams: Int = 100
 
+    @Flag(help: RecordCommand.normalizeHelp)
+    var normalize = false
+
     @Option(help: ArgumentHelp("Keep at least SIZE free (e.g. 2G, 500M) where recordings go, deleting the oldest finished "
                                + "recordings that are not kept.", valueName: "size"))
     var minFree: String?
@@ -158,6 +161,7 @@ struct DaemonCommand: ParsableCommand {
         options.sharedDatabase = try database.location()
         options.name = name ?? options.name
         options.maxStreams = maxStreams
+        options.measuresLoudness = normalize
         options.minFree = minFree.flatMap(ByteSize.init)
         let address = try httpAddress
         let credentials = try WebCommand.credentials()

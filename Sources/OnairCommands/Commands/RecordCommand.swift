@@ -64,6 +64,14 @@ struct RecordCommand: ParsableCommand {
     @Flag(help: "One file per title, cut at the quietest moment near each title change.")
     var splitTracks = false
 
+    @Flag(help: Self.normalizeHelp)
+    var normalize = false
+
+    /// `record --normalize` and `daemon --normalize`.
+    static let normalizeHelp = ArgumentHelp("Measure each finished recording's loudness (EBU R128) into the index and its ReplayGain "
+                                            + "tags, so that `play --normalize` and other players level it; the audio stays as sent. "
+                                            + "Costs one more decode of each file.")
+
     @Option(help: ArgumentHelp("With --split-tracks: leave out titles matching this regular expression (ads, jingles).",
                                valueName: "regex"))
     var skip: String?
@@ -162,7 +170,7 @@ struct RecordCommand: ParsableCommand {
             template = splitTracks ? .tracks : .standard
             base = paths.recordings
         }
-        let finaliser = Finaliser(index: try database.recordingsIndex())
+        let finaliser = Finaliser(index: try database.recordingsIndex(), measuresLoudness: normalize)
         let reporter = RecordingReporter(json: json)
         let split = splitTracks ? SplitOptions(window: TimeSpan(splitWindow)!.seconds, padBefore: TimeSpan(padBefore)!.seconds,
                                                padAfter: TimeSpan(padAfter)!.seconds, skip: skip) : nil

@@ -14,11 +14,16 @@ import Glibc
 /// pool), away from the decode threads.
 public final class Finaliser: @unchecked Sendable {  // immutable; the work is serialised on `queue`
     private let index: (any RecordingsIndexing)?
+    /// Whether each recording is decoded once more, when finished, to measure its loudness for the
+    /// index and the ReplayGain/R128 tags. Asked for (`--normalize`), not done by default: that decode
+    /// costs more than recording the stream as sent (BENCHMARKS.md, record-many).
+    private let measuresLoudness: Bool
     private let queue = DispatchQueue(label: "onair.finalise")
     private let group = DispatchGroup()
 
-    public init(index: (any RecordingsIndexing)?) {
+    public init(index: (any RecordingsIndexing)?, measuresLoudness: Bool = false) {
         self.index = index
+        self.measuresLoudness = measuresLoudness
     }
 
     /// Finalises in the background; `report` gets the outcome.
@@ -86,7 +91,7 @@ public final class Finaliser: @unchecked Sendable {  // immutable; the work is s
                                                                         untitled: contents.stationName)
         var metadata = RecordingTags.metadata(for: contents, duration: summary.duration, gaps: gaps)
         // The audio stays as sent; its loudness goes into the tags (ReplayGain, R128) for players to level it.
-        let loudness = Self.loudness(of: partial.path)
+        let loudness = measuresLoudness ? Self.loudness(of: partial.path) : nil
         if let loudness { metadata.merge(loudness.tags(container: container, codec: summary.codecName)) { $1 } }
         let desired = try desiredPath(contents)
         // Named after the partial file, which was created exclusively: daemons sharing a directory may
