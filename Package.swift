@@ -138,7 +138,12 @@ let package = Package(
         // library's symbol lookups pass through it; the dlopen'd libavdevice and libavfilter need none of them).
         // Debug builds, which the tests use, stay dynamic and quick to link.
         .executableTarget(name: "onair", dependencies: ["OnairCommands"], exclude: ["exports.map"], linkerSettings: [
-            .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+            // Foundation's static archives are named here because the modules were compiled against the shared
+            // Foundation, whose autolink entries do not list them (`--static-swift-stdlib` on the command line would
+            // instead recompile every module, and the guard's and the tests' builds would then rebuild everything).
+            .unsafeFlags(["-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims",
+                          "-l_CFXMLInterface", "-lxml2",
+                          "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                           "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/onair/exports.map"],
                          .when(configuration: .release)),
         ]),
