@@ -181,6 +181,8 @@ def main():
     parser.add_argument("--seconds", type=int, default=30, help="length of each stream")
     parser.add_argument("--peers-up-to", type=int, default=200,
                         help="run ffmpeg and streamripper (a process per stream) only up to this N")
+    parser.add_argument("--onair-args", default="",
+                        help="more arguments for onair record, e.g. '--dead-air-seconds 0' (named in the row)")
     args = parser.parse_args()
     have_streamripper = shutil.which("streamripper") is not None
 
@@ -193,7 +195,9 @@ def main():
             tools = []
             home = os.path.join(tmp, f"onair-{n}")
             urls = [f"{base}/onair-{n}/{i}.mp3" for i in range(n)]
-            tools.append(("onair record (1 process)", f"/onair-{n}/", [[args.onair, "record", *urls]], home,
+            extra = args.onair_args.split()
+            label = "onair record (1 process)" + (f", `{args.onair_args}`" if extra else "")
+            tools.append((label, f"/onair-{n}/", [[args.onair, "record", *extra, *urls]], home,
                           dict(os.environ, ONAIR_HOME=home)))
             if n <= args.peers_up_to:  # a process per stream: 1,000 ffmpeg would need some 50 GiB
                 out = os.path.join(tmp, f"ffmpeg-{n}")
