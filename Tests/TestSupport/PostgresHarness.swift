@@ -49,10 +49,13 @@ public final class PostgresHarness: @unchecked Sendable {  // `server` is touche
     /// One server for a test process's store tests, started on first use; each test calls `reset()`.
     public static let shared = Result { try PostgresHarness() }
 
-    /// Empties the database: every table gone, as on a new server.
+    /// Empties the database: every table gone, and every session of an earlier test ended, as on a new
+    /// server. (XCTest keeps each test case, and the daemons and stores it holds, until the whole run
+    /// ends: their idle connections would otherwise add up past `max_connections`.)
     public func reset() throws {
-        let result = try ProcessRunner.run("\(Self.binaries)/psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "onair", "-q", "-c",
-                                                                  "DROP SCHEMA public CASCADE; CREATE SCHEMA public", "onair"])
+        let sql = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'onair' AND pid <> pg_backend_pid(); "
+            + "DROP SCHEMA public CASCADE; CREATE SCHEMA public"
+        let result = try ProcessRunner.run("\(Self.binaries)/psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "onair", "-q", "-c", sql, "onair"])
         guard result.succeeded else { throw PostgresHarnessError.startFailed("cannot empty the database: \(result)") }
     }
 
