@@ -64,6 +64,12 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
     /// Packet consumers that have seen the current run's format.
     private var begun: Set<Token> = []
     private var currentFormat: EncodedFormat?
+    /// The title on air. A consumer attached after it was announced is told it before its first audio,
+    /// or a recording begun while a station plays would be untitled until the title changes (ICY
+    /// sends a title once, when it changes).
+    private var onAir: TitleChange?
+    /// Consumers attached after `onAir` was announced, not yet told it.
+    private var newcomers: Set<Token> = []
     private var nextToken = 0
     private let onFailure: @Sendable (StreamConsumer, Error) -> Void
 
@@ -77,6 +83,7 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
             nextToken += 1
             let token = Token(raw: nextToken)
             consumers[token] = consumer
+            if onAir != nil, consumer is TitleConsumer { newcomers.insert(token) }
             return token
         }
     }
@@ -85,6 +92,7 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
     public func detach(_ token: Token) {
         let consumer = lock.withLock { () -> StreamConsumer? in
             begun.remove(token)
+            newcomers.remove(token)
             return consumers.removeValue(forKey: token)
         }
         consumer?.finish()
@@ -104,7 +112,7 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
     }
 
     func deliver(_ pcm: UnsafeRawBufferPointer) {
-        for (token, consumer) in snapshot() {
+        for (token, consumer) in introducingNewcomers() {
             guard let consumer = consumer as? PCMConsumer else { continue }
             run(token, consumer) { try consumer.consume(pcm) }
         }
@@ -112,7 +120,7 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
 
     func deliver(_ packet: EncodedPacket) {
         let format = lock.withLock { currentFormat }
-        for (token, consumer) in snapshot() {
+        for (token, consumer) in introducingNewcomers() {
             guard let consumer = consumer as? PacketConsumer, let format else { continue }
             run(token, consumer) {
                 // A consumer attached mid-run begins with the run's format, then gets packets.
@@ -128,6 +136,10 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
     }
 
     func deliver(_ title: TitleChange) {
+        lock.withLock {
+            onAir = title
+            newcomers = []
+        }
         for (token, consumer) in snapshot() {
             guard let consumer = consumer as? TitleConsumer else { continue }
             run(token, consumer) { try consumer.titleChanged(title) }
@@ -137,10 +149,24 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
     /// Finishes every consumer: the stream is over.
     func finishAll() {
         let all = lock.withLock { () -> [StreamConsumer] in
-            defer { consumers = [:]; begun = [] }
+            defer { consumers = [:]; begun = []; newcomers = [] }
             return Array(consumers.values)
         }
         all.forEach { $0.finish() }
+    }
+
+    /// Every consumer, after telling those attached since the title was announced what is on air.
+    private func introducingNewcomers() -> [(Token, StreamConsumer)] {
+        let (all, title, arrived) = lock.withLock { () -> ([(Token, StreamConsumer)], TitleChange?, Set<Token>) in
+            defer { newcomers = [] }
+            return (consumers.map { ($0.key, $0.value) }, onAir, newcomers)
+        }
+        guard let title, !arrived.isEmpty else { return all.sorted { $0.0.raw < $1.0.raw } }
+        for (token, consumer) in all where arrived.contains(token) {
+            guard let consumer = consumer as? TitleConsumer else { continue }
+            run(token, consumer) { try consumer.titleChanged(title) }
+        }
+        return snapshot()  // without any that failed
     }
 
     private func snapshot() -> [(Token, StreamConsumer)] {
@@ -154,6 +180,7 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
             lock.withLock {
                 _ = consumers.removeValue(forKey: token)
                 begun.remove(token)
+                newcomers.remove(token)
             }
             consumer.finish()
             onFailure(consumer, error)

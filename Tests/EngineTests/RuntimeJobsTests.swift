@@ -88,6 +88,24 @@ final class RuntimeJobsTests: XCTestCase {
         XCTAssertThrowsError(try jobs.stop(id: relay.id)) { XCTAssertEqual(($0 as? EngineError)?.kind, .notFound) }
     }
 
+    func testARecordingStartedWhileItsStationPlaysIsListedPlayingAndBeginsWithTheTitleOnAir() throws {
+        let relay = try jobs.start(JobSpec(kind: .relay, station: station, sinks: ["http://127.0.0.1:\(try FreePort.pick())/z.mp3"]))
+        XCTAssertTrue(eventually(timeout: 10) { self.job(relay.id)?.title == "Engine tone" }, "\(jobs.list())")
+        // The station has sent its one title: the recording joins the running connection after it.
+        let recording = try jobs.start(JobSpec(kind: .record, station: station))
+        XCTAssertTrue(eventually(timeout: 10) { (self.job(recording.id)?.bytes ?? 0) > 16_000 }, "\(jobs.list())")
+        let listed = try XCTUnwrap(job(recording.id))
+        XCTAssertEqual(listed.state, "playing", "a job joining a playing station plays")
+        XCTAssertEqual(listed.title, "Engine tone")
+        XCTAssertEqual(try icecast.mounts().first { $0.mount == Self.mount }?.listeners, 1, "it joined the one connection")
+
+        _ = try jobs.stop(id: recording.id)
+        let file = try XCTUnwrap(try index.all().first?.file, "the recording is indexed when its job stops")
+        let chapters = try ProcessRunner.run("ffprobe", ["-v", "error", "-show_entries", "chapter_tags=title", "-of", "csv=p=0", file]).check()
+        XCTAssertEqual(chapters.stdoutText.split(separator: "\n").first.map(String.init), "Engine tone",
+                       "the recording's first chapter is the title on air when it began")
+    }
+
     func testAJobWhoseStationDiesReconnectsAndCountsTheGap() throws {
         let port = try FreePort.pick()
         let relay = try jobs.start(JobSpec(kind: .relay, station: station, sinks: ["http://127.0.0.1:\(port)/y.mp3"]))

@@ -197,8 +197,9 @@ private final class RunningJob: Sendable {
 }
 
 /// What a job has seen of its station: attached first, it hears every event and counts the
-/// station's bytes; a recording's events and its sinks' states join it.
-private final class JobTally: EventConsumer, PacketConsumer, Sendable {
+/// station's bytes; a recording's events and its sinks' states join it. A job that joins a station
+/// already playing hears no `connected`: its first packets say it plays, the fan-out tells it the title.
+private final class JobTally: EventConsumer, PacketConsumer, TitleConsumer, Sendable {
     struct Counts: Sendable {
         var state = "connecting"
         var bytes: Int64 = 0
@@ -220,7 +221,6 @@ private final class JobTally: EventConsumer, PacketConsumer, Sendable {
         counts.withLock { counts in
             switch event {
             case .connected: counts.state = "playing"
-            case .metadata(let change): counts.title = change.title
             case .gap(let gap):
                 counts.gaps += 1
                 counts.gapSeconds += gap.seconds
@@ -233,12 +233,18 @@ private final class JobTally: EventConsumer, PacketConsumer, Sendable {
             case .failed(let message):
                 counts.state = "failed"
                 counts.lastError = message
-            case .decoding, .programDateTime, .alert, .recovered: break
+            case .metadata, .decoding, .programDateTime, .alert, .recovered: break
             }
         }
     }
 
-    func begin(_ format: EncodedFormat) {}
+    func begin(_ format: EncodedFormat) {
+        counts.withLock { if $0.state == "connecting" { $0.state = "playing" } }
+    }
+
+    func titleChanged(_ change: TitleChange) {
+        counts.withLock { $0.title = change.title }
+    }
 
     func consume(_ packet: EncodedPacket) {
         counts.withLock { $0.bytes += Int64(packet.size) }

@@ -103,6 +103,8 @@ enum Assets {
     .cards .title { font-weight: 600; }
     .cards form { margin: 0; }
     .live:not(:empty)::before { content: "♪ "; }
+    /* A job's title has a line of its own, kept while empty: a title arriving never moves the Stop button. */
+    #status-jobs .live { flex-basis: 100%; min-height: 1.5em; }
     .row { display: flex; gap: 8px; }
     .row input { flex: 1; min-width: 0; }
     .stack { display: grid; gap: 6px; max-width: 32rem; margin-bottom: 16px; }

@@ -120,10 +120,10 @@ def main():
         check(notice_text.startswith("Recording (job 2)"), f"record now starts a job ({notice_text})")
         def recording_job():
             open_page(driver, "/status")
-            jobs = driver.find_element(By.ID, "status-jobs").text
-            return jobs if "recording of demo" in jobs and "playing" in jobs and " 0 bytes" not in jobs else None
-        jobs = wait_for("the status page lists the job, playing", recording_job, 20)
-        check(True, f"the status page lists the job ({jobs!r})")
+            job = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#status-jobs li") if "recording of demo" in e.text]
+            return job[0] if job and "playing" in job[0] and " 0 bytes" not in job[0] else None
+        job = wait_for("the status page lists the job, playing", recording_job, 20)
+        check("Live" in job or "News" in job, f"the status page lists the job with the title on air ({job!r})")
         page_checks(driver, "status")
         driver.find_element(By.XPATH, "//li[contains(., 'recording of demo')]//button[starts-with(text(), 'Stop job')]").click()
         notice_text = notice(driver, 30)
