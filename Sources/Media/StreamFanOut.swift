@@ -136,11 +136,13 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
     }
 
     func deliver(_ title: TitleChange) {
-        lock.withLock {
+        // One look: a consumer attached after it is a newcomer, told this title once, before its audio.
+        let all = lock.withLock { () -> [(Token, StreamConsumer)] in
             onAir = title
             newcomers = []
-        }
-        for (token, consumer) in snapshot() {
+            return consumers.map { ($0.key, $0.value) }
+        }.sorted { $0.0.raw < $1.0.raw }
+        for (token, consumer) in all {
             guard let consumer = consumer as? TitleConsumer else { continue }
             run(token, consumer) { try consumer.titleChanged(title) }
         }
@@ -155,18 +157,21 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
         all.forEach { $0.finish() }
     }
 
-    /// Every consumer, after telling those attached since the title was announced what is on air.
+    /// The consumers of one look, after telling those attached since the title was announced what is on
+    /// air. One attached after the look stays a newcomer: it is told before the next delivery reaches it.
     private func introducingNewcomers() -> [(Token, StreamConsumer)] {
         let (all, title, arrived) = lock.withLock { () -> ([(Token, StreamConsumer)], TitleChange?, Set<Token>) in
             defer { newcomers = [] }
             return (consumers.map { ($0.key, $0.value) }, onAir, newcomers)
         }
-        guard let title, !arrived.isEmpty else { return all.sorted { $0.0.raw < $1.0.raw } }
-        for (token, consumer) in all where arrived.contains(token) {
+        let sorted = all.sorted { $0.0.raw < $1.0.raw }
+        guard let title, !arrived.isEmpty else { return sorted }
+        for (token, consumer) in sorted where arrived.contains(token) {
             guard let consumer = consumer as? TitleConsumer else { continue }
             run(token, consumer) { try consumer.titleChanged(title) }
         }
-        return snapshot()  // without any that failed
+        // Without any that failed.
+        return lock.withLock { sorted.filter { consumers[$0.0] != nil } }
     }
 
     private func snapshot() -> [(Token, StreamConsumer)] {

@@ -20,6 +20,8 @@ public final class RecentPackets: PacketConsumer, TitleConsumer, @unchecked Send
     private var keptSeconds = 0.0
     private var recorder: Recorder?
     private var recorderBegun = false
+    /// The title on air: a recorder starts with it (a station sends its title once, when it changes).
+    private var onAir: TitleChange?
 
     /// `seconds`: how much is kept (30 s by default); `onRecorderFailure`: a recorder failed and was dropped.
     public init(seconds: Double = 30, onRecorderFailure: @escaping @Sendable (Error) -> Void) {
@@ -73,6 +75,7 @@ public final class RecentPackets: PacketConsumer, TitleConsumer, @unchecked Send
             } else if let format {
                 recorderBegun = true
                 feeding { recorder in
+                    if let onAir { try recorder.titleChanged(onAir) }
                     try recorder.begin(format)
                     for old in kept { try recorder.consume(old.encoded) }
                 }
@@ -81,7 +84,10 @@ public final class RecentPackets: PacketConsumer, TitleConsumer, @unchecked Send
     }
 
     public func titleChanged(_ change: TitleChange) throws {
-        lock.withLock { if recorderBegun { feeding { try $0.titleChanged(change) } } }
+        lock.withLock {
+            onAir = change
+            if recorderBegun { feeding { try $0.titleChanged(change) } }
+        }
     }
 
     public func finish() {

@@ -106,8 +106,8 @@ final class PlayerLiveViewTests: XCTestCase {
         XCTAssertGreaterThan(loud - fading, 12, "the last moments fade out: \(loud) dBFS → \(fading) dBFS")
     }
 
-    /// `r` records what is playing, starting with the audio already heard (up to 30 s); `r` again
-    /// stops, and the file is finalised into the recordings index.
+    /// `r` records what is playing, starting with the audio already heard (up to 30 s) and the title on
+    /// air; `r` again stops, and the file is finalised into the recordings index.
     func testRecordKeyKeepsTheLastSecondsAlreadyHeard() throws {
         try icecast.startSource(mount: "/rec.mp3", codec: .mp3, frequency: 660, title: "Recorded Song")
         defer { try? icecast.stopSource(mount: "/rec.mp3") }
@@ -139,6 +139,8 @@ final class PlayerLiveViewTests: XCTestCase {
         let file = try XCTUnwrap(recorded["file"] as? String)
         let audio = try FFprobe.decodePCM(URL(fileURLWithPath: file))
         XCTAssertEqual(audio.dominantFrequency() ?? 0, 660, accuracy: 3)
+        // The station sent its title once, seconds before `r`: the recording still begins with it.
+        XCTAssertEqual(try RecordedFile(url: URL(fileURLWithPath: file)).chapters().first?.title, "Recorded Song")
     }
 
     /// `n`/`p` step through the favourites, and each station listened to goes into the history.
