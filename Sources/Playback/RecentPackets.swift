@@ -15,13 +15,20 @@ public final class RecentPackets: PacketConsumer, TitleConsumer, @unchecked Send
     private let onRecorderFailure: @Sendable (Error) -> Void
     private let lock = NSLock()
     private var format: EncodedFormat?
-    private var kept: [RetainedPacket] = []
-    private var keptDurations: [Double] = []
+    /// The kept audio, with the titles that changed within it at their places.
+    private var kept: [Kept] = []
+    private var keptPackets = 0
     private var keptSeconds = 0.0
+    /// The title on air at the oldest kept packet: a recorder starts with it (a station sends its
+    /// title once, when it changes).
+    private var titleBeforeKept: TitleChange?
     private var recorder: Recorder?
     private var recorderBegun = false
-    /// The title on air: a recorder starts with it (a station sends its title once, when it changes).
-    private var onAir: TitleChange?
+
+    private enum Kept {
+        case packet(RetainedPacket, duration: Double)
+        case title(TitleChange)
+    }
 
     /// `seconds`: how much is kept (30 s by default); `onRecorderFailure`: a recorder failed and was dropped.
     public init(seconds: Double = 30, onRecorderFailure: @escaping @Sendable (Error) -> Void) {
@@ -53,8 +60,10 @@ public final class RecentPackets: PacketConsumer, TitleConsumer, @unchecked Send
     public func begin(_ format: EncodedFormat) throws {
         lock.withLock {
             self.format = format
+            // A new run: what was kept stays out of a recording begun now, the title on air stays on.
+            titleBeforeKept = lastTitle
             kept = []
-            keptDurations = []
+            keptPackets = 0
             keptSeconds = 0
             if recorderBegun { feeding { try $0.begin(format) } }
         }
@@ -62,22 +71,24 @@ public final class RecentPackets: PacketConsumer, TitleConsumer, @unchecked Send
 
     public func consume(_ packet: EncodedPacket) throws {
         try lock.withLock {
-            kept.append(try RetainedPacket(packet))
-            keptDurations.append(packet.duration)
+            kept.append(.packet(try RetainedPacket(packet), duration: packet.duration))
+            keptPackets += 1
             keptSeconds += packet.duration
-            while keptDurations.count > 1, keptSeconds - keptDurations[0] >= seconds {
-                keptSeconds -= keptDurations.removeFirst()
-                kept.removeFirst()
-            }
+            dropBeyondTheBound()
             guard recorder != nil else { return }
             if recorderBegun {
                 feeding { try $0.consume(packet) }
             } else if let format {
                 recorderBegun = true
                 feeding { recorder in
-                    if let onAir { try recorder.titleChanged(onAir) }
+                    if let titleBeforeKept { try recorder.titleChanged(titleBeforeKept) }
                     try recorder.begin(format)
-                    for old in kept { try recorder.consume(old.encoded) }
+                    for entry in kept {
+                        switch entry {
+                        case .packet(let old, _): try recorder.consume(old.encoded)
+                        case .title(let change): try recorder.titleChanged(change)
+                        }
+                    }
                 }
             }
         }
@@ -85,8 +96,31 @@ public final class RecentPackets: PacketConsumer, TitleConsumer, @unchecked Send
 
     public func titleChanged(_ change: TitleChange) throws {
         lock.withLock {
-            onAir = change
+            // Kept audio starts with a packet: a title before any (a reconnect's, resent) is the one on air.
+            if keptPackets == 0 { titleBeforeKept = change } else { kept.append(.title(change)) }
             if recorderBegun { feeding { try $0.titleChanged(change) } }
+        }
+    }
+
+    /// The newest title kept or, before it, the one on air at the oldest kept packet.
+    private var lastTitle: TitleChange? {
+        for entry in kept.reversed() { if case .title(let change) = entry { return change } }
+        return titleBeforeKept
+    }
+
+    /// Drops the oldest packets while the rest still cover `seconds` (at least one packet stays); a
+    /// title that falls off with them becomes the one on air at the start.
+    private func dropBeyondTheBound() {
+        while let oldest = kept.first {
+            switch oldest {
+            case .title(let change):
+                titleBeforeKept = change
+            case .packet(_, let duration):
+                guard keptPackets > 1, keptSeconds - duration >= seconds else { return }
+                keptPackets -= 1
+                keptSeconds -= duration
+            }
+            kept.removeFirst()
         }
     }
 

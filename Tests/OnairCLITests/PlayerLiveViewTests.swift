@@ -106,8 +106,8 @@ final class PlayerLiveViewTests: XCTestCase {
         XCTAssertGreaterThan(loud - fading, 12, "the last moments fade out: \(loud) dBFS → \(fading) dBFS")
     }
 
-    /// `r` records what is playing, starting with the audio already heard (up to 30 s) and the title on
-    /// air; `r` again stops, and the file is finalised into the recordings index.
+    /// `r` records what is playing, starting with the audio already heard (up to 30 s) and its titles;
+    /// `r` again stops, and the file is finalised into the recordings index.
     func testRecordKeyKeepsTheLastSecondsAlreadyHeard() throws {
         try icecast.startSource(mount: "/rec.mp3", codec: .mp3, frequency: 660, title: "Recorded Song")
         defer { try? icecast.stopSource(mount: "/rec.mp3") }
@@ -118,6 +118,9 @@ final class PlayerLiveViewTests: XCTestCase {
         try tmux.type("\(OnairBinary.path) listen \(icecast.url(mount: "/rec.mp3").absoluteString) --sink wav:\(wav.path); echo exit=$?\n")
         XCTAssertTrue(tmux.waitFor("♪ Recorded Song"), tmux.shown)
         Thread.sleep(forTimeInterval: 3)
+        try icecast.setTitle(mount: "/rec.mp3", "Second Song")
+        XCTAssertTrue(tmux.waitFor("♪ Second Song"), tmux.shown)
+        Thread.sleep(forTimeInterval: 2)
         try tmux.type("r")
         XCTAssertTrue(tmux.waitFor("recording since"), tmux.shown)
         let screen = tmux.shown
@@ -139,8 +142,10 @@ final class PlayerLiveViewTests: XCTestCase {
         let file = try XCTUnwrap(recorded["file"] as? String)
         let audio = try FFprobe.decodePCM(URL(fileURLWithPath: file))
         XCTAssertEqual(audio.dominantFrequency() ?? 0, 660, accuracy: 3)
-        // The station sent its title once, seconds before `r`: the recording still begins with it.
-        XCTAssertEqual(try RecordedFile(url: URL(fileURLWithPath: file)).chapters().first?.title, "Recorded Song")
+        // The titles of the audio kept from before `r`, each where it changed: the station sent each once.
+        let chapters = try RecordedFile(url: URL(fileURLWithPath: file)).chapters()
+        XCTAssertEqual(chapters.map(\.title), ["Recorded Song", "Second Song"], "\(chapters)")
+        XCTAssertEqual(chapters.last?.start ?? 0, held - 2, accuracy: 1.5, "the second title two seconds before r: \(chapters)")
     }
 
     /// `n`/`p` step through the favourites, and each station listened to goes into the history.
