@@ -35,10 +35,9 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
     private let multi: UnsafeMutableRawPointer
     private var transfers: [TransferID: Transfer] = [:]
     private var timers: [(deadline: Double, action: () -> Void)] = []
-    private var lastStallScan = 0.0
-
-    /// How often stalls and timers are looked at when the sockets are quiet.
-    private let pollIntervalMs: Int32 = 100
+    /// When the next transfer could stall at the earliest. Data only moves a transfer's deadline
+    /// later, so between scans this is a lower bound, and a quiet loop sleeps until then.
+    private var nextStallScan = Double.infinity
 
     public init() {
         curl_global_init(Int(CURL_GLOBAL_ALL))
@@ -69,6 +68,7 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
             guard let transfer = self.transfers[id], transfer.paused else { return }
             transfer.paused = false
             transfer.lastActivity = Self.now()
+            self.watchForStall(transfer)
             curl_easy_pause(transfer.easy, CURLPAUSE_CONT)
         }
     }
@@ -141,6 +141,7 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
             return
         }
         transfers[id] = transfer
+        watchForStall(transfer)
         curl_multi_add_handle(multi, transfer.easy)
     }
 
@@ -167,17 +168,26 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
         }
     }
 
+    private func watchForStall(_ transfer: Transfer) {
+        nextStallScan = min(nextStallScan, transfer.lastActivity + transfer.request.stallTimeout)
+    }
+
+    /// Fails the transfers that have been silent too long. Scanning every transfer at every wakeup
+    /// would be most of the loop's work with hundreds of stations, so the scan runs only when the
+    /// earliest possible stall is due.
     private func failStalled() {
-        // Every wakeup would scan every transfer: with hundreds of stations that is most of the
-        // loop's work, while stall timeouts are counted in seconds.
         let now = Self.now()
-        guard now - lastStallScan >= 0.25 else { return }
-        lastStallScan = now
-        for transfer in transfers.values where !transfer.paused
-            && now - transfer.lastActivity > transfer.request.stallTimeout {
-            let seconds = Int(transfer.request.stallTimeout.rounded())
-            finish(transfer, error: TransferError(kind: .stalled, url: transfer.request.url,
-                                                  message: "no data for \(seconds) s"))
+        guard now >= nextStallScan else { return }
+        nextStallScan = .infinity
+        for transfer in transfers.values where !transfer.paused {
+            let deadline = transfer.lastActivity + transfer.request.stallTimeout
+            if now >= deadline {
+                let seconds = Int(transfer.request.stallTimeout.rounded())
+                finish(transfer, error: TransferError(kind: .stalled, url: transfer.request.url,
+                                                      message: "no data for \(seconds) s"))
+            } else {
+                nextStallScan = min(nextStallScan, deadline)
+            }
         }
     }
 
@@ -188,10 +198,12 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
         for timer in due { timer.action() }
     }
 
+    /// Sleeps until the next timer or possible stall; curl shortens the wait for its own timeouts,
+    /// and a command from another thread wakes the poll at once. A quiet engine does not wake.
     private func nextPollTimeout() -> Int32 {
-        guard let soonest = timers.map(\.deadline).min() else { return pollIntervalMs }
-        let ms = Int32(max(0, min(Double(pollIntervalMs), (soonest - Self.now()) * 1000)))
-        return ms
+        let deadline = min(timers.map(\.deadline).min() ?? .infinity, nextStallScan)
+        let ms = ((deadline - Self.now()) * 1000).rounded(.up)
+        return Int32(max(0, min(ms, Double(Int32.max))))
     }
 
     /// Called by a transfer's write callback when its delegate refused bytes.
