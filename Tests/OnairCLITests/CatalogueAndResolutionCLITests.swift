@@ -73,7 +73,7 @@ final class CatalogueAndResolutionCLITests: XCTestCase {
 
     func testResolveJSONFollowsAPlaylistToTheStream() throws {
         let writer = ICYStreamWriter(audio: mp3, metaint: 16_000)
-        server.route("/stream", FixtureHTTPServer.icyStream(writer, headers: [("icy-name", "Fixture FM"), ("icy-br", "128")]))
+        server.route("/stream", FixtureHTTPServer.icyStream(writer, headers: [("icy-name", "Fixture FM Français"), ("icy-br", "128")]))
         server.route("/dead", FixtureHTTPServer.status(404))
         let pls = "[playlist]\nFile1=\(server.url("/dead"))\nFile2=\(server.url("/stream"))\n"
         server.route("/station.pls", FixtureHTTPServer.file(Data(pls.utf8), contentType: "audio/x-scpls"))
@@ -83,7 +83,7 @@ final class CatalogueAndResolutionCLITests: XCTestCase {
         XCTAssertEqual(resolved["url"] as? String, server.url("/stream").absoluteString)
         XCTAssertEqual(resolved["kind"] as? String, "icy")
         XCTAssertEqual(resolved["codec"] as? String, "mp3")
-        XCTAssertEqual(resolved["name"] as? String, "Fixture FM")
+        XCTAssertEqual(resolved["name"] as? String, "Fixture FM Français", "a name in UTF-8 is read as UTF-8")
         XCTAssertEqual(resolved["contentType"] as? String, "audio/mpeg")
 
         server.route("/evil.pls", FixtureHTTPServer.file(Data("[playlist]\nFile1=file:///etc/passwd\n".utf8), contentType: "audio/x-scpls"))

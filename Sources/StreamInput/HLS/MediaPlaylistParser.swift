@@ -65,7 +65,7 @@ enum MediaPlaylistParser {
             case "#EXTINF":
                 guard state.pendingDuration == nil else { throw fail("#EXTINF follows another #EXTINF without a segment URI") }
                 let text = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-                guard let duration = Double(text.trimmingCharacters(in: .whitespaces)), duration >= 0, duration <= maxDuration else {
+                guard let duration = Double(text.trimmingWhitespace()), duration >= 0, duration <= maxDuration else {
                     throw fail("#EXTINF duration '\(text.prefix(40))' is not a number of seconds")
                 }
                 state.pendingDuration = duration
@@ -136,7 +136,7 @@ enum MediaPlaylistParser {
     /// "#EXT-X-TAG:value" → ("#EXT-X-TAG", "value"); a tag without a colon has an empty value.
     private static func split(_ line: String) -> (String, String) {
         guard let colon = line.firstIndex(of: ":") else { return (line, "") }
-        return (String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+        return (String(line[..<colon]), String(line[line.index(after: colon)...].trimmingWhitespace()))
     }
 
     /// "n[@o]" → (length, offset).

@@ -74,7 +74,7 @@ public enum TitleText {
     public static func decode(_ bytes: [UInt8], charset: String?) -> String {
         if let utf8 = String(validating: bytes, as: UTF8.self) { return clean(utf8) }
         if let charset, let converted = convert(bytes, from: charset) { return clean(converted) }
-        return clean(String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })))
+        return clean(String(latin1: bytes))
     }
 
     /// Control characters (C0, DEL, C1) never reach a terminal or a file name.

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 
 /// The text of an ID3v2 tag (v2.2, v2.3, v2.4): how HLS stations send now-playing titles, as timed
 /// ID3 in MPEG-TS and as a tag at the start of each packed-audio (ADTS/MP3) segment.
@@ -169,7 +170,7 @@ public struct ID3Tag: Sendable, Equatable {
     static func decode(_ bytes: ArraySlice<UInt8>, encoding: UInt8) -> String? {
         let raw: String?
         switch encoding {
-        case 0: raw = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        case 0: raw = String(latin1: bytes)
         case 1, 2: raw = utf16(bytes, bigEndianByDefault: encoding == 2)
         case 3: raw = String(decoding: bytes, as: UTF8.self)
         default: raw = nil

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 
 /// A variant stream of an HLS master playlist.
 public struct HLSVariant: Sendable, Equatable, Codable {
@@ -52,7 +53,7 @@ public enum PlaylistParser {
         let path = (URL(string: url)?.path ?? "").lowercased()
         if [".pls", ".m3u", ".m3u8", ".mpd"].contains(where: path.hasSuffix) { return true }
         if MPDParser.isMPD(mediaType: mediaType, url: url, body: body) { return true }
-        let start = text(of: body.prefix(64)).text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let start = text(of: body.prefix(64)).text.trimmingWhitespace()
         return start.hasPrefix("#EXTM3U") || start.lowercased().hasPrefix("[playlist]")
     }
 
@@ -66,7 +67,7 @@ public enum PlaylistParser {
         let (text, isLatin1) = text(of: body)
         let source = Source(base: base, url: url, isLatin1: isLatin1)
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { String($0.trimmingWhitespace()) }
         // Comments may precede #EXTM3U (seen in the wild); only tags and URIs tell what the list is.
         let firstLine = lines.first { !$0.isEmpty && !($0.hasPrefix("#") && !$0.hasPrefix("#EXT")) } ?? ""
         if isPLS(lines, firstLine: firstLine) {
@@ -89,7 +90,7 @@ public enum PlaylistParser {
         var bytes = body[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         if let utf8 = String(validating: bytes, as: UTF8.self) { return (utf8, false) }
-        return (String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })), true)
+        return (String(latin1: bytes), true)
     }
 
     /// Where a playlist came from, and how its bytes became text.
@@ -147,7 +148,7 @@ public enum PlaylistParser {
             guard let index = Int(line[line.index(line.startIndex, offsetBy: 4)..<equals]) else {
                 throw PlaylistError(url: source.url, line: number + 1, message: "malformed entry '\(line.prefix(80))'")
             }
-            let value = String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+            let value = String(line[line.index(after: equals)...].trimmingWhitespace())
             files.append((index, number + 1, unquoted(value)))
         }
         let ordered = files.sorted { $0.index < $1.index }
@@ -185,7 +186,7 @@ public enum PlaylistParser {
                 guard let bandwidth = bitsPerSecond(text) else {
                     throw PlaylistError(url: source.url, line: inf.line, message: "BANDWIDTH '\(text.prefix(40))' is not a number of bit/s")
                 }
-                let codecs = (inf.attributes["CODECS"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                let codecs = (inf.attributes["CODECS"] ?? "").split(separator: ",").map { String($0.trimmingWhitespace()) }
                 variants.append(HLSVariant(url: try source.absolute(line, line: number), bandwidth: bandwidth,
                                            averageBandwidth: inf.attributes["AVERAGE-BANDWIDTH"].flatMap(bitsPerSecond),
                                            codecs: codecs, audioGroup: inf.attributes["AUDIO"]))
@@ -225,13 +226,13 @@ public enum PlaylistParser {
             } else if ch == "\"" {
                 inQuotes.toggle()
             } else if ch == "," && !inQuotes {
-                result[key.trimmingCharacters(in: .whitespaces)] = value
+                result[String(key.trimmingWhitespace())] = value
                 key = ""; value = ""; inKey = true
             } else {
                 value.append(ch)
             }
         }
-        if !key.isEmpty { result[key.trimmingCharacters(in: .whitespaces)] = value }
+        if !key.isEmpty { result[String(key.trimmingWhitespace())] = value }
         return result
     }
 

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import RadioModel
 
 /// Identifies one transfer of the engine.
 public struct TransferID: Hashable, Sendable, CustomStringConvertible {
@@ -302,14 +303,14 @@ private final class Transfer {
 
     func receiveHeaderLine(_ line: String) {
         lastActivity = TransferEngine.now()
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = line.trimmingWhitespace()
         if trimmed.hasPrefix("HTTP/") || trimmed.hasPrefix("ICY ") {
             // A new response (after a redirect or a 100 Continue) starts a fresh header set.
             pendingHeaders = HTTPHeaders()
             statusSeen = true
         } else if let colon = trimmed.firstIndex(of: ":") {
-            let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = String(trimmed[..<colon].trimmingWhitespace())
+            let value = String(trimmed[trimmed.index(after: colon)...].trimmingWhitespace())
             pendingHeaders.append(name: name, value: value)
         }
     }
@@ -375,8 +376,8 @@ private let transferHeaderCallback: curl_write_callback = { pointer, size, count
     guard let pointer, let userdata else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
     let bytes = UnsafeRawBufferPointer(start: pointer, count: size * count)
-    // Header bytes are ASCII by the standard; Latin-1 keeps anything else readable.
-    transfer.receiveHeaderLine(String(decoding: bytes, as: Unicode.ASCII.self))
+    // Header bytes are ASCII by the standard; stations send names (icy-name) in UTF-8 or Latin-1.
+    transfer.receiveHeaderLine(String(utf8OrLatin1: bytes))
     return size * count
 }
 
