@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOPosix
 import NIOHTTPTypesHTTP1
 
 /// The first handler of every connection of our HTTP servers, ahead of the HTTP decoder: it holds the
@@ -192,6 +193,11 @@ public enum BoundedHTTPServer {
     public static let requestTimeout = 5.0
     /// Connections still sending their request, at most.
     public static let maxPendingRequests = 64
+    /// The one event loop every server's connections are on, as Icecast writes to all its listeners
+    /// from one thread. A relay's listeners then share each round of writes (`ListenerFanOut`), where
+    /// with a loop per core every commit woke each loop; handlers run on Swift's tasks, not here, and
+    /// a thousand listeners' writes take a few percent of one core (BENCHMARKS.md).
+    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// Binds `host:port` and serves `responder` until `stop()`; see `ServingTask.start`.
     public static func start<Responder: HTTPResponder>(_ responder: Responder, host: String, port: Int) throws -> (ServingTask, port: Int)
@@ -210,6 +216,7 @@ public enum BoundedHTTPServer {
                             try? await channel.pipeline.addHandler(PendingRequestsGate(pending: pending), position: .first).get()
                             await ready(channel)
                         },
+                        eventLoopGroupProvider: .shared(eventLoops),
                         logger: ServingTask.quietLogger)
         }
     }
