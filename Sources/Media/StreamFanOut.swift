@@ -60,7 +60,9 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
     public struct Token: Hashable, Sendable { let raw: Int }
 
     private let lock = NSLock()
-    private var consumers: [Token: StreamConsumer] = [:]
+    /// In the order they attached (tokens only grow), which is the order they are called in; a copy
+    /// taken under the lock is what a delivery walks, so delivering allocates nothing.
+    private var consumers: [(token: Token, consumer: StreamConsumer)] = []
     /// Packet consumers that have seen the current run's format.
     private var begun: Set<Token> = []
     private var currentFormat: EncodedFormat?
@@ -82,7 +84,7 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
         lock.withLock {
             nextToken += 1
             let token = Token(raw: nextToken)
-            consumers[token] = consumer
+            consumers.append((token, consumer))
             if onAir != nil, consumer is TitleConsumer { newcomers.insert(token) }
             return token
         }
@@ -90,18 +92,13 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
 
     /// Detaches and finishes a consumer; the stream goes on for the others.
     public func detach(_ token: Token) {
-        let consumer = lock.withLock { () -> StreamConsumer? in
-            begun.remove(token)
-            newcomers.remove(token)
-            return consumers.removeValue(forKey: token)
-        }
-        consumer?.finish()
+        lock.withLock { forget(token) }?.finish()
     }
 
     public var count: Int { lock.withLock { consumers.count } }
 
     /// Whether anyone takes PCM: without, the pipeline need not decode.
-    var wantsPCM: Bool { lock.withLock { consumers.values.contains { $0 is PCMConsumer } } }
+    var wantsPCM: Bool { lock.withLock { consumers.contains { $0.consumer is PCMConsumer } } }
 
     /// A new run: packet consumers learn its format before its first packet.
     func begin(_ format: EncodedFormat) {
@@ -132,16 +129,16 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
 
     /// Tells every event consumer, in the order they attached.
     public func publish(_ event: StreamEvent) {
-        for (_, consumer) in snapshot() { (consumer as? EventConsumer)?.handle(event) }
+        for (_, consumer) in lock.withLock({ consumers }) { (consumer as? EventConsumer)?.handle(event) }
     }
 
     func deliver(_ title: TitleChange) {
         // One look: a consumer attached after it is a newcomer, told this title once, before its audio.
-        let all = lock.withLock { () -> [(Token, StreamConsumer)] in
+        let all = lock.withLock { () -> [(token: Token, consumer: StreamConsumer)] in
             onAir = title
             newcomers = []
-            return consumers.map { ($0.key, $0.value) }
-        }.sorted { $0.0.raw < $1.0.raw }
+            return consumers
+        }
         for (token, consumer) in all {
             guard let consumer = consumer as? TitleConsumer else { continue }
             run(token, consumer) { try consumer.titleChanged(title) }
@@ -150,43 +147,42 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
 
     /// Finishes every consumer: the stream is over.
     func finishAll() {
-        let all = lock.withLock { () -> [StreamConsumer] in
-            defer { consumers = [:]; begun = []; newcomers = [] }
-            return Array(consumers.values)
+        let all = lock.withLock { () -> [(token: Token, consumer: StreamConsumer)] in
+            defer { consumers = []; begun = []; newcomers = [] }
+            return consumers
         }
-        all.forEach { $0.finish() }
+        all.forEach { $0.consumer.finish() }
     }
 
     /// The consumers of one look, after telling those attached since the title was announced what is on
     /// air. One attached after the look stays a newcomer: it is told before the next delivery reaches it.
-    private func introducingNewcomers() -> [(Token, StreamConsumer)] {
-        let (all, title, arrived) = lock.withLock { () -> ([(Token, StreamConsumer)], TitleChange?, Set<Token>) in
+    private func introducingNewcomers() -> [(token: Token, consumer: StreamConsumer)] {
+        let (all, title, arrived) = lock.withLock { () -> ([(token: Token, consumer: StreamConsumer)], TitleChange?, Set<Token>) in
             defer { newcomers = [] }
-            return (consumers.map { ($0.key, $0.value) }, onAir, newcomers)
+            return (consumers, onAir, newcomers)
         }
-        let sorted = all.sorted { $0.0.raw < $1.0.raw }
-        guard let title, !arrived.isEmpty else { return sorted }
-        for (token, consumer) in sorted where arrived.contains(token) {
+        guard let title, !arrived.isEmpty else { return all }
+        for (token, consumer) in all where arrived.contains(token) {
             guard let consumer = consumer as? TitleConsumer else { continue }
             run(token, consumer) { try consumer.titleChanged(title) }
         }
         // Without any that failed.
-        return lock.withLock { sorted.filter { consumers[$0.0] != nil } }
+        return lock.withLock { all.filter { entry in consumers.contains { $0.token == entry.token } } }
     }
 
-    private func snapshot() -> [(Token, StreamConsumer)] {
-        lock.withLock { consumers.map { ($0.key, $0.value) } }.sorted { $0.0.raw < $1.0.raw }
+    /// Drops a consumer's entries; inside `lock`.
+    private func forget(_ token: Token) -> StreamConsumer? {
+        begun.remove(token)
+        newcomers.remove(token)
+        guard let index = consumers.firstIndex(where: { $0.token == token }) else { return nil }
+        return consumers.remove(at: index).consumer
     }
 
     private func run(_ token: Token, _ consumer: StreamConsumer, _ body: () throws -> Void) {
         do {
             try body()
         } catch {
-            lock.withLock {
-                _ = consumers.removeValue(forKey: token)
-                begun.remove(token)
-                newcomers.remove(token)
-            }
+            _ = lock.withLock { forget(token) }
             consumer.finish()
             onFailure(consumer, error)
         }
