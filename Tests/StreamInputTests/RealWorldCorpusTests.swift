@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 @testable import StreamInput
 
-/// Every case of the real-world corpus (`../shared/realworld`: playlists and ICY blocks that
+/// Every case of the real-world corpus (`Fixtures/realworld`: playlists and ICY blocks that
 /// broadcasters and other projects wrote, not us), judged as its `check.py` judges `onair resolve`:
 /// only a PASS passes — an accepted-but-doubtful answer (CHECK) or an unreadable error (UNCLEAR) fails.
 ///

@@ -1,17 +1,17 @@
 import Foundation
 
-/// The real-world corpus next to the project (`../shared/realworld`): playlists and ICY data written
+/// The real-world corpus (`Tests/StreamInputTests/Fixtures/realworld`): playlists and ICY data written
 /// by broadcasters and other projects, each with what a correct client concludes (`cases.json`,
 /// `icy/metadata-cases.json`), and the loopback server that stands in for the internet (`serve.py`).
 public struct RealWorldCorpus: Sendable {
     public let directory: URL
 
-    /// The corpus beside the package root (found from this file's path, so it does not depend on the
-    /// working directory). Throws a plain message when it is missing: the tests must not pass without it.
+    /// The corpus in the package (found from this file's path, so it does not depend on the working
+    /// directory). Throws a plain message when it is missing: the tests must not pass without it.
     public init(filePath: String = #filePath) throws {
         let packageRoot = URL(fileURLWithPath: filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        directory = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/realworld").standardizedFileURL
+        directory = packageRoot.appendingPathComponent("Tests/StreamInputTests/Fixtures/realworld").standardizedFileURL
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("cases.json").path) else {
             throw CorpusMissing(directory: directory.path)
         }
@@ -20,7 +20,7 @@ public struct RealWorldCorpus: Sendable {
     public struct CorpusMissing: Error, CustomStringConvertible {
         public let directory: String
         public var description: String {
-            "the real-world corpus is missing: expected \(directory)/cases.json (check out the shared folder beside the project)"
+            "the real-world corpus is missing: expected \(directory)/cases.json "
         }
     }
 
