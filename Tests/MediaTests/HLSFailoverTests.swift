@@ -47,7 +47,7 @@ final class HLSFailoverTests: XCTestCase {
         server.route("/primary/", primary.handler)
         server.serveDirectory(encoder.directory.url, at: "/backup/")
         server.route("/master.m3u8", master(["primary/\(encoder.playlistPath)", "backup/\(encoder.playlistPath)"]))
-        DispatchQueue.global().asyncAfter(deadline: .now() + 3) { primary.outage(seconds: 120) }
+        onOwnThread(after: 3) { primary.outage(seconds: 120) }
         let (log, audio) = follow("/master.m3u8", seconds: 12)
         XCTAssertNil(log.failure, "\(log.events)")
         XCTAssertTrue(log.warnings.contains { $0.contains("switching to the variant") && $0.contains("/backup/") }, "\(log.warnings)")

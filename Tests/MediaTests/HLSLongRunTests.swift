@@ -26,7 +26,7 @@ final class HLSLongRunTests: XCTestCase {
         server.route("/hls/", faults.handler)
         try encoder.waitForSegments(4)
         // The encoder ends the stream after the run; the follower plays to its last segment and stops by itself.
-        DispatchQueue.global().asyncAfter(deadline: .now() + runSeconds) { encoder.stop(endingPlaylist: true) }
+        onOwnThread(after: runSeconds) { encoder.stop(endingPlaylist: true) }
         let started = Date()
         let (log, audio) = Self.follow(server.url("/hls/live.m3u8").absoluteString, timeout: runSeconds + 30)
         let elapsed = Date().timeIntervalSince(started)
@@ -61,7 +61,7 @@ final class HLSLongRunTests: XCTestCase {
         try wide.waitForSegments(5)
         try narrow.waitForSegments(5)
 
-        DispatchQueue.global().asyncAfter(deadline: .now() + 5) {
+        onOwnThread(after: 5) {
             wideFaults.outage(seconds: outage)
             narrowFaults.outage(seconds: outage)
         }
