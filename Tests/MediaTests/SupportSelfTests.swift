@@ -48,6 +48,28 @@ final class SupportSelfTests: XCTestCase {
         XCTAssertEqual(try RawHTTP.get(icecast.url(mount: "/tone.mp3")).statusCode, 404)
     }
 
+    // MARK: Processes
+
+    /// A child started from a Dispatch worker (which blocks nearly every signal) still hears SIGTERM:
+    /// otherwise every graceful stop of a server or encoder waits out its grace. Run alone, this test
+    /// also makes the first child of the process, from the worker, as the whole suite sometimes did.
+    func testAChildStartedFromADispatchWorkerHasNoBlockedSignals() throws {
+        let started = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var child: RunningProcess?
+        DispatchQueue.global().async {
+            child = try? ProcessRunner.start("sleep", ["30"])
+            started.signal()
+        }
+        started.wait()
+        let sleeper = try XCTUnwrap(child)
+        let status = try String(contentsOfFile: "/proc/\(sleeper.pid)/status", encoding: .utf8)
+        let blocked = status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }
+        XCTAssertEqual(blocked.map { String($0.dropFirst("SigBlk:".count)).trimmingCharacters(in: .whitespaces) },
+                       "0000000000000000")
+        sleeper.stop(grace: 30)
+        XCTAssertFalse(sleeper.isRunning)
+    }
+
     // MARK: Audio fixtures and tone analysis
 
     func testToneAnalysisMeasuresA1kHzWAVAndItsMP3() throws {

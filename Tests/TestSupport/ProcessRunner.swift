@@ -267,6 +267,12 @@ private final class SpawnerThread: @unchecked Sendable {
     }
 
     private func serve() {
+        // A thread starts with its creator's signal mask, and a child keeps the mask it was forked
+        // with: created from a Dispatch worker (which blocks nearly every signal), the spawner would
+        // start every server and encoder deaf to SIGTERM, so each graceful stop took its whole grace.
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
         while true {
             condition.lock()
             while queue.isEmpty { condition.wait() }
