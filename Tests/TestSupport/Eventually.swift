@@ -10,8 +10,9 @@ public func eventually(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
     return true
 }
 
-/// Runs `action` on a thread of its own after `seconds`: a fault a test injects at a moment of the
-/// stream must not wait for a Dispatch worker, which work left running by earlier tests can hold.
+/// Runs `action` on a thread of its own after `seconds`. The faults tests inject at a moment of the
+/// stream block (an encoder restart waits for the old encoder's exit), so they keep off Dispatch's
+/// shared pool and their moment does not depend on it.
 public func onOwnThread(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) {
     let start = Date()
     Thread {
