@@ -190,10 +190,7 @@ struct DaemonCommand: ParsableCommand {
         }
         defer { server?.stop() }
         let trap = SignalTrap { daemon.stop() }
-        signal(SIGHUP, SIG_IGN)
-        let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "onair.sighup"))
-        hangUp.setEventHandler { daemon.wake() }
-        hangUp.resume()
+        let hangUp = SignalTrap.source(for: SIGHUP, queue: DispatchQueue(label: "onair.sighup")) { daemon.wake() }
         log(DaemonEvent(event: "daemon-started", message: "pid \(getpid()), socket \(daemon.socket)"))
         defer {
             hangUp.cancel()
