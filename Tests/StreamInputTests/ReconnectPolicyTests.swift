@@ -40,6 +40,30 @@ final class ByteQueueTests: XCTestCase {
         XCTAssertEqual(buffer.withUnsafeMutableBytes { queue.read(into: $0) }, 0, "end of stream")
     }
 
+    func testADrainedQueueLetsGoOfWhatABurstGrewAndKeepsOrderAcrossIt() {
+        let queue = ByteQueue()
+        let burst = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        burst.withUnsafeBytes { queue.append($0) }
+        XCTAssertGreaterThanOrEqual(queue.heldBytes, burst.count)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while received.count < burst.count {
+            let count = buffer.withUnsafeMutableBytes { queue.read(into: $0) }
+            received += buffer.prefix(count)
+        }
+        XCTAssertEqual(received, burst)
+        XCTAssertLessThanOrEqual(queue.heldBytes, 16 << 10, "a drained queue still holds its burst")
+
+        // Steady small chunks, each read as it comes, keep one small buffer.
+        for chunk in 0..<100 {
+            let bytes = [UInt8](repeating: UInt8(chunk), count: 1400)
+            bytes.withUnsafeBytes { queue.append($0) }
+            XCTAssertEqual(buffer.withUnsafeMutableBytes { queue.read(into: $0) }, 1400)
+            XCTAssertEqual(buffer.prefix(1400), bytes[...])
+        }
+        XCTAssertLessThanOrEqual(queue.heldBytes, 16 << 10)
+    }
+
     func testCloseWakesABlockedReader() {
         let queue = ByteQueue()
         let done = expectation(description: "reader returned")

@@ -17,6 +17,9 @@ public final class ByteQueue: @unchecked Sendable {  // storage and state only i
     /// Bytes handed to the consumer so far.
     public private(set) var bytesRead: Int64 = 0
 
+    /// Storage kept for the next bytes once the queue is drained: libcurl's largest write.
+    static let keptCapacity = 16 << 10
+
     public init(capacity: Int = 1 << 20) {
         self.capacity = capacity
     }
@@ -41,6 +44,8 @@ public final class ByteQueue: @unchecked Sendable {  // storage and state only i
     public func append(_ bytes: UnsafeRawBufferPointer) {
         condition.withLock {
             guard !closed, !finished else { return }
+            // Room for a whole write at once, rather than growing to it a doubling at a time.
+            if storage.capacity < Self.keptCapacity { storage.reserveCapacity(Self.keptCapacity) }
             storage.append(contentsOf: bytes)
             condition.broadcast()
         }
@@ -65,6 +70,9 @@ public final class ByteQueue: @unchecked Sendable {  // storage and state only i
         }
     }
 
+    /// Bytes of memory the queue holds now, buffered or not.
+    public var heldBytes: Int { condition.withLock { storage.capacity } }
+
     public var isFinished: Bool { condition.withLock { finished && buffered == 0 } }
 
     /// Blocks until at least one byte is available, then copies up to `buffer.count` bytes.
@@ -80,7 +88,12 @@ public final class ByteQueue: @unchecked Sendable {  // storage and state only i
             }
             readIndex += count
             bytesRead += Int64(count)
-            if readIndex >= 1 << 16 && readIndex * 2 >= storage.count {
+            if readIndex == storage.count {
+                // Drained, as it is most of the time: start again at the front, at no cost. Storage that a
+                // burst grew is let go, so a thousand stations do not each keep the largest burst they had.
+                if storage.capacity > Self.keptCapacity { storage = [] } else { storage.removeAll(keepingCapacity: true) }
+                readIndex = 0
+            } else if readIndex >= 1 << 16 && readIndex * 2 >= storage.count {
                 storage.removeFirst(readIndex)
                 readIndex = 0
             }
