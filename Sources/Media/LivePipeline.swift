@@ -47,8 +47,9 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
     private let smallestClockGap = 0.5
 
     /// `stopAfter` ends the pipeline after exactly that many seconds of audio reached the consumers.
-    /// With `endsWhenConsumersFail`, a consumer failure that leaves none attached ends it too (a
-    /// one-off listen); without, it keeps the station flowing for consumers that attach later.
+    /// With `endsWhenConsumersFail`, a consumer failure that leaves none taking the audio ends it too
+    /// (a one-off relay or recording, whose report still listens to events); without, it keeps the
+    /// station flowing for consumers that attach later.
     /// A `meter` that measures a level makes the pipeline decode even when nobody takes PCM.
     public init(source: IngestSource, format: PCMFormat, stopAfter seconds: Double? = nil,
                 endsWhenConsumersFail: Bool = false, meter: StationMeter = StationMeter(),
@@ -348,6 +349,6 @@ private final class ConsumerFailureHandler: @unchecked Sendable {  // immutable 
 
     func handle(_ consumer: StreamConsumer, _ error: Error) {
         pipeline?.publish(.consumerFailed(label: consumer.label, reason: "\(error)"))
-        if let stopSource, pipeline?.fanOut.count == 0 { stopSource.stop() }
+        if let stopSource, pipeline?.fanOut.takesAudio == false { stopSource.stop() }
     }
 }

@@ -97,6 +97,10 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
 
     public var count: Int { lock.withLock { consumers.count } }
 
+    /// Whether any consumer still takes the audio, as PCM or packets. Consumers of titles and events
+    /// alone (a command's report, a now-playing tap) do not keep a one-off run going.
+    var takesAudio: Bool { lock.withLock { consumers.contains { $0.consumer is PCMConsumer || $0.consumer is PacketConsumer } } }
+
     /// Whether anyone takes PCM: without, the pipeline need not decode.
     var wantsPCM: Bool { lock.withLock { consumers.contains { $0.consumer is PCMConsumer } } }
 

@@ -39,6 +39,7 @@ final class CredentialRedactionTests: XCTestCase {
         let refused = try onair.run(["relay", stream, "--to", "icecast://source:\(wrongSourceSecret)@127.0.0.1:\(icecast.port)/x.mp3",
                                      "--json"], timeout: 60)
         XCTAssertFalse(refused.succeeded, "a wrong source password fails the sink")
+        XCTAssertFalse(refused.timedOut, "the relay ends when its only sink is refused")
         printed += [refused.stdoutText, refused.stderrText]
 
         // Mistyped URLs (a broken IPv6 host) are refused in one line that still hides the password.

@@ -27,7 +27,7 @@ public final class StationConnection: Sendable {
 
     /// - Parameters:
     ///   - stopAfter: seconds of audio after which the stream ends (a timed `listen` or `record`).
-    ///   - endsWhenConsumersFail: a one-off run ends when its last consumer fails; a shared connection
+    ///   - endsWhenConsumersFail: a one-off run ends when the last consumer taking its audio fails; a shared connection
     ///     keeps flowing for the consumers that attach later.
     ///   - alerts: when the station counts as dead air or down.
     ///   - meter: where the decode thread measures the audio; a daemon keeps one per station (its
