@@ -39,6 +39,67 @@ enum FrameIntegrity {
         return samplesPerByte * bitrate / sampleRate + padding
     }
 
+    /// Whether libavcodec's MPEG audio decoder accepts a whole Layer III frame, judged from its side
+    /// information; nil when the frame is not Layer III.
+    ///
+    /// Once the header is valid, the decoder refuses a Layer III frame for two reasons only: a granule
+    /// announcing more than 288 big values, or a window-switching granule of block type 0 (FFmpeg's
+    /// `mp_decode_layer3`). Both sit in the side information, so a stream copy checks a frame with a
+    /// few dozen bit reads where decoding it would run the whole synthesis: the decoder has no mode
+    /// that checks a frame without producing its samples.
+    static func layerIIIDecoderAccepts(_ bytes: UnsafeRawBufferPointer) -> Bool? {
+        guard bytes.count >= 4, (bytes[1] >> 1) & 0x3 == 1 else { return nil }
+        let mpeg1 = (bytes[1] >> 3) & 0x3 == 3
+        let protected = bytes[1] & 0x1 == 0
+        let channels = bytes[3] >> 6 == 3 ? 1 : 2
+        var bits = BitReader(bytes, startingAt: protected ? 6 : 4)
+        let granules: Int
+        if mpeg1 {
+            bits.skip(9 + (channels == 1 ? 5 : 3) + 4 * channels)  // main_data_begin, private bits, scfsi
+            granules = 2
+        } else {
+            bits.skip(8 + channels)  // main_data_begin, private bits
+            granules = 1
+        }
+        for _ in 0..<granules * channels {
+            bits.skip(12)  // part2_3_length
+            guard let bigValues = bits.read(9), bigValues <= 288 else { return false }
+            bits.skip(8 + (mpeg1 ? 4 : 9))  // global_gain, scalefac_compress
+            guard let windowSwitching = bits.read(1) else { return false }
+            if windowSwitching == 1 {
+                guard let blockType = bits.read(2), blockType != 0 else { return false }
+                bits.skip(1 + 2 * 5 + 3 * 3)  // mixed_block_flag, table_select, subblock_gain
+            } else {
+                bits.skip(3 * 5 + 4 + 3)  // table_select, region0_count, region1_count
+            }
+            bits.skip((mpeg1 ? 1 : 0) + 2)  // preflag (MPEG-1 only), scalefac_scale, count1table_select
+        }
+        return bits.read(0) != nil
+    }
+
+    /// Reads big-endian bit fields; nil once a read would pass the end.
+    private struct BitReader {
+        private let bytes: UnsafeRawBufferPointer
+        private var position: Int
+
+        init(_ bytes: UnsafeRawBufferPointer, startingAt byte: Int) {
+            self.bytes = bytes
+            position = byte * 8
+        }
+
+        mutating func skip(_ count: Int) { position += count }
+
+        mutating func read(_ count: Int) -> Int? {
+            guard position + count <= bytes.count * 8 else { return nil }
+            var value = 0
+            for _ in 0..<count {
+                value = value << 1 | Int(bytes[position >> 3] >> (7 - UInt8(position & 7)) & 1)
+                position += 1
+            }
+            return value
+        }
+    }
+
     /// The length an ADTS header announces (13 bits, header included).
     static func adtsFrameLength(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard bytes.count >= 7, bytes[0] == 0xFF, bytes[1] & 0xF6 == 0xF0 else { return nil }

@@ -50,7 +50,8 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
     /// With `endsWhenConsumersFail`, a consumer failure that leaves none taking the audio ends it too
     /// (a one-off relay or recording, whose report still listens to events); without, it keeps the
     /// station flowing for consumers that attach later.
-    /// A `meter` that measures a level makes the pipeline decode even when nobody takes PCM.
+    /// A `meter` that measures a level makes the pipeline decode even when nobody takes PCM (a window of
+    /// each second of a copied Layer III stream, `LevelSampling`).
     public init(source: IngestSource, format: PCMFormat, stopAfter seconds: Double? = nil,
                 endsWhenConsumersFail: Bool = false, meter: StationMeter = StationMeter(),
                 onEvent: @escaping @Sendable (StreamEvent) -> Void = { _ in }) {
@@ -143,6 +144,9 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
         var confirmed = false
         let runStart = mediaTime
         var badPackets = 0
+        // Copies of Layer III frames decode only what the level needs: the decoder may have missed frames.
+        var levelSampling = LevelSampling()
+        var decoderFollows = true
         // Audio the decoder rejected since the last good packet: a gap in what consumers get.
         var rejected: (seconds: Double, since: Date)?
         let handleFrame: (UnsafeMutablePointer<AVFrame>) throws -> Void = { [self] decoded in
@@ -196,11 +200,14 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
                 ? Double(parameters.frame_size) / Double(parameters.sample_rate) : copy.duration
             let wantsPCM = fanOut.wantsPCM
             meter.notePacket(size: bytes.count)
-            // Raw MP3/ADTS frames carry no checksum: a frame garbled upstream is only found by decoding
-            // it, so copies are decoded too and a frame the decoder rejects never reaches a file. A packet
-            // whose length nothing tells is decoded as well, to learn it; and so is every packet no
-            // check applies to when the meter measures the level (dead-air alerts). A frame found
+            // Raw MP3/ADTS frames carry no checksum: a frame garbled upstream is only found by the
+            // decoder rejecting it, and a frame the decoder rejects never reaches a file. A Layer III
+            // frame's side information tells that without decoding it; other frames are decoded. A
+            // packet whose length nothing tells is decoded as well, to learn it; and so is every packet
+            // no check applies to when the meter measures the level (dead-air alerts). A frame found
             // incomplete stays undecoded: left out of the copy, not reported as a gap.
+            let sideInformation = wantsPCM || framing != true || copyDuration <= 0 || demuxer.formatName != "mp3"
+                ? nil : FrameIntegrity.layerIIIDecoderAccepts(bytes)
             guard wantsPCM || framing == true || copyDuration <= 0 || (meter.measuresLevel && framing == nil) else {
                 // Nobody listens to PCM: no decoding, the frames' nominal lengths keep the time.
                 if framing != false { fanOut.deliver(copy) }
@@ -212,10 +219,22 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
                 // fMP4 fragments of one frame each (FFmpeg's DASH with -streaming) give packets no
                 // duration: the decoded samples tell it, so copies and the media clock still move on.
                 var decodedSeconds = 0.0
-                try decoder.decode(packet, frame: frame) { decoded in
-                    decodedSeconds += Double(decoded.pointee.nb_samples) / Double(max(1, decoded.pointee.sample_rate))
-                    meter.measure(decoded)
-                    if wantsPCM { try handleFrame(decoded) }
+                if let accepted = sideInformation {
+                    guard accepted else { throw MediaError("an MP3 frame whose side information the decoder rejects") }
+                    let step = meter.measuresLevel ? levelSampling.step(seconds: copyDuration, bytes: bytes.count) : .skip
+                    decoderFollows = step != .skip && (decoderFollows || step == .prime(flushFirst: true))
+                    try measureLevel(step, decoder: decoder, packet: packet, frame: frame, sampling: &levelSampling)
+                } else {
+                    if !decoderFollows {
+                        decoder.flush()
+                        decoderFollows = true
+                    }
+                    levelSampling.restart()
+                    try decoder.decode(packet, frame: frame) { decoded in
+                        decodedSeconds += Double(decoded.pointee.nb_samples) / Double(max(1, decoded.pointee.sample_rate))
+                        meter.measure(decoded)
+                        if wantsPCM { try handleFrame(decoded) }
+                    }
                 }
                 meter.noteReceived(seconds: copyDuration > 0 ? copyDuration : decodedSeconds)
                 if packet.pointee.duration <= 0, decodedSeconds > 0 {
@@ -241,6 +260,27 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
         guard !limitReached else { return }
         try decoder.decode(nil, frame: frame, body: handleFrame)
         try resampler.drain { deliver($0) }
+    }
+
+    /// Decodes a copied frame as `LevelSampling` asks, for the level alone.
+    private func measureLevel(_ step: LevelSampling.Step, decoder: AudioDecoder, packet: UnsafeMutablePointer<AVPacket>,
+                              frame: UnsafeMutablePointer<AVFrame>, sampling: inout LevelSampling) throws {
+        switch step {
+        case .skip:
+            return
+        case .prime(let flushFirst):
+            if flushFirst { decoder.flush() }
+            try decoder.decode(packet, frame: frame) { meter.countDecoded($0) }
+        case .measure(let last):
+            try decoder.decode(packet, frame: frame) { decoded in
+                meter.countDecoded(decoded)
+                sampling.note(quiet: meter.isQuiet(decoded))
+            }
+            if last {
+                let (level, microseconds) = sampling.verdict()
+                meter.credit(level, microseconds: microseconds)
+            }
+        }
     }
 
     /// Audio that never reached the consumers, at the current media time.

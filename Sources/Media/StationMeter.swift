@@ -70,19 +70,40 @@ public final class StationMeter: Sendable {
 
     /// A decoded frame: counted, and its level measured if a quiet level is set.
     func measure(_ frame: UnsafePointer<AVFrame>) {
+        guard let microseconds = countDecoded(frame), quietLevel != nil else { return }
+        credit(isQuiet(frame) ? .quiet : .sound, microseconds: microseconds)
+    }
+
+    /// Counts a decoded frame as decoded, without taking its level; its length in microseconds.
+    @discardableResult
+    func countDecoded(_ frame: UnsafePointer<AVFrame>) -> Int64? {
         let samples = Int(frame.pointee.nb_samples), rate = Int64(frame.pointee.sample_rate)
-        guard samples > 0, rate > 0 else { return }
+        guard samples > 0, rate > 0 else { return nil }
         let microseconds = Int64(samples) * 1_000_000 / rate
         decodedMicroseconds.wrappingAdd(microseconds, ordering: .relaxed)
-        // A sample format not measured counts as sound: better no alert than a false one.
-        guard quietLevel != nil else { return }
-        let quiet = (Self.meanSquare(of: frame, samples: samples) ?? .infinity) < quietMeanSquare
-        if quiet {
+        return microseconds
+    }
+
+    /// Whether a decoded frame is below the quiet level. A sample format not measured counts as
+    /// sound: better no alert than a false one.
+    func isQuiet(_ frame: UnsafePointer<AVFrame>) -> Bool {
+        (Self.meanSquare(of: frame, samples: Int(frame.pointee.nb_samples)) ?? .infinity) < quietMeanSquare
+    }
+
+    /// What a stretch of audio sounded like: quiet, sound, or both (neither run goes on through it).
+    enum Level { case quiet, sound, mixed }
+
+    /// Adds a stretch of audio to the quiet or the sound run, ending the other.
+    func credit(_ credited: Level, microseconds: Int64) {
+        if credited == .quiet {
             quietRunMicroseconds.wrappingAdd(microseconds, ordering: .relaxed)
-            soundRunMicroseconds.store(0, ordering: .relaxed)
         } else {
-            soundRunMicroseconds.wrappingAdd(microseconds, ordering: .relaxed)
             quietRunMicroseconds.store(0, ordering: .relaxed)
+        }
+        if credited == .sound {
+            soundRunMicroseconds.wrappingAdd(microseconds, ordering: .relaxed)
+        } else {
+            soundRunMicroseconds.store(0, ordering: .relaxed)
         }
     }
 

@@ -163,9 +163,10 @@ def run_tool(commands, server, prefix, streams, seconds, env=None):
                     if pid:
                         usage[pid] = rusage
             time.sleep(0.05)
-    cpu = sum(u.ru_utime + u.ru_stime for u in usage.values())
+    user = sum(u.ru_utime for u in usage.values())
+    system = sum(u.ru_stime for u in usage.values())
     rss = sum(u.ru_maxrss for u in usage.values()) / 1024  # ru_maxrss is in KiB on Linux
-    return cpu, rss
+    return (user, system), rss
 
 
 def files_under(directory):
@@ -211,21 +212,23 @@ def main():
                                   [["streamripper", f"{base}/streamripper-{n}/{i}.mp3", "-d", os.path.join(out, str(i)), "-s",
                                     "-a", "rip", "-A", "-c", "--quiet"] for i in range(n)], out, None))
             for label, prefix, commands, output, env in tools:
-                cpu, rss = run_tool(commands, server, prefix, n, args.seconds, env)
+                (user, system), rss = run_tool(commands, server, prefix, n, args.seconds, env)
+                cpu = user + system
                 sent, _ = server.progress(prefix)
                 kept = sum(audio_bytes(f) for f in files_under(output) if f.endswith(".mp3"))
-                rows.append((n, label, len(commands), cpu, rss, sent, kept))
-                print(f"N={n} {label}: {cpu:.1f} CPU-s, {rss:.0f} MiB, sent {sent}, kept {kept}", file=sys.stderr)
+                rows.append((n, label, len(commands), cpu, system, rss, sent, kept))
+                print(f"N={n} {label}: {cpu:.1f} CPU-s ({system:.1f} in the kernel), {rss:.0f} MiB, sent {sent}, kept {kept}",
+                      file=sys.stderr)
 
         print(f"## Recording N simultaneous 128 kbit/s MP3 streams of {args.seconds} s\n")
-        print("| N | tool | processes | CPU (user+sys) | CPU per stream | peak RSS (sum) | RSS per stream "
+        print("| N | tool | processes | CPU (user+sys) | of it sys | CPU per stream | peak RSS (sum) | RSS per stream "
               "| audio bytes sent | bytes lost |")
-        print("|---|---|---|---|---|---|---|---|---|")
-        for n, label, processes, cpu, rss, sent, kept in rows:
-            print(f"| {n} | {label} | {processes} | {cpu:.2f} s | {cpu / n:.3f} s | {rss:.1f} MiB | {rss / n:.2f} MiB "
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        for n, label, processes, cpu, system, rss, sent, kept in rows:
+            print(f"| {n} | {label} | {processes} | {cpu:.2f} s | {system:.2f} s | {cpu / n:.3f} s | {rss:.1f} MiB | {rss / n:.2f} MiB "
                   f"| {sent:,} | {max(0, sent - kept):,} |")
         print()
-        by = {(n, label.split()[0]): (cpu, rss) for n, label, _, cpu, rss, _, _ in rows}
+        by = {(n, label.split()[0]): (cpu, rss) for n, label, _, cpu, _, rss, _, _ in rows}
         counts = sorted({n for n, *_ in rows})
         for n in counts:
             onair = by[(n, "onair")]
