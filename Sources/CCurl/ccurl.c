@@ -30,4 +30,13 @@ CURLcode onair_curl_getinfo_pointer(CURL *easy, CURLINFO info, void **value) {
 CURLMcode onair_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }
+CURLMcode onair_curl_multi_setopt_socket_function(CURLM *multi, curl_socket_callback callback, void *userdata) {
+    CURLMcode result = curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, callback);
+    return result == CURLM_OK ? curl_multi_setopt(multi, CURLMOPT_SOCKETDATA, userdata) : result;
+}
+CURLMcode onair_curl_multi_setopt_timer_function(CURLM *multi, curl_multi_timer_callback callback, void *userdata) {
+    CURLMcode result = curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, callback);
+    return result == CURLM_OK ? curl_multi_setopt(multi, CURLMOPT_TIMERDATA, userdata) : result;
+}
+curl_socket_t onair_curl_socket_timeout(void) { return CURL_SOCKET_TIMEOUT; }
 size_t onair_curl_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }

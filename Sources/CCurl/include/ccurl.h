@@ -3,6 +3,8 @@
 #define ONAIR_CCURL_H
 
 #include <curl/curl.h>
+// The network thread waits on curl's sockets in epoll; Swift's Glibc module leaves it out.
+#include <sys/epoll.h>
 
 CURLcode onair_curl_setopt_long(CURL *easy, CURLoption option, long value);
 CURLcode onair_curl_setopt_string(CURL *easy, CURLoption option, const char *value);
@@ -16,6 +18,11 @@ CURLcode onair_curl_getinfo_string(CURL *easy, CURLINFO info, char **value);
 CURLcode onair_curl_getinfo_pointer(CURL *easy, CURLINFO info, void **value);
 
 CURLMcode onair_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+CURLMcode onair_curl_multi_setopt_socket_function(CURLM *multi, curl_socket_callback callback, void *userdata);
+CURLMcode onair_curl_multi_setopt_timer_function(CURLM *multi, curl_multi_timer_callback callback, void *userdata);
+
+/// CURL_SOCKET_TIMEOUT is a macro of a macro.
+curl_socket_t onair_curl_socket_timeout(void);
 
 /// CURL_WRITEFUNC_PAUSE is a macro.
 size_t onair_curl_writefunc_pause(void);
