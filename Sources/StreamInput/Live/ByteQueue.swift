@@ -42,13 +42,17 @@ public final class ByteQueue: @unchecked Sendable {  // storage and state only i
 
     /// Appends bytes; call `hasRoom` first. Bytes for a closed queue are dropped.
     public func append(_ bytes: UnsafeRawBufferPointer) {
-        condition.withLock {
-            guard !closed, !finished else { return }
+        let appended = condition.withLock { () -> Bool in
+            guard !closed, !finished else { return false }
             // Room for a whole write at once, rather than growing to it a doubling at a time.
             if storage.capacity < Self.keptCapacity { storage.reserveCapacity(Self.keptCapacity) }
             storage.append(contentsOf: bytes)
-            condition.broadcast()
+            return true
         }
+        // Woken once the lock is free: woken inside it, the reader ran only to wait for the lock
+        // and be woken again, two context switches per write where one will do. The reader checks
+        // `buffered` under the lock before it waits, so no wake-up is lost.
+        if appended { condition.broadcast() }
     }
 
     /// The producer is done: readers get the rest, then end of stream.
