@@ -77,6 +77,16 @@ enum FrameIntegrity {
         return bits.read(0) != nil
     }
 
+    /// The bytes of a Layer III frame after its header, CRC and side information: its share of the
+    /// main data, which later frames may reach back into (the bit reservoir).
+    static func layerIIIMainDataLength(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard bytes.count >= 4 else { return 0 }
+        let mpeg1 = (bytes[1] >> 3) & 0x3 == 3
+        let mono = bytes[3] >> 6 == 3
+        let sideInformation = mpeg1 ? (mono ? 17 : 32) : (mono ? 9 : 17)
+        return max(0, bytes.count - 4 - (bytes[1] & 0x1 == 0 ? 2 : 0) - sideInformation)
+    }
+
     /// Reads big-endian bit fields; nil once a read would pass the end.
     private struct BitReader {
         private let bytes: UnsafeRawBufferPointer

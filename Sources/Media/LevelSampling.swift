@@ -9,7 +9,7 @@
 ///
 /// Frames left undecoded leave the decoder's bit reservoir and its overlap behind, so each window
 /// starts with a flushed decoder and frames decoded only to fill them again: at least two, and enough
-/// to hold the 511 bytes a Layer III frame may reach back for its main data.
+/// main data to hold the 511 bytes a Layer III frame may reach back for (255 in MPEG-2 and 2.5).
 struct LevelSampling {
     enum Step: Equatable {
         /// Not decoded.
@@ -42,8 +42,9 @@ struct LevelSampling {
     /// Starts over with a window, as after frames the decoder did not follow.
     mutating func restart() { self = LevelSampling() }
 
-    /// What to do with the next frame, `seconds` long and `bytes` big.
-    mutating func step(seconds: Double, bytes: Int) -> Step {
+    /// What to do with the next frame, `seconds` long, holding `mainDataBytes` of main data (what
+    /// follows its header and side information).
+    mutating func step(seconds: Double, mainDataBytes: Int) -> Step {
         if case .waiting = phase, intoPeriod >= Self.period {
             phase = .priming(frames: 0, bytes: 0)
             intoPeriod = 0
@@ -52,7 +53,7 @@ struct LevelSampling {
         sinceVerdict += seconds
         switch phase {
         case .priming(let frames, let primed):
-            let (frames, primed) = (frames + 1, primed + bytes)
+            let (frames, primed) = (frames + 1, primed + mainDataBytes)
             phase = frames >= Self.fewestPrimingFrames && primed >= Self.reservoirBytes
                 ? .measuring(seconds: 0) : .priming(frames: frames, bytes: primed)
             return .prime(flushFirst: frames == 1)

@@ -221,7 +221,7 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
                 var decodedSeconds = 0.0
                 if let accepted = sideInformation {
                     guard accepted else { throw MediaError("an MP3 frame whose side information the decoder rejects") }
-                    let step = meter.measuresLevel ? levelSampling.step(seconds: copyDuration, bytes: bytes.count) : .skip
+                    let step = meter.measuresLevel ? levelSampling.step(seconds: copyDuration, mainDataBytes: FrameIntegrity.layerIIIMainDataLength(bytes)) : .skip
                     decoderFollows = step != .skip && (decoderFollows || step == .prime(flushFirst: true))
                     try measureLevel(step, decoder: decoder, packet: packet, frame: frame, sampling: &levelSampling)
                 } else {

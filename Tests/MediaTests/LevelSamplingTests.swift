@@ -8,8 +8,9 @@ final class LevelSamplingTests: XCTestCase {
 
     func testEachSecondPrimesAFlushedDecoderThenMeasuresATenthOfASecondAndSkipsTheRest() {
         var sampling = LevelSampling()
-        let steps = (0..<80).map { _ in sampling.step(seconds: frameSeconds, bytes: 417) }
-        // Two 417-byte frames hold the 511 bytes a frame may reach back; four frames make 0.1 s.
+        let steps = (0..<80).map { _ in sampling.step(seconds: frameSeconds, mainDataBytes: 381) }
+        // 128 kbit/s stereo: two frames of 381 bytes of main data (417 less header and side information) hold
+        // the 511 bytes a frame may reach back; four frames make 0.1 s.
         XCTAssertEqual(Array(steps[0..<6]), [.prime(flushFirst: true), .prime(flushFirst: false),
                                              .measure(last: false), .measure(last: false), .measure(last: false), .measure(last: true)])
         let decoded = steps.indices.filter { steps[$0] != .skip }
@@ -19,9 +20,12 @@ final class LevelSamplingTests: XCTestCase {
 
     func testALowBitrateStreamIsPrimedWithEnoughFramesToFillTheBitReservoir() {
         var sampling = LevelSampling()
-        // 32 kbit/s: 104-byte frames; five hold 520 bytes.
-        let steps = (0..<6).map { _ in sampling.step(seconds: frameSeconds, bytes: 104) }
-        XCTAssertEqual(steps, [.prime(flushFirst: true)] + Array(repeating: .prime(flushFirst: false), count: 4) + [.measure(last: false)])
+        // 32 kbit/s mono: 104-byte frames with 83 bytes of main data each; seven hold 581 bytes.
+        let frame = [UInt8]([0xFF, 0xFB, 0x10, 0xC0]) + [UInt8](repeating: 0, count: 100)
+        let mainData = frame.withUnsafeBytes { FrameIntegrity.layerIIIMainDataLength($0) }
+        XCTAssertEqual(mainData, 83)
+        let steps = (0..<8).map { _ in sampling.step(seconds: frameSeconds, mainDataBytes: mainData) }
+        XCTAssertEqual(steps, [.prime(flushFirst: true)] + Array(repeating: .prime(flushFirst: false), count: 6) + [.measure(last: false)])
     }
 
     func testAWindowIsQuietOrSoundOnlyWhenEveryFrameInItIsAndStandsForTheAudioSinceTheLast() {
@@ -30,7 +34,7 @@ final class LevelSamplingTests: XCTestCase {
             var verdict: (StationMeter.Level, Int64)?
             var measured = 0
             while verdict == nil {
-                switch sampling.step(seconds: frameSeconds, bytes: 417) {
+                switch sampling.step(seconds: frameSeconds, mainDataBytes: 381) {
                 case .skip, .prime: break
                 case .measure(let last):
                     sampling.note(quiet: quiet[measured])

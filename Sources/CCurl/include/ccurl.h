@@ -3,8 +3,10 @@
 #define ONAIR_CCURL_H
 
 #include <curl/curl.h>
-// The network thread waits on curl's sockets in epoll; Swift's Glibc module leaves it out.
+// The network thread waits on curl's sockets in epoll and is woken through an eventfd; Swift's Glibc
+// module leaves both out.
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 
 CURLcode onair_curl_setopt_long(CURL *easy, CURLoption option, long value);
 CURLcode onair_curl_setopt_string(CURL *easy, CURLoption option, const char *value);

@@ -21,8 +21,8 @@ public protocol TransferDelegate: AnyObject, Sendable {
 
 /// One libcurl multi handle driven by one network thread, serving every transfer in the process.
 ///
-/// Commands from other threads are queued and the thread is woken (a byte down a pipe), so every curl
-/// handle is touched by the network thread only.
+/// Commands from other threads are queued and the thread is woken (an eventfd), so every curl handle
+/// is touched by the network thread only.
 ///
 /// The thread waits in epoll on the sockets curl names through its socket callback, and hands curl
 /// only the sockets that are ready (`curl_multi_socket_action`). With `curl_multi_poll` and
@@ -36,14 +36,13 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
     private var commands: [() -> Void] = []
     private var nextID: UInt64 = 0
     private var thread: Thread?
-    /// A wake-up byte is in the pipe and the commands have not been taken since.
+    /// The eventfd has been signalled and the commands have not been taken since.
     private var wakePending = false
 
     // Network thread only (curl calls its callbacks there too).
     private let multi: UnsafeMutableRawPointer
     private let poller: Int32
-    private let wakeReader: Int32
-    private let wakeWriter: Int32
+    private let wakeEvent: Int32
     /// When curl wants `curl_multi_socket_action` called for its own timeouts.
     private var curlDeadline = Double.infinity
     private var transfers: [TransferID: Transfer] = [:]
@@ -56,10 +55,9 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
         curl_global_init(Int(CURL_GLOBAL_ALL))
         multi = curl_multi_init()
         poller = epoll_create1(Int32(EPOLL_CLOEXEC))
-        var ends: [Int32] = [-1, -1]
-        precondition(poller >= 0 && pipe(&ends) == 0, "cannot set up the network thread's poller: \(String(cString: strerror(errno)))")
-        (wakeReader, wakeWriter) = (ends[0], ends[1])
-        watch(wakeReader, curlWants: CURL_POLL_IN)
+        wakeEvent = eventfd(0, Int32(EFD_CLOEXEC))
+        precondition(poller >= 0 && wakeEvent >= 0, "cannot set up the network thread's poller: \(String(cString: strerror(errno)))")
+        watch(wakeEvent, curlWants: CURL_POLL_IN)
         let me = Unmanaged.passUnretained(self).toOpaque()
         onair_curl_multi_setopt_socket_function(multi, { _, socket, what, engine, _ in
             Unmanaged<TransferEngine>.fromOpaque(engine!).takeUnretainedValue().watch(socket, curlWants: what)
@@ -142,8 +140,8 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
             }
             guard !wakePending else { return }
             wakePending = true
-            var byte: UInt8 = 1
-            _ = write(wakeWriter, &byte, 1)
+            var one: UInt64 = 1
+            _ = write(wakeEvent, &one, 8)
         }
     }
 
@@ -164,15 +162,16 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
             let count = epoll_wait(poller, &ready, Int32(ready.count), nextPollTimeout())
             for event in ready.prefix(Int(max(0, count))) {
                 let socket = event.data.fd
-                if socket == wakeReader {
-                    var bytes = [UInt8](repeating: 0, count: 64)
-                    _ = read(wakeReader, &bytes, bytes.count)
+                if socket == wakeEvent {
+                    var signalled: UInt64 = 0
+                    _ = read(wakeEvent, &signalled, 8)
                     continue
                 }
                 var mask: Int32 = 0
-                if event.events & EPOLLIN.rawValue != 0 { mask |= CURL_CSELECT_IN }
+                // A hang-up or an error is read, as curl's own poll does, to learn the end or the reason:
+                // told of the error alone, curl fails with "select/poll returned error".
+                if event.events & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 { mask |= CURL_CSELECT_IN }
                 if event.events & EPOLLOUT.rawValue != 0 { mask |= CURL_CSELECT_OUT }
-                if event.events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 { mask |= CURL_CSELECT_ERR }
                 curl_multi_socket_action(multi, socket, mask, &running)
             }
             collectFinished()
