@@ -45,6 +45,11 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
     private var reportedLossSinceAnchor = 0.0
     /// A forward jump of the stream's clock shorter than this is a server's rounding, not lost audio.
     private let smallestClockGap = 0.5
+    /// While nobody takes PCM nor waits for an instant (`ArrivalTimedConsumer`), how long the decode
+    /// thread lets audio gather before it reads it: copies go to files and to listeners who hold
+    /// seconds of audio, and a wall clock extrapolated by media time from its anchor is not moved by
+    /// when the thread got to a frame (`ByteQueue.readerPatience`).
+    static let copyReaderPatience = 0.5
 
     /// `stopAfter` ends the pipeline after exactly that many seconds of audio reached the consumers.
     /// With `endsWhenConsumersFail`, a consumer failure that leaves none taking the audio ends it too
@@ -162,6 +167,7 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
         // the rest share it (an MPEG-TS PES holds about a third of a second, and HLS segments start
         // a fresh one), which places marks far better than the bytes read ahead so far.
         var lastPosition: Int64?
+        var readerIsPatient = false
         while !limitReached, let payload = try demuxer.read(into: packet) {
             defer { av_packet_unref(packet) }
             let position = packet.pointee.pos >= 0 ? packet.pointee.pos : lastPosition ?? run.queue.bytesRead
@@ -199,6 +205,10 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
             let copyDuration = parameters.frame_size > 0 && parameters.sample_rate > 0
                 ? Double(parameters.frame_size) / Double(parameters.sample_rate) : copy.duration
             let wantsPCM = fanOut.wantsPCM
+            if readerIsPatient == fanOut.wantsPromptAudio {
+                readerIsPatient.toggle()
+                run.queue.readerPatience = readerIsPatient ? Self.copyReaderPatience : 0
+            }
             meter.notePacket(size: bytes.count)
             // Raw MP3/ADTS frames carry no checksum: a frame garbled upstream is only found by the
             // decoder rejecting it, and a frame the decoder rejects never reaches a file. A Layer III

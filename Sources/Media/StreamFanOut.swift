@@ -38,6 +38,13 @@ public protocol EventConsumer: StreamConsumer {
     func handle(_ event: StreamEvent)
 }
 
+/// A consumer for which the moment audio arrives matters, not only the audio: a window that opens and
+/// closes at wall-clock instants, on a clock that a stream without its own (ICY) takes from arrival.
+/// While one is attached, the decode thread takes each network write as it comes instead of letting a
+/// few hundred milliseconds gather (`ByteQueue.readerPatience`), as it does for anyone taking PCM:
+/// audio read late would be taken for audio that arrived late.
+public protocol ArrivalTimedConsumer: StreamConsumer {}
+
 /// An `EventConsumer` made of a closure: a view, a log, a job's tally.
 public final class EventTap: EventConsumer {
     public let label: String
@@ -103,6 +110,12 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
 
     /// Whether anyone takes PCM: without, the pipeline need not decode.
     var wantsPCM: Bool { lock.withLock { consumers.contains { $0.consumer is PCMConsumer } } }
+
+    /// Whether anyone needs each network write read as it comes: a consumer of PCM (a speaker, a paced
+    /// sink, an encoder) or one timed by arrival.
+    var wantsPromptAudio: Bool {
+        lock.withLock { consumers.contains { $0.consumer is PCMConsumer || $0.consumer is ArrivalTimedConsumer } }
+    }
 
     /// A new run: packet consumers learn its format before its first packet.
     func begin(_ format: EncodedFormat) {

@@ -64,6 +64,44 @@ final class ByteQueueTests: XCTestCase {
         XCTAssertLessThanOrEqual(queue.heldBytes, 16 << 10)
     }
 
+    func testAPatientReaderTakesWhatGatheredWhileItSleptInOneRead() {
+        let queue = ByteQueue()
+        queue.readerPatience = 0.3
+        let done = expectation(description: "reader returned")
+        let started = Date()
+        Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = buffer.withUnsafeMutableBytes { queue.read(into: $0) }
+            XCTAssertEqual(count, 500, "every write of the last 0.3 s in one read")
+            XCTAssertEqual(buffer.prefix(500), ArraySlice((0..<5).flatMap { [UInt8](repeating: UInt8($0), count: 100) }))
+            XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.25, "a write woke the reader before its time")
+            done.fulfill()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        for chunk in 0..<5 {
+            [UInt8](repeating: UInt8(chunk), count: 100).withUnsafeBytes { queue.append($0) }
+        }
+        wait(for: [done], timeout: 5)
+    }
+
+    func testAPatientReaderIsWokenAtOnceByABurstOrTheEnd() {
+        for ending in [false, true] {
+            let queue = ByteQueue()
+            queue.readerPatience = 30
+            let done = expectation(description: "reader returned")
+            let size = ending ? 10 : queue.wakeThreshold
+            Thread {
+                var buffer = [UInt8](repeating: 0, count: 1 << 20)
+                XCTAssertEqual(buffer.withUnsafeMutableBytes { queue.read(into: $0) }, size)
+                done.fulfill()
+            }.start()
+            Thread.sleep(forTimeInterval: 0.05)
+            [UInt8](repeating: 1, count: size).withUnsafeBytes { queue.append($0) }
+            if ending { queue.finish() }
+            wait(for: [done], timeout: 5)
+        }
+    }
+
     func testCloseWakesABlockedReader() {
         let queue = ByteQueue()
         let done = expectation(description: "reader returned")

@@ -12,7 +12,7 @@ import StreamInput
 /// Packet consumers are gated by each packet's time; a recorder that takes PCM (re-encoding, track
 /// splitting) by each decoded buffer's (`PCMEpisodeWindow`), because the fan-out decodes only for
 /// consumers that are `PCMConsumer`s.
-public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, @unchecked Sendable {  // state, pending format and first sample inside `lock`
+public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, ArrivalTimedConsumer, @unchecked Sendable {  // state, pending format and first sample inside `lock`
     public let window: DateInterval
     let recorder: RecordingConsumer
     let clock: StreamWallClock

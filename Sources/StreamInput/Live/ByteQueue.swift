@@ -5,6 +5,11 @@ import Foundation
 /// The producer never blocks: `tryAppend` refuses bytes when the queue is full, and the transfer
 /// pauses until the consumer has drained it below half (`onSpaceAvailable`). The consumer blocks in
 /// `read` until bytes arrive or the producer calls `finish`.
+///
+/// A consumer that nobody waits on (a recording, a copy served to listeners who hold seconds of it) may
+/// set `readerPatience`: once drained it sleeps that long, or until `wakeThreshold` bytes are in, and takes
+/// what gathered in one wake-up. A station sent every 100 ms otherwise wakes its reader ten times a second,
+/// and at a thousand stations those wake-ups and their context switches were the largest part of the CPU.
 public final class ByteQueue: @unchecked Sendable {  // storage and state only inside `condition`
     public let capacity: Int
     private let condition = NSCondition()
@@ -13,6 +18,9 @@ public final class ByteQueue: @unchecked Sendable {  // storage and state only i
     private var finished = false
     private var closed = false
     private var refusedSinceLastRead = false
+    /// The reader sleeps in `read` or `peek` until the next append, which must wake it.
+    private var readerWaitsForAnyByte = false
+    private var patience = 0.0
     private var onSpaceAvailable: (@Sendable () -> Void)?
     /// Bytes handed to the consumer so far.
     public private(set) var bytesRead: Int64 = 0
@@ -20,8 +28,18 @@ public final class ByteQueue: @unchecked Sendable {  // storage and state only i
     /// Storage kept for the next bytes once the queue is drained: libcurl's largest write.
     static let keptCapacity = 16 << 10
 
+    /// Bytes that wake a patient reader before its time is up: a burst, or a fast stream, is not held back.
+    public var wakeThreshold: Int { min(64 << 10, capacity / 2) }
+
     public init(capacity: Int = 1 << 20) {
         self.capacity = capacity
+    }
+
+    /// Seconds a drained reader waits for more bytes to gather before it reads again; 0 (the default)
+    /// reads each write as it comes. Set by the reader, so it never changes under a wait.
+    public var readerPatience: Double {
+        get { condition.withLock { patience } }
+        set { condition.withLock { patience = max(0, newValue) } }
     }
 
     /// Called (outside the lock) when a refused producer may try again.
@@ -42,17 +60,17 @@ public final class ByteQueue: @unchecked Sendable {  // storage and state only i
 
     /// Appends bytes; call `hasRoom` first. Bytes for a closed queue are dropped.
     public func append(_ bytes: UnsafeRawBufferPointer) {
-        let appended = condition.withLock { () -> Bool in
+        let wakeReader = condition.withLock { () -> Bool in
             guard !closed, !finished else { return false }
             // Room for a whole write at once, rather than growing to it a doubling at a time.
             if storage.capacity < Self.keptCapacity { storage.reserveCapacity(Self.keptCapacity) }
             storage.append(contentsOf: bytes)
-            return true
+            return readerWaitsForAnyByte || buffered >= wakeThreshold
         }
         // Woken once the lock is free: woken inside it, the reader ran only to wait for the lock
-        // and be woken again, two context switches per write where one will do. The reader checks
-        // `buffered` under the lock before it waits, so no wake-up is lost.
-        if appended { condition.broadcast() }
+        // and be woken again, two context switches per write where one will do. The reader says
+        // under the lock that it waits before it does, so no wake-up is lost.
+        if wakeReader { condition.broadcast() }
     }
 
     /// The producer is done: readers get the rest, then end of stream.
@@ -84,7 +102,11 @@ public final class ByteQueue: @unchecked Sendable {  // storage and state only i
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var wakeProducer: (@Sendable () -> Void)?
         let count: Int = condition.withLock {
-            while buffered == 0 && !finished { condition.wait() }
+            if buffered == 0 && !finished && patience > 0 {
+                let deadline = Date(timeIntervalSinceNow: patience)
+                while buffered < wakeThreshold && !finished && condition.wait(until: deadline) {}
+            }
+            waitForBytes { buffered > 0 }
             let count = min(buffer.count, buffered)
             guard count > 0 else { return 0 }
             storage.withUnsafeBytes { source in
@@ -115,8 +137,16 @@ public final class ByteQueue: @unchecked Sendable {  // storage and state only i
     /// consuming them: what a format probe looks at.
     public func peek(upTo count: Int) -> [UInt8] {
         condition.withLock {
-            while buffered < count && !finished { condition.wait() }
+            waitForBytes { buffered >= count }
             return Array(storage[readIndex..<readIndex + min(count, buffered)])
         }
+    }
+
+    /// Under the lock: sleeps until `enough` holds or the stream ends, each append waking it.
+    private func waitForBytes(until enough: () -> Bool) {
+        guard !enough() && !finished else { return }
+        readerWaitsForAnyByte = true
+        while !enough() && !finished { condition.wait() }
+        readerWaitsForAnyByte = false
     }
 }
