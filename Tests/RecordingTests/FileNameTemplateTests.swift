@@ -76,4 +76,20 @@ final class FileNameTemplateTests: XCTestCase {
         XCTAssertEqual(placed, ["show (2).mp3", "show (3).mp3"])
         XCTAssertEqual(try String(contentsOf: desired, encoding: .utf8), "first")
     }
+
+    func testAThousandNamesakesEachGetTheirOwnNameWithoutTryingEveryTakenOne() throws {
+        let desired = FileManager.default.temporaryDirectory.appendingPathComponent("onair-namesakes-\(UUID().uuidString)/bench.mp3")
+        var taken: Set<String> = []
+        var tries = 0
+        for _ in 0..<1000 {
+            let name = try UniquePath.firstFree(desired, purpose: "test") { candidate -> String? in
+                tries += 1
+                return taken.insert(candidate.lastPathComponent).inserted ? candidate.lastPathComponent : nil
+            }
+            XCTAssertNotNil(name, "a free name was found")
+        }
+        XCTAssertEqual(taken.count, 1000)
+        XCTAssertTrue(taken.contains("bench.mp3") && taken.contains("bench (1000).mp3"))
+        XCTAssertLessThan(tries, 2_000, "each search starts where the last one found a free name, not at the first")
+    }
 }

@@ -167,26 +167,27 @@ final class RecordingTrack {
     /// (several stations starting in the same minute race for the same names) or left over from a crash.
     private static func createFiles(like desired: URL, partialExtension: String) throws(RecordingError) -> (PartialFile, Journal) {
         let directory = desired.deletingLastPathComponent()
-        for attempt in 1...UniquePath.maxAttempts {
-            let stem = UniquePath.candidate(desired, attempt: attempt).deletingPathExtension().lastPathComponent
+        let files = try UniquePath.firstFree(desired, purpose: "partial") { candidate throws(RecordingError) -> (PartialFile, Journal)? in
+            let stem = candidate.deletingPathExtension().lastPathComponent
             let journalURL = directory.appendingPathComponent(".\(stem)\(Journal.suffix)")
             let partialURL = directory.appendingPathComponent(".\(stem).partial.\(partialExtension)")
             let journal: Journal
-            do {
+            do throws(RecordingError) {
                 journal = try Journal(url: journalURL, create: true)
             } catch {
-                if FileManager.default.fileExists(atPath: journalURL.path) { continue }
+                if FileManager.default.fileExists(atPath: journalURL.path) { return nil }
                 throw error
             }
-            do {
+            do throws(RecordingError) {
                 return (try PartialFile(url: partialURL), journal)
             } catch {
                 journal.close()
                 try? FileManager.default.removeItem(at: journalURL)
-                if FileManager.default.fileExists(atPath: partialURL.path) { continue }
+                if FileManager.default.fileExists(atPath: partialURL.path) { return nil }
                 throw error
             }
         }
+        if let files { return files }
         throw RecordingError("cannot find a free name for a partial file like \(desired.path)")
     }
 }
