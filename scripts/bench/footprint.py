@@ -9,6 +9,10 @@
      streamripper URL (recording as sent: it does not decode)
    RSS and PSS (shared pages divided among the processes that map them) at the end, peak RSS, and the
    shared libraries mapped.
+3. The floor beside them: linkage_floor.c, a C program that links only what onair must link from Debian
+   (FFmpeg's libraries and libcurl) and opens the MP3 decoder, a resampler and a libcurl multi handle:
+   its `--version` start-up in the same hyperfine run, its RSS in the same table. No onair code can go
+   below it.
 
 Usage: scripts/bench/footprint.py --onair .build/release/onair [--seconds 20]
 """
@@ -41,12 +45,25 @@ def drain(path):
     threading.Thread(target=read, daemon=True).start()
 
 
-def startup(onair):
+def build_floor(directory):
+    """linkage_floor.c built against Debian's FFmpeg and libcurl; None without a C compiler."""
+    if not shutil.which("cc"):
+        return None
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "linkage_floor.c")
+    binary = os.path.join(directory, "linkage_floor")
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libavformat", "libavcodec", "libswresample", "libavutil",
+                            "libcurl"], capture_output=True, text=True, check=True).stdout.split()
+    subprocess.run(["cc", "-O2", source, "-o", binary, *flags], check=True)
+    return binary
+
+
+def startup(onair, floor):
     if not shutil.which("hyperfine"):
         return None
+    commands = [f"{onair} --version", "ffmpeg -version"] + ([f"{floor} --version"] if floor else [])
     with tempfile.NamedTemporaryFile(suffix=".json") as report:
-        subprocess.run(["hyperfine", "--warmup", "5", "--runs", "40", "-N", "--export-json", report.name,
-                        f"{onair} --version", "ffmpeg -version"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(["hyperfine", "--warmup", "5", "--runs", "40", "-N", "--export-json", report.name, *commands],
+                       check=True, stdout=subprocess.DEVNULL)
         results = json.load(open(report.name))["results"]
     return [(r["mean"] * 1000, r["stddev"] * 1000, r["median"] * 1000) for r in results]
 
@@ -74,9 +91,14 @@ def main():
     arguments = parser.parse_args()
     onair = os.path.abspath(arguments.onair)
 
-    times = startup(onair)
+    floor_directory = tempfile.TemporaryDirectory(prefix="onair-bench-floor")
+    floor = build_floor(floor_directory.name)
+    times = startup(onair, floor)
     libraries = {}
-    for name, command in (("onair", [onair, "--version"]), ("ffmpeg", ["ffmpeg", "-version"])):
+    for name, command in (("onair", [onair, "--version"]), ("ffmpeg", ["ffmpeg", "-version"]),
+                          ("floor", [floor, "--version"] if floor else None)):
+        if not command:
+            continue
         # What ld.so loads before main (as ldd lists it); libraries opened later show in the relay's map below.
         listing = subprocess.run(command, env=dict(os.environ, LD_TRACE_LOADED_OBJECTS="1"), capture_output=True, text=True)
         libraries[name] = sum(1 for line in listing.stdout.splitlines() if ".so" in line)
@@ -95,6 +117,8 @@ def main():
             ("`ffmpeg -i URL -f s16le -ar 48000 -ac 2 FIFO`", ["ffmpeg", "-nostdin", "-loglevel", "quiet", "-i", f"{base}/ffmpeg.mp3",
                                                                "-f", "s16le", "-ar", "48000", "-ac", "2", "-y", fifos["ffmpeg"]]),
         ]
+        if floor:
+            commands.append(("linkage_floor.c: FFmpeg and libcurl linked, MP3 decoder open, nothing else", [floor, "hold"]))
         if shutil.which("streamripper"):
             commands.append(("`streamripper URL` (records as sent)", ["streamripper", f"{base}/streamripper.mp3", "-d",
                                                                        os.path.join(directory, "rip"), "-s", "-A", "--quiet"]))
@@ -115,12 +139,13 @@ def main():
 
     print("## Start-up and footprint\n")
     if times:
-        (onair_mean, onair_sd, onair_median), (ffmpeg_mean, ffmpeg_sd, ffmpeg_median) = times
+        labels = [("`onair --version`", "onair"), ("`ffmpeg -version`", "ffmpeg"),
+                  ("`linkage_floor --version` (FFmpeg and libcurl linked, nothing else)", "floor")]
         print("| command | start-up, mean ± σ (hyperfine, 40 runs) | median | shared libraries loaded |")
         print("|---|---|---|---|")
-        print(f"| `onair --version` | {onair_mean:.1f} ms ± {onair_sd:.1f} | {onair_median:.1f} ms | {libraries['onair']} |")
-        print(f"| `ffmpeg -version` | {ffmpeg_mean:.1f} ms ± {ffmpeg_sd:.1f} | {ffmpeg_median:.1f} ms | {libraries['ffmpeg']} |")
-        print(f"\nffmpeg ÷ onair: {ffmpeg_mean / onair_mean:.2f}×\n")
+        for (label, name), (mean, sd, median) in zip(labels, times):
+            print(f"| {label} | {mean:.1f} ms ± {sd:.1f} | {median:.1f} ms | {libraries[name]} |")
+        print(f"\nffmpeg ÷ onair: {times[1][0] / times[0][0]:.2f}×\n")
     if instructions:
         print(f"Instructions to start (callgrind, blind to the machine's load): `onair --version` {instructions[0]:,}, "
               f"`ffmpeg -version` {instructions[1]:,} (ffmpeg ÷ onair {instructions[1] / instructions[0]:.2f}×).\n")
@@ -129,6 +154,7 @@ def main():
     print("|---|---|---|---|---|")
     for label, rss, pss, peak, mapped in rows:
         print(f"| {label} | {rss:.1f} MiB | {pss:.1f} MiB | {peak:.1f} MiB | {mapped} |")
+    floor_directory.cleanup()
 
 
 if __name__ == "__main__":

@@ -142,9 +142,19 @@ def run_tool(commands, server, prefix, streams, seconds, env=None):
     to write the end, stops what still runs with SIGINT (as Ctrl-C), and returns (cpu, peak RSS sum)."""
     processes = [subprocess.Popen(c, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
                  for c in commands]
-    deadline = time.monotonic() + seconds * 6 + 60
+    started = time.monotonic()
+    deadline = started + seconds * 6 + 60
+    # One process's share of a core while every stream plays (the middle third of their length), without
+    # the connecting at the start and the finishing of files at the end.
+    window = [started + seconds * 0.4, started + seconds * 0.8] if len(processes) == 1 else []
+    samples = []
     while server.progress(prefix)[1] < streams and time.monotonic() < deadline:
+        if window and time.monotonic() >= window[0]:
+            samples.append((time.monotonic(), process_ticks(processes[0].pid)))
+            window.pop(0)
         time.sleep(0.2)
+    playing_share = ((samples[1][1] - samples[0][1]) / os.sysconf("SC_CLK_TCK") / (samples[1][0] - samples[0][0])
+                     if len(samples) == 2 else None)
     time.sleep(3)
     usage = {}
     # One SIGINT (a second one makes onair exit at once, as a second Ctrl-C does), then time to finish files.
@@ -166,7 +176,14 @@ def run_tool(commands, server, prefix, streams, seconds, env=None):
     user = sum(u.ru_utime for u in usage.values())
     system = sum(u.ru_stime for u in usage.values())
     rss = sum(u.ru_maxrss for u in usage.values()) / 1024  # ru_maxrss is in KiB on Linux
-    return (user, system), rss
+    return (user, system), rss, time.monotonic() - started, playing_share
+
+
+def process_ticks(pid):
+    """User and system clock ticks of a process so far, all its threads."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
 
 
 def files_under(directory):
@@ -192,6 +209,7 @@ def main():
         server = PacedICYServer(audio)
         base = f"http://127.0.0.1:{server.port}"
         rows = []
+        shares = []
         for n in (int(s) for s in args.streams.split(",")):
             tools = []
             home = os.path.join(tmp, f"onair-{n}")
@@ -212,11 +230,13 @@ def main():
                                   [["streamripper", f"{base}/streamripper-{n}/{i}.mp3", "-d", os.path.join(out, str(i)), "-s",
                                     "-a", "rip", "-A", "-c", "--quiet"] for i in range(n)], out, None))
             for label, prefix, commands, output, env in tools:
-                (user, system), rss = run_tool(commands, server, prefix, n, args.seconds, env)
+                (user, system), rss, wall, playing_share = run_tool(commands, server, prefix, n, args.seconds, env)
                 cpu = user + system
                 sent, _ = server.progress(prefix)
                 kept = sum(audio_bytes(f) for f in files_under(output) if f.endswith(".mp3"))
                 rows.append((n, label, len(commands), cpu, system, rss, sent, kept))
+                if playing_share is not None:
+                    shares.append((n, label, wall, cpu, playing_share))
                 print(f"N={n} {label}: {cpu:.1f} CPU-s ({system:.1f} in the kernel), {rss:.0f} MiB, sent {sent}, kept {kept}",
                       file=sys.stderr)
 
@@ -245,6 +265,9 @@ def main():
             low, high = counts[0], counts[-1]
             extra = (by[(high, "onair")][1] - by[(low, "onair")][1]) / (high - low)
             print(f"- onair's memory per extra stream (N={low} → N={high}): {extra:.2f} MiB")
+        for n, label, wall, cpu, playing_share in shares:
+            print(f"- N={n}, {label}: {cpu:.1f} CPU-s over {wall:.1f} s from start to exit ({cpu / wall:.2f} of one core); "
+                  f"while every stream played ({args.seconds * 0.4:.0f}–{args.seconds * 0.8:.0f} s), {playing_share:.2f} of one core")
         if not have_streamripper:
             print("- streamripper is not installed (scripts/setup installs it from Debian's package)")
 
