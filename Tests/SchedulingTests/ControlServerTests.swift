@@ -70,6 +70,23 @@ final class ControlServerTests: XCTestCase {
         XCTAssertTrue(waiting.allSatisfy(isOpen), "the sixteen are still waited for")
     }
 
+    func testAStoppedServerNeverAnswersTheClientsOfTheNextOne() throws {
+        // A server stopped while its accept thread is busy refusing a flood, then another one opened at once:
+        // the stopped one's thread must not accept on a socket number that now belongs to the next server.
+        for round in 0..<50 {
+            let first = try ControlServer(path: path, clientTimeout: 30) { _ in Data("the stopped server".utf8) }
+            let flood = (0..<20).compactMap { _ in try? connect() }
+            first.stop()
+            flood.forEach { close($0) }
+            server = try ControlServer(path: path, clientTimeout: 5) { _ in Data("the new server".utf8) }
+            for _ in 0..<3 {
+                XCTAssertEqual(String(decoding: try ControlChannel.send(Data("{}".utf8), to: path, timeout: 5), as: UTF8.self),
+                               "the new server", "round \(round)")
+            }
+            server?.stop()
+        }
+    }
+
     private func connect() throws -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()

@@ -93,12 +93,15 @@ public final class ControlServer: Sendable {
             return !closed
         }
         guard first else { return }
+        // Shut down, not closed: that wakes the accept thread, which closes the socket itself. Closed here,
+        // its number could go to the next socket opened (another server's) before the thread's next
+        // accept, which would then answer that server's clients.
         shutdown(descriptor, Int32(SHUT_RDWR))
-        close(descriptor)
         unlink(path)
     }
 
     private func serve() {
+        defer { close(descriptor) }
         while true {
             let client = accept(descriptor, nil, nil)
             if client < 0 {
