@@ -85,15 +85,8 @@ public enum SinkSpec: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// A sink string with its password and token hidden, for messages about it.
+    /// A sink string with its password and token hidden, for messages about it, whatever their encoding.
     static func redacted(_ text: String) -> String {
-        guard var parts = URLComponents(string: text), parts.host != nil else {
-            // Too broken to parse: hide what a reader would take for the password and the token.
-            return URLRedaction.maskingPassword(text)
-                .replacingOccurrences(of: "(?i)([?&]token=)[^&#]*", with: "$1***", options: .regularExpression)
-        }
-        if parts.password != nil { parts.password = "***" }
-        parts.queryItems = parts.queryItems?.map { $0.name.lowercased() == "token" ? URLQueryItem(name: $0.name, value: "***") : $0 }
-        return parts.string ?? "\(parts.scheme ?? "")://…"
+        URLRedaction.maskingPassword(text).replacingOccurrences(of: "(?i)([?&]token=)[^&#]*", with: "$1***", options: .regularExpression)
     }
 }

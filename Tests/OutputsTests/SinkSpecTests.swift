@@ -1,5 +1,6 @@
 import XCTest
 @testable import Outputs
+import StreamInput
 
 final class SinkSpecTests: XCTestCase {
     func testEveryDocumentedFormParses() throws {
@@ -60,5 +61,18 @@ final class SinkSpecRedactionTests: XCTestCase {
         XCTAssertThrowsError(try SinkSpec(parsing: "icecast://sc:0y@.1:80/p?formt://sc:0://sc:0y@.1:80/p?formt://sct")) { error in
             XCTAssertTrue("\(error)".hasPrefix("invalid sink 'icecast://sc:***@.1:80/p?"), "\(error)")
         }
+    }
+
+    /// Found by CI's `scripts/fuzz all 20` on fe264b2: `%ca` decodes to no UTF-8, so URLComponents called the
+    /// password missing and the error quoted the sink whole. Kept as Fuzz/Corpus/sink-spec/finding-undecodable-percent-escape-in-password.
+    func testAPasswordURLComponentsCannotDecodeIsHiddenAsWell() throws {
+        for (text, password) in [("icecast://s:2&foc%castUIny@.1:80/p?\0\0\0", "2&foc%castUIny"),
+                                 ("icecast://source:pa%ca%fess@127.0.0.1:8000/live", "pa%ca%fess")] {
+            let shown: String
+            do { shown = try SinkSpec(parsing: text).description } catch { shown = "\(error)" }
+            XCTAssertFalse(shown.contains(password), shown)
+            XCTAssertTrue(shown.contains(":***@"), shown)
+        }
+        XCTAssertEqual(URLRedaction.redact("http://u:%ca%fe@radio.example/live"), "http://u:***@radio.example/live")
     }
 }

@@ -106,17 +106,12 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
 
 /// Hides credentials in URLs (icecast://source:secret@host) before they reach a log or the screen.
 public enum URLRedaction {
-    public static func redact(_ url: String) -> String {
-        if var parts = URLComponents(string: url) {
-            guard parts.password != nil else { return url }
-            parts.password = "***"
-            if let text = parts.string { return text }
-        }
-        return maskingPassword(url)
-    }
+    /// The URL with its password hidden. Always by plain splitting, never through URLComponents: its
+    /// `password` is nil for a password it cannot percent-decode (`%ca`), which would leave it in plain view.
+    public static func redact(_ url: String) -> String { maskingPassword(url) }
 
-    /// `scheme://user:***@host…` by plain splitting, for a URL too broken for URLComponents (a typo in
-    /// the host): the error message about it must not show the password either.
+    /// `scheme://user:***@host…` by plain splitting: everything from the userinfo's first colon to the
+    /// authority's last `@` is hidden, which covers the password however a parser or a person reads it.
     public static func maskingPassword(_ url: String) -> String {
         guard let scheme = url.range(of: "://") else { return url }
         let authorityEnd = url[scheme.upperBound...].firstIndex { "/?#".contains($0) } ?? url.endIndex
