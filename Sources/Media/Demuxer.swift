@@ -26,6 +26,7 @@ final class Demuxer {
         self.io = io
         let prefix = queue.peek(upTo: Self.probeBytes)
         let format = Self.chooseFormat(prefix: prefix, hint: hint, mimeType: mimeType)
+        if let format, !InputPolicy.admits(format) { throw InputPolicy.refusal(format, of: "the stream") }
         if let format, String(cString: format.pointee.name) == "aac" {
             // The demuxer starts on a real frame (see ADTSAlignment); what lies before is part of a
             // frame sent before this connection began, of no use to anyone.
@@ -42,7 +43,7 @@ final class Demuxer {
         allocated.pointee.probesize = 64 * 1024
         allocated.pointee.max_analyze_duration = 500_000
         var context: UnsafeMutablePointer<AVFormatContext>? = allocated
-        let opened = avformat_open_input(&context, "", format, nil)
+        let opened = InputPolicy.open(&context, path: nil, format: format)
         guard opened >= 0, let context else {
             throw MediaError("no audio format recognised in the stream", code: opened)
         }
@@ -84,7 +85,7 @@ final class Demuxer {
             // packet from the start to build an index, which over the network is the download it avoids.
             allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_FAST_SEEK
             var opening: UnsafeMutablePointer<AVFormatContext>? = allocated
-            let opened = avformat_open_input(&opening, "", nil, nil)
+            let opened = InputPolicy.open(&opening, path: nil, format: nil)
             guard opened >= 0, let opening else {
                 throw MediaError("cannot open \(path)" + (remote.failure.map { ": \($0.message)" } ?? ""), code: opened)
             }
@@ -165,6 +166,15 @@ final class Demuxer {
     private static func chooseFormat(prefix: [UInt8], hint: String?, mimeType: String?) -> UnsafePointer<AVInputFormat>? {
         let hinted = hint.flatMap { av_find_input_format($0) }
         guard !prefix.isEmpty else { return hinted }
+        let (probed, score) = probe(prefix, mimeType: mimeType)
+        guard let hinted else { return probed }
+        if let probed, probed != hinted, score >= AVPROBE_SCORE_MAX / 4 { return probed }
+        return hinted
+    }
+
+    /// The format libavformat takes `prefix` for, and how sure it is (up to AVPROBE_SCORE_MAX).
+    static func probe(_ prefix: [UInt8], mimeType: String?) -> (format: UnsafePointer<AVInputFormat>?, score: Int32) {
+        guard !prefix.isEmpty else { return (nil, 0) }
         var padded = prefix + [UInt8](repeating: 0, count: Int(AVPROBE_PADDING_SIZE))
         var score: Int32 = 0
         let probed: UnsafePointer<AVInputFormat>? = padded.withUnsafeMutableBufferPointer { buffer in
@@ -176,8 +186,6 @@ final class Demuxer {
                 }
             }
         }
-        guard let hinted else { return probed }
-        if let probed, probed != hinted, score >= AVPROBE_SCORE_MAX / 4 { return probed }
-        return hinted
+        return (probed, score)
     }
 }

@@ -7,8 +7,8 @@ import Foundation
 enum InputFile {
     static func open(_ path: String) throws -> UnsafeMutablePointer<AVFormatContext> {
         var context: UnsafeMutablePointer<AVFormatContext>?
-        var result = avformat_open_input(&context, path, nil, nil)
-        guard result >= 0, let opened = context else { throw MediaError("cannot open \(path)", code: result) }
+        var result = InputPolicy.open(&context, path: path, format: nil)
+        guard result >= 0, let opened = context else { throw refusal(path) ?? MediaError("cannot open \(path)", code: result) }
         let format = opened.pointee.iformat!
         guard String(cString: format.pointee.name) == "aac", let skipped = bytesBeforeFirstFrame(path), skipped > 0 else { return opened }
         avformat_close_input(&context)
@@ -16,9 +16,17 @@ enum InputFile {
         guard let reopened = avformat_alloc_context() else { throw MediaError("cannot allocate a format context") }
         reopened.pointee.skip_initial_bytes = Int64(skipped)
         context = reopened
-        result = avformat_open_input(&context, path, format, nil)
+        result = InputPolicy.open(&context, path: path, format: format)
         guard result >= 0, let context else { throw MediaError("cannot open \(path)", code: result) }
         return context
+    }
+
+    /// Why a file libavformat would read as something other than audio was refused; nil when it is not that.
+    private static func refusal(_ path: String) -> MediaError? {
+        guard let file = FileHandle(forReadingAtPath: path), let prefix = try? file.read(upToCount: Demuxer.probeBytes) else { return nil }
+        try? file.close()
+        guard let format = Demuxer.probe([UInt8](prefix), mimeType: nil).format, !InputPolicy.admits(format) else { return nil }
+        return InputPolicy.refusal(format, of: path)
     }
 
     private static func bytesBeforeFirstFrame(_ path: String) -> Int? {
