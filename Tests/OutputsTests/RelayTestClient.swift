@@ -9,10 +9,20 @@ final class RelayTestClient: @unchecked Sendable {
     let fd: Int32
 
     /// - Parameter receiveBuffer: a small kernel buffer makes a client that stops reading stall at once.
-    init(port: Int, receiveBuffer: Int32? = nil) throws {
+    /// - Parameter from: the client's own loopback address, 127.0.0.`from` (another client, as the server sees it).
+    init(port: Int, receiveBuffer: Int32? = nil, from host: UInt32 = 1) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if host != 1 {
+            var source = sockaddr_in()
+            source.sin_family = sa_family_t(AF_INET)
+            source.sin_addr.s_addr = in_addr_t(0x7F00_0000 | host).bigEndian
+            let bound = withUnsafePointer(to: &source) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { close(fd); throw POSIXError(.EADDRNOTAVAIL) }
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -15,8 +15,8 @@ enum RelayResponse {
     }
 
     /// A one-line plain-text error saying what went wrong.
-    static func error(_ status: Int, headers: [(String, String)] = []) -> [UInt8] {
-        complete(status: status, body: "\(status) \(reason(status))\n", headers: headers)
+    static func error(_ status: Int, saying detail: String? = nil, headers: [(String, String)] = []) -> [UInt8] {
+        complete(status: status, body: "\(status) \(reason(status))" + (detail.map { ": \($0)" } ?? "") + "\n", headers: headers)
     }
 
     static func reason(_ status: Int) -> String {
@@ -27,6 +27,7 @@ enum RelayResponse {
         case 404: return "Not Found"
         case 405: return "Method Not Allowed"
         case 408: return "Request Timeout"
+        case 429: return "Too Many Requests"
         case 431: return "Request Header Fields Too Large"
         case 503: return "Service Unavailable"
         default: return "Status \(status)"
