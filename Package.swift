@@ -182,7 +182,7 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["Browser"]),
         .testTarget(name: "HTTPServiceTests", dependencies: [
-            "HTTPService", "Engine", "RadioModel", "Recording", "Scheduling", "SharedStore", "StreamInput", "TestSupport", "Playback", "Store",
+            "HTTPService", "Engine", "Outputs", "RadioModel", "Recording", "Scheduling", "SharedStore", "StreamInput", "TestSupport", "Playback", "Store",
         ]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "SharedStore", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]

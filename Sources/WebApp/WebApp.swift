@@ -14,6 +14,7 @@ public enum WebApp {
         @Sendable func page(_ request: Request, _ make: @escaping @Sendable (Pages) throws -> RenderedPage) async throws -> Response {
             var renderer = renderer
             renderer.csrf = await services.csrfToken(request)
+            renderer.loggedIn = await services.isLoggedIn(request)
             let pages = Pages(services: services, renderer: renderer)
             return try await NIOThreadPool.singleton.runIfActive { try make(pages) }.response
         }

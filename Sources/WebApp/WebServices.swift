@@ -2,6 +2,7 @@ import Engine
 import Foundation
 import Guide
 import Hummingbird
+import Outputs
 import Library
 import Playback
 import Podcasts
@@ -37,10 +38,12 @@ public struct WebServices: Sendable {
     public var status: @Sendable () -> DaemonStatus
     /// Tells the scheduler the rules changed.
     public var wakeScheduler: @Sendable () -> Void
-    /// Sinks a station page offers to relay to (as `--to` takes them), e.g. a Snapcast FIFO.
-    public var relaySinks: [String]
-    /// The CSRF token of the request's login session (the daemon's `WebAccess`); nil while nobody logs in.
+    /// The sinks declared on the box, which a station page offers to relay to (`onair sinks add`). Blocking (a file).
+    public var declaredSinks: @Sendable () throws -> DeclaredSinks
+    /// The CSRF token the forms of a page carry (the daemon's `WebAccess`).
     public var csrfToken: @Sendable (Request) async -> String? = { _ in nil }
+    /// Whether the request comes with a login (the pages then offer to log out).
+    public var isLoggedIn: @Sendable (Request) async -> Bool = { _ in false }
     /// A feed's path as a podcast app is given it: with its secret token once the box has credentials. Blocking (SQLite).
     public var feedAddress: @Sendable (String) -> String = { $0 }
 
@@ -49,24 +52,25 @@ public struct WebServices: Sendable {
                 schedule: any ScheduleStorage, recordings: any RecordingsIndexing, guide: GuideStore,
                 libraryStores: LibraryStores,
                 startJob: @escaping @Sendable (JobSpec) throws -> JobStatus, stopJob: @escaping @Sendable (Int64) throws -> JobStatus,
-                jobs: @escaping @Sendable () -> [JobStatus], status: @escaping @Sendable () -> DaemonStatus, wakeScheduler: @escaping @Sendable () -> Void, relaySinks: [String] = []) {
+                jobs: @escaping @Sendable () -> [JobStatus], status: @escaping @Sendable () -> DaemonStatus, wakeScheduler: @escaping @Sendable () -> Void) {
         self.paths = paths; self.catalogue = catalogue; self.directory = directory; self.schedule = schedule
         self.recordings = recordings; self.guide = guide
         self.libraryStores = libraryStores
         self.startJob = startJob; self.stopJob = stopJob; self.jobs = jobs
         self.status = status
-        self.wakeScheduler = wakeScheduler; self.relaySinks = relaySinks
+        self.wakeScheduler = wakeScheduler
+        declaredSinks = { try DeclaredSinks.load(paths) }
     }
 
     /// The services of a running daemon; the podcasts, the library and the player's positions are
     /// tables of the daemon's own database.
     public init(daemon: DaemonService, paths: AppPaths, catalogue: @escaping @Sendable () throws -> Catalogue,
-                directory: @escaping @Sendable (String) throws -> [DirectoryStation], relaySinks: [String] = []) throws {
+                directory: @escaping @Sendable (String) throws -> [DirectoryStation]) throws {
         self.init(paths: paths, catalogue: catalogue, directory: directory, schedule: daemon.schedule,
                   recordings: daemon.recordings, guide: daemon.guide, libraryStores: try LibraryStores(dataDirectory: paths.data),
                   startJob: daemon.startJob, stopJob: daemon.stopJob(id:),
                   jobs: daemon.jobs.list, status: { daemon.status() },
-                  wakeScheduler: { daemon.wake() }, relaySinks: relaySinks)
+                  wakeScheduler: { daemon.wake() })
     }
 
     var userCatalogue: UserCatalogue { UserCatalogue(paths: paths) }

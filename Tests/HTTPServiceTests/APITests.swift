@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import HTTPService
+import Outputs
 import RadioModel
 import TestSupport
 import XCTest
@@ -62,7 +63,10 @@ final class APITests: XCTestCase {
     func testARelayStartedThroughTheAPIIsHeardByAClientOfItsMountAndStopsWhenDeleted() throws {
         let port = try FreePort.pick()
         let mount = URL(string: "http://127.0.0.1:\(port)/api.mp3")!
-        let started = try harness.request("POST", "/api/v1/jobs", json: ["kind": "relay", "station": "tone", "to": [mount.absoluteString]])
+        var declared = DeclaredSinks()
+        try declared.declare("speakers", mount.absoluteString)
+        try declared.save(harness.paths)
+        let started = try harness.request("POST", "/api/v1/jobs", json: ["kind": "relay", "station": "tone", "to": ["speakers"]])
         XCTAssertEqual(started.status, 201, started.text)
         let id = try XCTUnwrap(started.json["id"] as? Int)
         XCTAssertEqual(started.json["kind"] as? String, "relay")

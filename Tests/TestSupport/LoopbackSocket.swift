@@ -226,6 +226,22 @@ public enum RawHTTP {
         return RawHTTPResponse(statusLine: head.statusLine, headers: head.headers, body: body)
     }
 
+    /// Sends `request` as written (the test's own head and body) to 127.0.0.1:`port` and reads the answer
+    /// until the server closes or `timeout` passes; returns its status and the whole text.
+    public static func exchange(_ request: String, port: Int, timeout: TimeInterval = 5) throws -> (status: Int?, text: String) {
+        let fd = try LoopbackSocket.connect(port: UInt16(port))
+        defer { close(fd) }
+        try LoopbackSocket.sendAll(fd, Data(request.utf8))
+        var received = Data()
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while deadline.timeIntervalSinceNow > 0, let chunk = try LoopbackSocket.receive(fd, timeout: deadline.timeIntervalSinceNow), !chunk.isEmpty {
+            received.append(chunk)
+        }
+        let text = String(decoding: received, as: UTF8.self)
+        let status = text.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) }
+        return (status, text)
+    }
+
     /// Splits off the status line and headers once the blank line has arrived.
     static func parseHead(_ data: Data) -> (statusLine: String, headers: HTTPHeaders, bodyStart: Int)? {
         let bytes = [UInt8](data)

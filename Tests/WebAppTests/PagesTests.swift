@@ -74,7 +74,7 @@ final class PagesTests: XCTestCase {
             XCTAssertTrue(page.contains("Added SomaFM Sonic Universe to your stations"), page)
 
             let malformed = try await client.execute(uri: "/stations/add", method: .post, headers: WebForm.headers,
-                                                     body: ByteBuffer(string: "uuid=x"))
+                                                     body: WebForm.body(["uuid": "x"]))
             XCTAssertEqual(malformed.status, .badRequest, "a form without its fields is refused, not a server error")
             XCTAssertTrue(page.contains(#"<audio id="listen" controls preload="none" src="/live/\#(id)">"#), page)
         }
@@ -84,7 +84,7 @@ final class PagesTests: XCTestCase {
         try await test { client, harness in
             let html = String(buffer: try await client.execute(uri: "/stations/demo", method: .get).body)
             XCTAssertTrue(html.contains(#"src="/live/demo""#))
-            XCTAssertTrue(html.contains(#"<input type="hidden" name="kind" value="relay">"#))
+            XCTAssertTrue(html.contains("onair sinks add kitchen fifo:/tmp/snapfifo"), "no sink is declared: the page says how to")
             XCTAssertTrue(html.contains(#"<option value="opus">opus</option>"#))
             XCTAssertTrue(html.contains("Record every broadcast of The Morning Show"))
 
@@ -97,12 +97,12 @@ final class PagesTests: XCTestCase {
             XCTAssertEqual(badSink.status, .unprocessableContent)
             XCTAssertTrue(String(buffer: badSink.body).contains(#"role="alert""#))
 
-            // A page may not have the daemon write a file it names (only a configured sink may).
+            // A page may not have the daemon write a file it names (only a sink declared on the box).
             let file = harness.home.file("written-by-a-page.wav").path
             let fileSink = try await client.execute(uri: "/stations/demo/jobs", method: .post, headers: WebForm.headers,
                                                     body: WebForm.body(["kind": "relay", "sink": "wav:\(file)"]))
             XCTAssertEqual(fileSink.status, .unprocessableContent)
-            XCTAssertTrue(String(buffer: fileSink.body).contains("only among the daemon&#39;s configured sinks"))
+            XCTAssertTrue(String(buffer: fileSink.body).contains("is not a sink declared on this box"), String(buffer: fileSink.body))
             XCTAssertTrue(harness.daemon.jobs.list().isEmpty)
             XCTAssertFalse(FileManager.default.fileExists(atPath: file))
         }
@@ -136,13 +136,13 @@ final class PagesTests: XCTestCase {
             XCTAssertTrue(String(buffer: noDays.body).contains("Keep for must be a whole number of days, at least 1."))
             XCTAssertEqual(try harness.daemon.schedule.rules().count, 2, "nothing stored")
 
-            let paused = try await client.execute(uri: "/schedule/rules/1/pause", method: .post)
+            let paused = try await client.execute(uri: "/schedule/rules/1/pause", method: .post, headers: WebForm.headers, body: WebForm.body([:]))
             XCTAssertEqual(paused.status, .seeOther)
             XCTAssertEqual(try harness.daemon.schedule.rule(id: 1)?.paused, true)
-            let deleted = try await client.execute(uri: "/schedule/rules/1/delete", method: .post)
+            let deleted = try await client.execute(uri: "/schedule/rules/1/delete", method: .post, headers: WebForm.headers, body: WebForm.body([:]))
             XCTAssertEqual(deleted.status, .seeOther)
             XCTAssertNil(try harness.daemon.schedule.rule(id: 1))
-            let deletedAgain = try await client.execute(uri: "/schedule/rules/1/delete", method: .post)
+            let deletedAgain = try await client.execute(uri: "/schedule/rules/1/delete", method: .post, headers: WebForm.headers, body: WebForm.body([:]))
             XCTAssertEqual(deletedAgain.status, .notFound)
         }
     }
@@ -207,7 +207,7 @@ final class PagesTests: XCTestCase {
             let unknown = try await client.execute(uri: "/api/v1/recordings/999/audio", method: .get)
             XCTAssertEqual(unknown.status, .notFound)
 
-            let deleted = try await client.execute(uri: "/recordings/\(id)/delete", method: .post)
+            let deleted = try await client.execute(uri: "/recordings/\(id)/delete", method: .post, headers: WebForm.headers, body: WebForm.body([:]))
             XCTAssertEqual(deleted.status, .seeOther)
             XCTAssertFalse(FileManager.default.fileExists(atPath: entry.file), "the file is deleted with the entry")
             XCTAssertEqual(try harness.daemon.recordings.all().count, 0)
@@ -223,17 +223,17 @@ final class PagesTests: XCTestCase {
         let id = try XCTUnwrap(entry.id)
         try await test { client, harness in
             let list = String(buffer: try await client.execute(uri: "/recordings", method: .get).body)
-            XCTAssertTrue(list.contains(#"<form method="post" action="/recordings/\#(id)/keep"><button type="submit" aria-pressed="false">Keep</button>"#), list)
-            let kept = try await client.execute(uri: "/recordings/\(id)/keep", method: .post)
+            XCTAssertTrue(list.contains(#"<form method="post" action="/recordings/\#(id)/keep"><input type="hidden" name="csrf" value="\#(WebForm.token)"><button type="submit" aria-pressed="false">Keep</button>"#), list)
+            let kept = try await client.execute(uri: "/recordings/\(id)/keep", method: .post, headers: WebForm.headers, body: WebForm.body([:]))
             XCTAssertEqual(kept.status, .seeOther)
             XCTAssertEqual(try harness.daemon.recordings.recording(id: id)?.kept, true)
             let after = String(buffer: try await client.execute(uri: try XCTUnwrap(kept.headers[.location]), method: .get).body)
             XCTAssertTrue(after.contains("retention will not delete it."), after)
-            XCTAssertTrue(after.contains(#"action="/recordings/\#(id)/unkeep"><button type="submit" aria-pressed="true">Kept</button>"#), after)
-            let letGo = try await client.execute(uri: "/recordings/\(id)/unkeep", method: .post)
+            XCTAssertTrue(after.contains(#"action="/recordings/\#(id)/unkeep"><input type="hidden" name="csrf" value="\#(WebForm.token)"><button type="submit" aria-pressed="true">Kept</button>"#), after)
+            let letGo = try await client.execute(uri: "/recordings/\(id)/unkeep", method: .post, headers: WebForm.headers, body: WebForm.body([:]))
             XCTAssertEqual(letGo.status, .seeOther)
             XCTAssertEqual(try harness.daemon.recordings.recording(id: id)?.kept, false)
-            let unknown = try await client.execute(uri: "/recordings/999/keep", method: .post)
+            let unknown = try await client.execute(uri: "/recordings/999/keep", method: .post, headers: WebForm.headers, body: WebForm.body([:]))
             XCTAssertEqual(unknown.status, .notFound)
         }
     }

@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOPosix
+import Engine
+import Outputs
 import RadioModel
 import TestSupport
 import XCTest
@@ -17,20 +19,21 @@ final class StationJobsTests: XCTestCase {
         let relayMount = URL(string: "http://127.0.0.1:\(try FreePort.pick())/kitchen.mp3")!
         let harness = try WebAppHarness(stations: [
             TestStations.station(id: "demo", name: "Demo FM", url: icecast.url(mount: Self.mount).absoluteString),
-        ], relaySinks: [relayMount.absoluteString])
+        ])
         defer { harness.stop() }
+        var declared = DeclaredSinks()
+        try declared.declare("kitchen", relayMount.absoluteString)
+        try declared.save(harness.paths)
 
         try await harness.application().test(.router) { client in
             let page = String(buffer: try await client.execute(uri: "/stations/demo", method: .get).body)
-            XCTAssertTrue(page.contains(#"<option value="\#(relayMount.absoluteString)">"#), "the configured sink is offered")
+            XCTAssertTrue(page.contains(#"<option value="kitchen">kitchen (\#(relayMount.absoluteString))</option>"#), "the declared sink is offered: \(page)")
 
-            let started = try await client.execute(uri: "/stations/demo/jobs", method: .post,
-                                                   headers: [.contentType: "application/x-www-form-urlencoded"],
-                                                   body: ByteBuffer(string: "kind=relay&sink=" + relayMount.absoluteString
-                                                       .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!))
+            let started = try await client.execute(uri: "/stations/demo/jobs", method: .post, headers: WebForm.headers,
+                                                   body: WebForm.body(["kind": "relay", "sink": "kitchen"]))
             XCTAssertEqual(started.status, .seeOther)
             let location = try XCTUnwrap(started.headers[.location])
-            XCTAssertEqual(location, "/stations/demo?notice=Relaying%20to%20\(relayMount.absoluteString)%20(job%201).")
+            XCTAssertEqual(location, "/stations/demo?notice=Relaying%20to%20kitchen%20(job%201).")
             let job = try XCTUnwrap(harness.daemon.jobs.list().first)
             XCTAssertEqual(job.kind, .relay)
             XCTAssertEqual(job.sinks.map(\.sink), [relayMount.absoluteString])
@@ -40,9 +43,9 @@ final class StationJobsTests: XCTestCase {
 
             let listed = String(buffer: try await client.execute(uri: location, method: .get).body)
             XCTAssertTrue(listed.contains("Job 1: relay to \(relayMount.absoluteString)"), listed)
-            XCTAssertTrue(listed.contains("Relaying to \(relayMount.absoluteString) (job 1)."))
+            XCTAssertTrue(listed.contains("Relaying to kitchen (job 1)."))
 
-            let stopped = try await client.execute(uri: "/stations/demo/jobs/1/stop", method: .post)
+            let stopped = try await client.execute(uri: "/stations/demo/jobs/1/stop", method: .post, headers: WebForm.headers, body: WebForm.body([:]))
             XCTAssertEqual(stopped.status, .seeOther)
             XCTAssertTrue(harness.daemon.jobs.list().isEmpty)
             let gone = try await NIOThreadPool.singleton.runIfActive { (try? RawHTTP.get(relayMount, timeout: 1))?.statusCode }

@@ -1,4 +1,5 @@
 import Engine
+import Outputs
 import Foundation
 import HTTPService
 import Hummingbird
@@ -26,7 +27,7 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
     private let catalogue: @Sendable () throws -> Catalogue
     let log = Locked<[DaemonEvent]>([])
 
-    init(stations: [Station], directory: [String] = ["http://127.0.0.1:9"], relaySinks: [String] = []) throws {
+    init(stations: [Station], directory: [String] = ["http://127.0.0.1:9"]) throws {
         home = try TemporaryDirectory(prefix: "onair-web")
         let paths = AppPaths(environment: ["ONAIR_HOME": home.url.path])
         self.paths = paths
@@ -41,11 +42,11 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
         daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) },
                                    log: { event in log.withLock { $0.append(event) } })
         credentials = try WebCredentials(database: OnairDatabase(directory: paths.data))
-        access = WebAccess(credentials: credentials)
+        access = WebAccess(credentials: credentials, formToken: WebForm.token)
         var services = try WebServices(daemon: daemon, paths: paths, catalogue: catalogue,
-                                   directory: { [client = try RadioBrowserClient(baseURLs: directory, environment: [:])] in try client.search($0) },
-                                   relaySinks: relaySinks)
+                                   directory: { [client = try RadioBrowserClient(baseURLs: directory, environment: [:])] in try client.search($0) })
         services.csrfToken = access.csrfToken(for:)
+        services.isLoggedIn = access.isLoggedIn(_:)
         services.feedAddress = access.feedAddress(_:)
         self.services = services
     }
@@ -59,6 +60,15 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
+    /// The same routes served as `onair daemon` serves them, on a real socket (127.0.0.1, a free port), so
+    /// a request's own Host, Origin and bytes reach the server as a browser's or an attacker's would.
+    func serve(site: SitePolicy = SitePolicy()) throws -> (server: ServingTask, port: Int) {
+        let services = services
+        let router = HTTPServer.router(daemon: daemon, catalogue: catalogue, site: site, access: access,
+                                       routeGroups: [{ WebApp.addRoutes(to: $0, services: services) }])
+        return try BoundedHTTPServer.start(router.buildResponder(), host: "127.0.0.1", port: 0)
+    }
+
     /// Runs the daemon's scheduler on a thread of its own until `stop`.
     func runDaemon() {
         let daemon = self.daemon
@@ -70,9 +80,11 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
         home.remove()
     }
 
-    /// A recording entered in the index as the finaliser would: `file` copied under the recordings directory.
-    func indexRecording(copying file: URL, named name: String, titles: [(String, Double)], duration: Double) throws -> IndexedRecording {
-        let directory = paths.recordings.appendingPathComponent("demo")
+    /// A recording entered in the index as the finaliser would: `file` copied under the recordings directory
+    /// (or into `folder`, as a recording with an absolute output template of the box's CLI is).
+    func indexRecording(copying file: URL, named name: String, titles: [(String, Double)], duration: Double,
+                        into folder: URL? = nil) throws -> IndexedRecording {
+        let directory = folder ?? paths.recordings.appendingPathComponent("demo")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let target = directory.appendingPathComponent(name)
         try FileManager.default.copyItem(at: file, to: target)
@@ -88,12 +100,17 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
     }
 }
 
-/// A form as a browser posts it.
+/// A form as a browser posts it from one of the daemon's pages.
 enum WebForm {
     static let headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+    /// The token the harness's pages put in their forms while no credential is set (`WebAccess.formToken`).
+    static let token = "form-token-of-the-test-daemon"
 
-    /// The fields URL-encoded ("+" too, which a form body would read as a space).
+    /// The fields URL-encoded ("+" too, which a form body would read as a space), with the pages' token
+    /// unless the fields carry a `csrf` of their own.
     static func body(_ fields: [String: String]) -> ByteBuffer {
+        var fields = fields
+        if fields["csrf"] == nil { fields["csrf"] = token }
         var components = URLComponents()
         components.queryItems = fields.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         return ByteBuffer(string: (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B"))

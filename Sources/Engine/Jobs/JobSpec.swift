@@ -22,6 +22,9 @@ public struct JobSpec: Codable, Sendable, Equatable {
     public var splitTracks: Bool
     /// Kept in the database, so the job comes back when the daemon restarts.
     public var persist: Bool
+    /// Asked for over the network (the API, a web page): its sinks and output were admitted as such a
+    /// request may have them (`admittedFromNetwork`), and are admitted again whenever it starts. nil: on the box.
+    public var fromNetwork: Bool?
 
     public init(kind: Kind, station: String, sinks: [String] = [], buffer: Double? = nil, format: String? = nil, output: String? = nil,
                 splitTracks: Bool = false, persist: Bool = false) {

@@ -32,6 +32,7 @@ public final class RuntimeJobs: Sendable {
 
     /// Starts a job; it runs until `stop`, whoever asked for it.
     public func start(_ spec: JobSpec) throws -> JobStatus {
+        try checkAdmission(spec)
         let target = try lookup(spec.station)
         starting.lock()
         defer { starting.unlock() }
@@ -55,6 +56,7 @@ public final class RuntimeJobs: Sendable {
         let room = maxStations.map { max(0, $0 - stations.count) }
         for (id, spec) in try store.claimPersisted(running: Set(running.current.keys), limit: room) {
             do {
+                try checkAdmission(spec)
                 let target = try lookup(spec.station)
                 try checkRoom(for: target)
                 _ = try run(spec, id: id, target: target)
@@ -109,6 +111,13 @@ public final class RuntimeJobs: Sendable {
         let lost = try store.renew(Set(running.current.keys))
         let stopped = running.withLock { jobs in lost.compactMap { jobs.removeValue(forKey: $0) } }.map(finish)
         return (stopped, try restorePersisted())
+    }
+
+    /// A job asked for over the network relays only to sinks declared on the box now (one may have been
+    /// removed since it was asked for) and records inside the recordings folder.
+    private func checkAdmission(_ spec: JobSpec) throws {
+        guard spec.fromNetwork == true else { return }
+        _ = try spec.admittedFromNetwork(declared: DeclaredSinks.load(paths))
     }
 
     /// A job on a station not open here needs room under `maxStations`. Episodes open stations at

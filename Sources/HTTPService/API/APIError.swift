@@ -84,6 +84,13 @@ enum JSONResponse {
 extension Request {
     /// The JSON body as `T`: 400 when it is not JSON of that shape, naming what is wrong.
     func decodeJSON<T: Decodable>(_ type: T.Type) async throws -> T {
+        // Only JSON: a page of another site can send text/plain or a form unasked, but JSON only after a
+        // CORS preflight, which this server never grants.
+        let mediaType = headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let mediaType, mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json")) else {
+            throw APIError(.unsupportedMediaType, "the body must be JSON, sent with Content-Type: application/json"
+                           + (mediaType.map { " (not \(UntrustedText.printable($0, maxLength: 60)))" } ?? ""))
+        }
         let body = try await body.collect(upTo: 1 << 20)
         do {
             return try OnairJSON.decoder.decode(T.self, from: Data(buffer: body))

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Hummingbird
+import Outputs
 import RadioModel
 
 /// `/api/v1/jobs`: the daemon's runtime jobs — relays to sinks and recordings — started, listed with
@@ -12,12 +13,14 @@ extension API {
             APIRoute(.post, "/api/v1/jobs") { request, _ in
                 let body = try await request.decodeJSON(JobRequest.self)
                 if body.kind == .relay, body.to?.isEmpty ?? true {
-                    throw APIError.invalid("a relay needs \"to\": the sinks to send the station to, e.g. [\"http://127.0.0.1:8001/radio\"]")
+                    throw APIError.invalid("a relay needs \"to\": the sinks declared on the box to send the station to, e.g. [\"kitchen\"]")
                 }
-                let spec = JobSpec(kind: body.kind, station: body.station, sinks: body.to ?? [], format: body.format,
-                                   output: body.output, splitTracks: body.splitTracks ?? false, persist: body.persist ?? false)
+                let asked = JobSpec(kind: body.kind, station: body.station, sinks: body.to ?? [], format: body.format,
+                                    output: body.output, splitTracks: body.splitTracks ?? false, persist: body.persist ?? false)
                 do {
-                    return JSONResponse.make(try await offloaded { try daemon.startJob(spec) }, status: .created)
+                    return JSONResponse.make(try await offloaded {
+                        try daemon.startJob(asked.admittedFromNetwork(declared: DeclaredSinks.load(daemon.paths)))
+                    }, status: .created)
                 } catch {
                     // An unknown station, a sink that cannot open, a station that cannot be resolved:
                     // the job as asked cannot run, and the message says why.
@@ -46,7 +49,7 @@ struct JobRequest: Decodable {
     var kind: JobSpec.Kind
     /// A catalogue station id or a stream URL.
     var station: String
-    /// A relay's sinks, as `onair relay --to` takes them.
+    /// A relay's sinks: names declared on the box (`onair sinks add NAME SINK`), or those sinks as declared.
     var to: [String]?
     var format: String?
     var output: String?

@@ -43,14 +43,12 @@ extension API {
         ]
     }
 
-    /// Deletes the recording's files, then its index entry.
+    /// Deletes the recording's files (only inside the recordings folder), then its index entry.
     private func delete(_ entry: IndexedRecording) throws -> Response {
-        for file in [entry.file, entry.cueSheet].compactMap({ $0 }) where FileManager.default.fileExists(atPath: file) {
-            do {
-                try FileManager.default.removeItem(atPath: file)
-            } catch {
-                throw APIError(.conflict, "cannot remove \(URL(fileURLWithPath: file).lastPathComponent): \(error.localizedDescription)")
-            }
+        do {
+            try entry.deleteFiles(inside: daemon.paths.recordings)
+        } catch {
+            throw APIError(.conflict, error.description)
         }
         _ = try indexed { () throws(RecordingError) in try daemon.recordings.remove(id: entry.id ?? 0) }
         return JSONResponse.make(RecordingSummary(entry))

@@ -118,6 +118,10 @@ struct RuleBody: Decodable {
             }
             request.format = parsed
         }
+        if let output {
+            // Over the network a template stays inside the recordings folder (`onair schedule add` on the box may write anywhere).
+            do { _ = try FileNameTemplate(fromNetwork: output) } catch { throw ScheduleError(error.description) }
+        }
         (request.output, request.splitTracks, request.keep) = (output, splitTracks ?? false, keep)
         request.keepDays = keepDays
         return request

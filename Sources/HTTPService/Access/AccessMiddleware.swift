@@ -5,6 +5,8 @@ import Outputs
 /// Lets a request through only as `WebAccess` says (see there). A bearer token needs nothing more; a
 /// login cookie needs the session's CSRF token on every POST, PUT, PATCH and DELETE (`X-CSRF-Token`, or
 /// the form field `csrf`). A request with none of these: pages go to `/login`, the rest is 401 JSON.
+/// While no credential is set, the pages' forms still carry a token, the daemon's own (`WebAccess.formToken`):
+/// a form posted from anywhere else does not have it. (`SiteGuard` has already refused other sites.)
 /// Our own rather than hummingbird-auth's authenticator middlewares: those give one answer for a missing
 /// login, and here a page redirects, the API says 401 and a feed also takes its `?token=`.
 struct AccessMiddleware: RouterMiddleware {
@@ -18,7 +20,16 @@ struct AccessMiddleware: RouterMiddleware {
         let path = request.uri.path
         if Self.open.contains(path) { return try await next(request, context) }
         let credentials = try await access.snapshot()
-        guard credentials.isConfigured else { return try await next(request, context) }
+        guard credentials.isConfigured else {
+            // The API takes JSON only (decodeJSON: 415 otherwise), which no page of another site can send unasked.
+            guard Self.changesState(request.method), !Self.isMachineFacing(path) else { return try await next(request, context) }
+            var request = request
+            guard let token = try await Self.csrf(in: &request), WebCredentials.sameSecret(token, access.formToken) else {
+                throw Self.refusal(.forbidden, "this form is out of date (it does not carry the token of this daemon's pages): reload the page and try again",
+                                   path: path)
+            }
+            return try await next(request, context)
+        }
 
         if let authorization = request.headers[.authorization] {
             guard let token = RequestParsing.bearerToken(authorization), credentials.accepts(token: token) else {
@@ -34,7 +45,7 @@ struct AccessMiddleware: RouterMiddleware {
         if let session = try? await access.sessions.load(request: request) {
             guard Self.changesState(request.method) else { return try await next(request, context) }
             var request = request
-            guard try await Self.csrf(in: &request) == session.csrf else {
+            guard let token = try await Self.csrf(in: &request), WebCredentials.sameSecret(token, session.csrf) else {
                 throw Self.refusal(.forbidden, "this form is out of date (its CSRF token does not match the login): reload the page and try again",
                                    path: path)
             }

@@ -16,13 +16,18 @@ public final class WebAccess: Sendable {
     }
 
     public let credentials: WebCredentials
+    /// The token the pages' forms carry while nobody logs in: made at start, known only to pages this
+    /// daemon served (another site cannot read them: `SiteGuard`), so a form posted from elsewhere lacks it.
+    let formToken: String
     /// hummingbird-auth's session storage, in memory: a restarted daemon asks for the password again.
     let sessions: SessionStorage<Session>
     let throttle = LoginThrottle(failures: 5, within: 60)
     static let sessionLength: Duration = .seconds(7 * 24 * 3600)
 
-    public init(credentials: WebCredentials) {
+    /// `formToken` is for the tests, which post forms as the pages would.
+    public init(credentials: WebCredentials, formToken: String? = nil) {
         self.credentials = credentials
+        self.formToken = formToken ?? WebCredentials.randomHex()
         let cookie = SessionCookieParameters(name: "onair_session", path: "/", sameSite: .strict)
         sessions = SessionStorage(MemoryPersistDriver(), configuration: SessionStorageConfiguration(sessionCookieParameters: cookie))
     }
@@ -33,9 +38,16 @@ public final class WebAccess: Sendable {
         return try await NIOThreadPool.singleton.runIfActive { try credentials.snapshot() }
     }
 
-    /// The CSRF token of the request's login session, for the forms of the page it is shown; nil without one.
+    /// The CSRF token for the forms of the page the request is shown: its login session's, or the
+    /// daemon's own while no credential is set; nil when a login is needed and there is none.
     public func csrfToken(for request: Request) async -> String? {
-        try? await sessions.load(request: request)?.csrf
+        if let session = try? await sessions.load(request: request) { return session.csrf }
+        return (try? await snapshot())?.isConfigured == false ? formToken : nil
+    }
+
+    /// Whether the request comes with a login session (the pages then offer to log out).
+    public func isLoggedIn(_ request: Request) async -> Bool {
+        (try? await sessions.load(request: request)) != nil
     }
 
     /// `path` (a feed) as a podcast app is given it, with the credentials as they are now. Blocking (SQLite).

@@ -21,22 +21,24 @@ public final class HTTPServer: Sendable {
     /// `ONAIR_RADIO_BROWSER_URL`, else DNS discovery). `access` guards every route (see `WebAccess`).
     public init(address: HTTPAddress, daemon: DaemonService, catalogue: @escaping @Sendable () throws -> Catalogue,
                 directory: @escaping @Sendable () -> RadioBrowserClient? = { try? RadioBrowserClient() },
-                access: WebAccess? = nil, routeGroups: [HTTPRouteGroup] = []) {
+                site: SitePolicy = SitePolicy(), access: WebAccess? = nil, routeGroups: [HTTPRouteGroup] = []) {
         self.address = address
         let live = LiveMounts(daemon: daemon, catalogue: catalogue)
         self.live = live
-        responder = Self.router(daemon: daemon, catalogue: catalogue, directory: directory, access: access, live: live,
+        responder = Self.router(daemon: daemon, catalogue: catalogue, directory: directory, site: site, access: access, live: live,
                                 routeGroups: routeGroups).buildResponder()
     }
 
-    /// The server's routes, guarded by `access`, with `routeGroups` after them (the tests of the pages serve this in-process).
+    /// The server's routes, guarded by `site` (always) and `access`, with `routeGroups` after them (the
+    /// tests of the pages serve this in-process).
     public static func router(daemon: DaemonService, catalogue: @escaping @Sendable () throws -> Catalogue,
-                              directory: @escaping @Sendable () -> RadioBrowserClient? = { nil }, access: WebAccess?,
-                              live: LiveMounts? = nil, routeGroups: [HTTPRouteGroup] = []) -> Router<ClientRequestContext> {
+                              directory: @escaping @Sendable () -> RadioBrowserClient? = { nil }, site: SitePolicy = SitePolicy(),
+                              access: WebAccess?, live: LiveMounts? = nil, routeGroups: [HTTPRouteGroup] = []) -> Router<ClientRequestContext> {
         let live = live ?? LiveMounts(daemon: daemon, catalogue: catalogue)
         let router = Router(context: ClientRequestContext.self)
         let api = API(daemon: daemon, catalogue: catalogue, makeDirectory: directory, live: live)
         router.add(middleware: APIErrorMiddleware(routes: api.routes))
+        router.add(middleware: SiteGuard(policy: site))
         if let access {
             router.add(middleware: AccessMiddleware(access: access))
             LoginRoutes(access: access).add(to: router)

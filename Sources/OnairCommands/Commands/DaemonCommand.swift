@@ -90,6 +90,14 @@ struct DaemonCommand: ParsableCommand {
                                valueName: "addr:port"))
     var http: String = HTTPAddress.default.description
 
+    @Option(help: ArgumentHelp("The address people and apps reach this daemon at, behind a reverse proxy (https://radio.example): "
+                               + "its host is answered to, and pages posting from it are this site's own.", valueName: "url"))
+    var publicURL: String?
+
+    @Option(help: ArgumentHelp("Another host name this daemon answers to (besides localhost and IP addresses); repeatable. "
+                               + "A request for any other name is refused (421), which stops DNS rebinding.", valueName: "name"))
+    var allowHost: [String] = []
+
     @Flag(help: "Show FFmpeg's own warnings.")
     var verbose = false
 
@@ -127,6 +135,12 @@ struct DaemonCommand: ParsableCommand {
         }
         guard let span = TimeSpan(guideRefresh), span.seconds >= 1 else {
             throw ValidationError("invalid --guide-refresh '\(guideRefresh)': use a span like 30m or 6h")
+        }
+        if let publicURL, SitePolicy(publicURL: URL(string: publicURL)).publicOrigin == nil {
+            throw ValidationError("invalid --public-url '\(publicURL)': expected an http or https URL such as https://radio.example")
+        }
+        for name in allowHost where SitePolicy.hostName(ofHostHeader: name) == nil {
+            throw ValidationError("invalid --allow-host '\(name)': expected a host name such as radio.lan")
         }
         if let alertWebhook, !["http", "https"].contains(URLComponents(string: alertWebhook)?.scheme?.lowercased() ?? "") {
             throw ValidationError("invalid --alert-webhook '\(URLRedaction.redact(alertWebhook))': expected an http or https URL")
@@ -175,7 +189,8 @@ struct DaemonCommand: ParsableCommand {
         let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) }, log: log)
         let services = try webServices(daemon: daemon, paths: paths, catalogue: catalogue, access: access)
         let server = address.map { address in
-            HTTPServer(address: address, daemon: daemon, catalogue: catalogue, access: access, routeGroups: [
+            HTTPServer(address: address, daemon: daemon, catalogue: catalogue,
+                       site: SitePolicy(allowHosts: allowHost, publicURL: publicURL.flatMap(URL.init(string:))), access: access, routeGroups: [
                 { WebApp.addRoutes(to: $0, services: services) },
                 HTTPServer.metricsRoute { daemon.metricsText() },
             ])
@@ -209,6 +224,7 @@ struct DaemonCommand: ParsableCommand {
             throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
         }
         services.csrfToken = access.csrfToken(for:)
+        services.isLoggedIn = access.isLoggedIn(_:)
         services.feedAddress = access.feedAddress(_:)
         return services
     }

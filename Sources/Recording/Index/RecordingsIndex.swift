@@ -71,9 +71,19 @@ public struct IndexedRecording: Codable, Equatable, Sendable, FetchableRecord, M
         return (gaps + [gap]).sorted { $0.at < $1.at }
     }
 
-    /// Deletes the recording's file and cue sheet from disk; one already gone is no error.
-    public func deleteFiles() throws(RecordingError) {
-        for file in [file, cueSheet].compactMap({ $0 }) where FileManager.default.fileExists(atPath: file) {
+    /// Deletes the recording's file and cue sheet from disk; one already gone is no error. With `folder`
+    /// (a request from the network), a file that is not inside that folder, symbolic links resolved, is
+    /// left alone and the deletion refused: such a request never removes a file elsewhere on the box.
+    public func deleteFiles(inside folder: URL? = nil) throws(RecordingError) {
+        let files = [file, cueSheet].compactMap { $0 }
+        if let folder {
+            let root = folder.resolvingSymlinksInPath().standardizedFileURL.path + "/"
+            for file in files where !URL(fileURLWithPath: file).resolvingSymlinksInPath().standardizedFileURL.path.hasPrefix(root) {
+                throw RecordingError("\(URL(fileURLWithPath: file).lastPathComponent) is outside the recordings folder: "
+                                     + "only `onair recordings remove` on the box deletes it")
+            }
+        }
+        for file in files where FileManager.default.fileExists(atPath: file) {
             do {
                 try FileManager.default.removeItem(atPath: file)
             } catch {

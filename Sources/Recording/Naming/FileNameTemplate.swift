@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 
 /// Where a recording goes, written as a path with tokens: `{station}/{date} {time} {programme}.{ext}`.
 ///
@@ -40,6 +41,18 @@ public struct FileNameTemplate: Sendable, Equatable, CustomStringConvertible {
     }
 
     private init(unchecked text: String) { self.text = text }
+
+    /// A template as a request from the network may give it: inside the recordings folder. The box's own
+    /// command line may write anywhere; a web page or an API client names no path of the box, so an
+    /// absolute template, one starting with `~`, or one with a `..` component is refused.
+    public init(fromNetwork text: String) throws(RecordingError) {
+        let components = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard !text.hasPrefix("/"), !text.hasPrefix("~"), !components.contains(where: { $0 == ".." }), !text.contains("\0") else {
+            throw RecordingError("output template '\(UntrustedText.printable(text, maxLength: 200))' leaves the recordings folder: over the network a template "
+                                 + "is relative to it, without '..' (an absolute one is for `onair` on the box itself)")
+        }
+        try self.init(text)
+    }
 
     public var description: String { text }
 

@@ -113,7 +113,7 @@ extension Pages {
         return renderer.render("recordings", RecordingsView(chrome: chrome, groups: groups, feed: services.feedAddress("/feeds/all.xml")), status: chrome.error == nil ? .ok : .internalServerError)
     }
 
-    func recording(id: Int64, start: Double?, notice: String? = nil) throws -> RenderedPage {
+    func recording(id: Int64, start: Double?, notice: String? = nil, error: String? = nil) throws -> RenderedPage {
         guard let entry = try services.recordings.recording(id: id) else {
             return notFound("No recording \(id): it may have been deleted.", section: "/recordings")
         }
@@ -121,7 +121,7 @@ extension Pages {
         let library = try LibraryState(services.library)
         let item = ItemResolver.item(entry)
         let view = RecordingView(
-            chrome: Chrome(title: Self.title(of: entry), section: "/recordings", notice: notice), id: id,
+            chrome: Chrome(title: Self.title(of: entry), section: "/recordings", notice: notice, error: error), id: id,
             station: [entry.stationName, entry.programmeName].compactMap { $0 }.joined(separator: " – "),
             when: Display.time(entry.startUTC, zone),
             details: "\(Display.clock(entry.duration)) · \(Display.size(entry.size)) · \(entry.codec) in \(entry.container)",
@@ -133,7 +133,7 @@ extension Pages {
             },
             gaps: entry.gaps.map { String(format: "%@: %.1f s missing", Display.clock($0.at), $0.seconds) },
             marks: library.marks(item, back: "/recordings/\(id)"), adding: library.adding(item, back: "/recordings/\(id)"))
-        return renderer.render("recording", view)
+        return renderer.render("recording", view, status: error == nil ? .ok : .conflict)
     }
 
     /// Deletes the file and cue sheet, then forgets the recording (as `onair recordings remove` does).
@@ -141,7 +141,11 @@ extension Pages {
         guard let entry = try services.recordings.recording(id: id) else {
             return notFound("No recording \(id): it may have been deleted.", section: "/recordings")
         }
-        try entry.deleteFiles()
+        do {
+            try entry.deleteFiles(inside: services.paths.recordings)
+        } catch {
+            return try recording(id: id, start: nil, error: error.description)
+        }
         _ = try services.recordings.remove(id: id)
         return .redirect(Self.location("/recordings", notice: "Deleted \(Self.title(of: entry)) (\(URL(fileURLWithPath: entry.file).lastPathComponent))."))
     }

@@ -3,6 +3,7 @@ import Foundation
 import Guide
 import Outputs
 import RadioModel
+import StreamInput
 
 /// `/stations/ID`: what is on now, listening in the browser (the station's live mount), starting a relay
 /// or a recording, and the station's jobs.
@@ -27,7 +28,9 @@ struct StationView {
     var onAir: String?
     var nowPlaying: String
     var liveURL: String
-    var sinks: [String]
+    struct Sink { let name: String; let sink: String }
+    var sinks: [Sink]
+    var hasSinks: Bool
     var jobs: [Job]
     var programmes: [Programme]
     var hasProgrammes: Bool
@@ -44,13 +47,14 @@ struct StationView {
     </section>
     <section aria-labelledby="jobs-heading">
     <h2 id="jobs-heading">Relay or record</h2>
-    <form method="post" action="/stations/{{id}}/jobs" class="stack">{{>csrf}}
+    {{#hasSinks}}<form method="post" action="/stations/{{id}}/jobs" class="stack">{{>csrf}}
       <input type="hidden" name="kind" value="relay">
       <label for="sink">Relay to</label>
-      <input id="sink" name="sink" list="sinks" required placeholder="http://127.0.0.1:8000/radio.mp3, pulse, tcp:host:4953">
-      <datalist id="sinks">{{#sinks}}<option value="{{.}}">{{/sinks}}</datalist>
+      <select id="sink" name="sink" required>{{#sinks}}<option value="{{name}}">{{name}} ({{sink}})</option>{{/sinks}}</select>
       <button type="submit">Start the relay</button>
-    </form>
+    </form>{{/hasSinks}}
+    {{^hasSinks}}<p>To relay from here, declare the sinks this box may relay to on the box itself, e.g.
+      <code>onair sinks add kitchen fifo:/tmp/snapfifo</code>.</p>{{/hasSinks}}
     <form method="post" action="/stations/{{id}}/jobs" class="stack">{{>csrf}}
       <input type="hidden" name="kind" value="record">
       <label for="format">Record as</label>
@@ -91,12 +95,15 @@ extension Pages {
         }
         let target = StreamTarget.station(station)
         let jobs = services.jobs().filter { $0.station == id }
+        let sinks = ((try? services.declaredSinks()) ?? DeclaredSinks()).sinks.sorted { $0.key < $1.key }
+            .map { StationView.Sink(name: $0.key, sink: UntrustedText.printable(URLRedaction.redact($0.value))) }
         let view = StationView(
             chrome: Chrome(title: station.name, section: "/stations", notice: notice, error: error),
             id: id, homepage: station.homepage.flatMap { $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil },
             place: "\(station.country) · \(station.language) · \(station.timeZone)",
             onAir: guideBroadcastOnAir(station) ?? target.programmeOnAir(), nowPlaying: jobs.compactMap(\.title).first ?? "",
-            liveURL: "/live/\(id)", sinks: services.relaySinks,
+            liveURL: "/live/\(id)",
+            sinks: sinks, hasSinks: !sinks.isEmpty,
             jobs: jobs.map { job in
                 let what = job.kind == .relay ? "relay to " + job.sinks.map(\.sink).joined(separator: ", ") : "recording"
                 return StationView.Job(id: job.id, what: what, state: job.lastError.map { "\(job.state): \($0)" } ?? job.state,
@@ -121,35 +128,22 @@ extension Pages {
 
     /// Starts a relay or a recording through the same `JobSpec` as `onair jobs start`.
     func startJob(station id: String, _ form: JobForm) throws -> RenderedPage {
-        let spec: JobSpec
+        let asked: JobSpec
         switch form.kind {
         case "relay":
             guard let sink = Display.given(form.sink) else { return try station(id: id, error: "Say where to relay to.") }
-            if let refusal = Self.refusal(ofSink: sink, configured: services.relaySinks) { return try station(id: id, error: refusal) }
-            spec = JobSpec(kind: .relay, station: id, sinks: [sink])
+            asked = JobSpec(kind: .relay, station: id, sinks: [sink])
         case "record":
-            spec = JobSpec(kind: .record, station: id, format: Display.given(form.format) ?? "copy")
+            asked = JobSpec(kind: .record, station: id, format: Display.given(form.format) ?? "copy")
         default:
             return try station(id: id, error: "Unknown kind of job \(form.kind): relay or record.")
         }
         do {
-            let started = try services.startJob(spec)
-            let what = spec.kind == .relay ? "Relaying to \(spec.sinks[0])" : "Recording"
+            let started = try services.startJob(try asked.admittedFromNetwork(declared: try services.declaredSinks()))
+            let what = asked.kind == .relay ? "Relaying to \(asked.sinks[0])" : "Recording"
             return .redirect(Self.location("/stations/\(id)", notice: "\(what) (job \(started.id))."))
         } catch {
             return try station(id: id, error: "\(error)")
-        }
-    }
-
-    /// Why a sink typed on the page is not taken: one that writes a file or a FIFO (or the daemon's
-    /// stdout) names a path on the server, so only the daemon's configured sinks may do that.
-    static func refusal(ofSink sink: String, configured: [String]) -> String? {
-        guard !configured.contains(sink) else { return nil }
-        switch try? SinkSpec(parsing: sink) {
-        case .wav, .fifo, .stdout:
-            return "\(sink): a page may relay to a file or a FIFO only among the daemon's configured sinks"
-        default:
-            return nil
         }
     }
 

@@ -21,8 +21,10 @@ enum RenderedPage: Sendable {
 /// escapes HTML: a station's title with `<script>` in it shows as text.
 struct PageRenderer: Sendable {
     private let library: MustacheLibrary
-    /// The login session's CSRF token, put in every form that posts (`{{>csrf}}`); nil when nobody logs in.
+    /// The CSRF token put in every form that posts (`{{>csrf}}`): the login session's, or the daemon's own.
     var csrf: String?
+    /// Whether a login session is in use: the layout offers to log out.
+    var loggedIn = false
 
     init() {
         var library = MustacheLibrary()
@@ -37,7 +39,7 @@ struct PageRenderer: Sendable {
     }
 
     func render(_ template: String, _ context: Any, status: HTTPResponse.Status = .ok) -> RenderedPage {
-        guard let html = library.render(PageContext(view: context, csrf: csrf), withTemplate: template) else { preconditionFailure("no template \(template)") }
+        guard let html = library.render(PageContext(view: context, csrf: csrf, loggedIn: loggedIn), withTemplate: template) else { preconditionFailure("no template \(template)") }
         return .html(html, status: status)
     }
 }
@@ -46,9 +48,11 @@ struct PageRenderer: Sendable {
 private struct PageContext: MustacheParent {
     let view: Any
     let csrf: String?
+    let loggedIn: Bool
 
     func child(named name: String) -> Any? {
         if name == "csrf" { return csrf }
+        if name == "loggedIn" { return loggedIn }
         guard let value = Mirror(reflecting: view).children.first(where: { $0.label == name })?.value else { return nil }
         let optional = Mirror(reflecting: value)
         return optional.displayStyle == .optional ? optional.children.first?.value : value
@@ -97,7 +101,7 @@ enum Layout {
     <nav aria-label="Sections"><ul>
     {{#chrome.nav}}<li><a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a></li>{{/chrome.nav}}
     </ul></nav>
-    {{#csrf}}<form method="post" action="/logout" class="logout">{{>csrf}}<button type="submit">Log out</button></form>{{/csrf}}
+    {{#loggedIn}}<form method="post" action="/logout" class="logout">{{>csrf}}<button type="submit">Log out</button></form>{{/loggedIn}}
     </header>
     <main id="main">
     {{#chrome}}

@@ -1,0 +1,28 @@
+/// Text that came from outside — a stream's title, a directory's station name, a feed, a guide, a request —
+/// as onair may print it to a terminal, write it into XML, a cue sheet, a tag, a log line or a metric
+/// label: one line, with no control character (a terminal would obey an escape sequence; XML 1.0 forbids
+/// most of them) and no bidirectional override (it reorders what a reader sees). The one function for it.
+public enum UntrustedText {
+    public static func printable(_ text: String, maxLength: Int? = nil) -> String {
+        var kept = String.UnicodeScalarView()
+        var lastWasSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .lineSeparator
+                || scalar.properties.generalCategory == .paragraphSeparator {
+                // A line break or a tab becomes one space, so words stay apart; anything else goes.
+                if [0x09, 0x0A, 0x0D, 0x2028, 0x2029].contains(scalar.value), !lastWasSpace { kept.append(" "); lastWasSpace = true }
+                continue
+            }
+            if bidiControls.contains(scalar.value) { continue }
+            kept.append(scalar)
+            lastWasSpace = scalar == " "
+        }
+        let line = String(kept)
+        guard let maxLength, line.count > maxLength else { return line }
+        return String(line.prefix(maxLength)) + "…"
+    }
+
+    /// Embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) and the marks U+200E/U+200F, U+061C.
+    private static let bidiControls: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
+                                                   0x2066, 0x2067, 0x2068, 0x2069]
+}
