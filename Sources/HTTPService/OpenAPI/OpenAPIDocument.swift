@@ -18,7 +18,7 @@ public enum OpenAPIDocument {
   "info": {
     "title": "onair",
     "version": "1.0.0",
-    "description": "The HTTP API of `onair daemon --http`: stations, jobs, schedule, recordings, programme guides, podcasts, playlists, likes and hidden items, status and live events. Errors are `{\"error\": \"\u2026\"}` with 400 (malformed request), 401 (no login: once `onair web password` or `onair web token create` has set a credential, send `Authorization: Bearer TOKEN` or the login cookie of `/login`), 403 (a request with the login cookie that changes something without the session's `X-CSRF-Token`), 404 (no such item), 405 (a method the path does not take), 409 (conflict), 422 (well-formed but invalid: an unknown station, a time that does not parse)."
+    "description": "The HTTP API of `onair daemon --http`: stations, jobs, schedule, recordings, programme guides, podcasts, playlists, likes and hidden items, status and live events. Errors are `{\"error\": \"…\"}` with 400 (malformed request), 401 (no login: once `onair web password` or `onair web token create` has set a credential, send `Authorization: Bearer TOKEN` or the login cookie of `/login`), 403 (a request with the login cookie that changes something without the session's `X-CSRF-Token`), 404 (no such item), 405 (a method the path does not take), 409 (conflict), 422 (well-formed but invalid: an unknown station, a time that does not parse)."
   },
   "servers": [
     {
@@ -40,6 +40,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         },
         "security": [
@@ -74,6 +77,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       },
@@ -111,6 +117,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "409": {
             "description": "That id is taken.",
             "content": {
@@ -121,6 +133,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "422": {
             "description": "The station does not check out.",
             "content": {
@@ -130,12 +148,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -165,6 +177,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
           "404": {
             "description": "No such station.",
             "content": {
@@ -175,8 +190,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -226,6 +241,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "502": {
             "description": "The directory could not be reached.",
             "content": {
@@ -245,9 +266,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
           }
         }
       }
@@ -287,6 +305,18 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "422": {
             "description": "The station does not check out.",
             "content": {
@@ -296,12 +326,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -323,6 +347,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       },
@@ -360,6 +387,18 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "422": {
             "description": "An unknown station, a sink that cannot open, a station that cannot be resolved.",
             "content": {
@@ -369,12 +408,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -406,6 +439,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
           "404": {
             "description": "No such job.",
             "content": {
@@ -416,8 +452,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       },
@@ -447,6 +483,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such job.",
             "content": {
@@ -457,11 +499,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -483,6 +522,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       },
@@ -520,6 +562,18 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "422": {
             "description": "The rule does not check out.",
             "content": {
@@ -529,12 +583,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -566,6 +614,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
           "404": {
             "description": "No such rule.",
             "content": {
@@ -576,8 +627,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       },
@@ -607,6 +658,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such rule.",
             "content": {
@@ -617,11 +674,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -653,6 +707,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such rule.",
             "content": {
@@ -663,11 +723,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -699,6 +756,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such rule.",
             "content": {
@@ -709,11 +772,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -756,6 +816,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -806,6 +869,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -870,6 +936,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -901,6 +970,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
           "404": {
             "description": "No such recording.",
             "content": {
@@ -911,8 +983,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       },
@@ -942,6 +1014,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such recording.",
             "content": {
@@ -962,11 +1040,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -998,6 +1073,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such recording.",
             "content": {
@@ -1007,6 +1085,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       },
@@ -1036,6 +1117,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such recording.",
             "content": {
@@ -1045,6 +1129,9 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -1110,6 +1197,9 @@ public enum OpenAPIDocument {
           "304": {
             "description": "Not modified."
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
           "404": {
             "description": "No such recording, or its file is missing.",
             "content": {
@@ -1123,8 +1213,8 @@ public enum OpenAPIDocument {
           "416": {
             "description": "The range lies beyond the end."
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -1165,6 +1255,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
           "404": {
             "description": "No such recording.",
             "content": {
@@ -1175,8 +1268,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -1230,6 +1323,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
           "404": {
             "description": "No such station, or no imported guide lists it.",
             "content": {
@@ -1240,8 +1336,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -1263,6 +1359,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -1314,6 +1413,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "The guide has no such channel.",
             "content": {
@@ -1324,6 +1429,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "422": {
             "description": "No such station in the catalogue, and not a stream URL.",
             "content": {
@@ -1333,12 +1444,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -1378,6 +1483,18 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "422": {
             "description": "Not an http(s) URL, or it did not give an XMLTV guide (no answer, an error status, not XMLTV).",
             "content": {
@@ -1387,12 +1504,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -1414,6 +1525,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -1435,6 +1549,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       },
@@ -1482,6 +1599,18 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "422": {
             "description": "Not an http(s) URL, or it did not give a feed (no answer, an error status, neither RSS nor Atom).",
             "content": {
@@ -1491,12 +1620,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -1521,6 +1644,9 @@ public enum OpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -1552,6 +1678,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
           "404": {
             "description": "No such podcast.",
             "content": {
@@ -1562,8 +1691,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       },
@@ -1593,6 +1722,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such podcast.",
             "content": {
@@ -1603,11 +1738,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -1639,6 +1771,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such podcast.",
             "content": {
@@ -1649,6 +1787,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "502": {
             "description": "The feed could not be fetched or read.",
             "content": {
@@ -1658,12 +1799,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -1715,6 +1850,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such podcast.",
             "content": {
@@ -1725,6 +1866,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "422": {
             "description": "No such programme in the catalogue or the recordings.",
             "content": {
@@ -1734,12 +1881,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
           }
         }
       },
@@ -1769,6 +1910,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such podcast.",
             "content": {
@@ -1779,11 +1926,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -1815,6 +1959,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
           "404": {
             "description": "No such podcast.",
             "content": {
@@ -1825,8 +1972,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -1848,6 +1995,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       },
@@ -1890,6 +2040,12 @@ public enum OpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -1911,6 +2067,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -1953,6 +2112,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -1985,6 +2147,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
           "404": {
             "description": "No such playlist.",
             "content": {
@@ -1995,8 +2160,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       },
@@ -2047,6 +2212,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such playlist.",
             "content": {
@@ -2057,11 +2228,11 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
           },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       },
@@ -2092,6 +2263,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such playlist.",
             "content": {
@@ -2102,11 +2279,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -2159,6 +2333,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such playlist.",
             "content": {
@@ -2169,6 +2349,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "422": {
             "description": "An item that is not KIND:REF, that names a file, or that names nothing.",
             "content": {
@@ -2178,12 +2364,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -2227,6 +2407,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such playlist or position.",
             "content": {
@@ -2237,11 +2423,8 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -2305,6 +2488,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such playlist or position.",
             "content": {
@@ -2315,6 +2504,12 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "422": {
             "description": "to is not a position of the playlist.",
             "content": {
@@ -2324,12 +2519,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -2369,6 +2558,18 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "422": {
             "description": "Not KIND:REF, a file, or nothing called that.",
             "content": {
@@ -2378,12 +2579,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
           }
         }
       },
@@ -2423,6 +2618,15 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "422": {
             "description": "Not KIND:REF.",
             "content": {
@@ -2432,12 +2636,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -2459,6 +2657,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       },
@@ -2496,6 +2697,18 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "422": {
             "description": "Not KIND:REF, a file, or nothing called that.",
             "content": {
@@ -2505,12 +2718,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
           }
         }
       },
@@ -2550,6 +2757,15 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
           "422": {
             "description": "Not KIND:REF.",
             "content": {
@@ -2559,12 +2775,6 @@ public enum OpenAPIDocument {
                 }
               }
             }
-          },
-          "401": {
-            "$ref": "#/components/responses/Unauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -2586,6 +2796,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -2607,6 +2820,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
           }
         }
       }
@@ -4299,7 +4515,27 @@ public enum OpenAPIDocument {
         }
       },
       "Forbidden": {
-        "description": "The login cookie was sent without the session's CSRF token (`X-CSRF-Token`).",
+        "description": "A request from another site (its Origin or Sec-Fetch-Site), or a login cookie sent without the session's CSRF token (`X-CSRF-Token`).",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "UnsupportedMediaType": {
+        "description": "The body is not sent as `application/json`: a page of another site could send text or a form unasked, never JSON.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "Misdirected": {
+        "description": "The request's Host is not a name this daemon answers to (an IP address, localhost, --public-url or --allow-host): DNS rebinding is refused.",
         "content": {
           "application/json": {
             "schema": {
