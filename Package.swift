@@ -66,7 +66,7 @@ let package = Package(
         ]),
         // Foundation's XMLParser behind the checks that keep its Linux crashes out, for XML from outside; and
         // the escaping of text in the XML onair writes.
-        .target(name: "XMLInput"),
+        .target(name: "XMLInput", dependencies: ["RadioModel"]),
         // Programme guides: the XMLTV reader, the guide's tables, fetching and refreshing guides, and which
         // broadcasts a rule's title pattern or series picks.
         .target(name: "Guide", dependencies: [

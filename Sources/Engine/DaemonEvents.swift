@@ -46,12 +46,20 @@ public final class DaemonEvents: Sendable {
 
     public init() {}
 
-    public func subscribe() -> AsyncStream<LiveEvent> {
+    /// Event streams open at once, at most: each holds a connection and a buffer of `bufferedEvents`.
+    public static let maxSubscribers = 64
+
+    /// A new subscriber's stream; nil when `maxSubscribers` are open.
+    public func subscribe() -> AsyncStream<LiveEvent>? {
         let id = UUID()
         let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(Self.bufferedEvents))
         continuation.onTermination = { [subscribers] _ in subscribers.withLock { $0[id] = nil } }
-        subscribers.withLock { $0[id] = continuation }
-        return stream
+        let admitted = subscribers.withLock { subscribers -> Bool in
+            guard subscribers.count < Self.maxSubscribers else { return false }
+            subscribers[id] = continuation
+            return true
+        }
+        return admitted ? stream : nil
     }
 
     public func publish(_ event: LiveEvent) {

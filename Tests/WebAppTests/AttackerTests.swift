@@ -123,4 +123,19 @@ final class AttackerTests: XCTestCase {
         XCTAssertTrue(deleted.text.contains("outside the recordings folder"), deleted.text)
         XCTAssertTrue(FileManager.default.fileExists(atPath: outside.path))
     }
+
+    func testAPasswordLongerThanBcryptReadsIsRefusedNotCut() throws {
+        XCTAssertThrowsError(try harness.credentials.setPassword(String(repeating: "a", count: 72) + "b")) { error in
+            XCTAssertTrue("\(error)".contains("bcrypt reads only 72"), "\(error)")
+        }
+        XCTAssertNoThrow(try harness.credentials.setPassword(String(repeating: "a", count: 72)))
+    }
+
+    func testEventStreamsAreCappedWithAClearRefusal() throws {
+        let held = (0..<DaemonEvents.maxSubscribers).compactMap { _ in harness.daemon.events.subscribe() }
+        XCTAssertEqual(held.count, DaemonEvents.maxSubscribers)
+        let refused = try send("GET", "/api/v1/events")
+        XCTAssertEqual(refused.status, 503, refused.text)
+        XCTAssertTrue(refused.text.contains("event streams are open"), refused.text)
+    }
 }

@@ -41,7 +41,7 @@ struct API: Sendable {
         stationRoutes + directoryRoutes + jobRoutes + scheduleRoutes + recordingRoutes + statusRoutes + guideRoutes + podcastRoutes
             + playlistRoutes + markRoutes + [
             APIRoute(.get, "/api/openapi.json") { _, _ in OpenAPIDocument.response() },
-            APIRoute(.get, "/api/v1/events") { _, _ in EventsRoute.response(daemon.events) },
+            APIRoute(.get, "/api/v1/events") { _, _ in try EventsRoute.response(daemon.events) },
         ]
     }
 

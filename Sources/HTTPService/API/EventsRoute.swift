@@ -9,8 +9,10 @@ import RadioModel
 enum EventsRoute {
     static let keepAlive = Duration.seconds(15)
 
-    static func response(_ events: DaemonEvents) -> Response {
-        let stream = events.subscribe()
+    static func response(_ events: DaemonEvents) throws -> Response {
+        guard let stream = events.subscribe() else {
+            throw APIError(.serviceUnavailable, "\(DaemonEvents.maxSubscribers) event streams are open, as many as this daemon serves: close one")
+        }
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store", .connection: "keep-alive"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             try await writer.write(ByteBuffer(string: ": onair events\n\n"))

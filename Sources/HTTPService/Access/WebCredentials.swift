@@ -75,6 +75,10 @@ public final class WebCredentials: Sendable {
     /// Stores the bcrypt hash of `password` (replacing the previous one). Takes a fraction of a second on purpose.
     public func setPassword(_ password: String) throws {
         guard !password.isEmpty else { throw WebCredentialsError("the password is empty: nothing was changed") }
+        // bcrypt reads 72 bytes: past them, two passwords sharing a start would both be accepted.
+        guard password.utf8.count <= 72 else {
+            throw WebCredentialsError("the password is \(password.utf8.count) bytes long; bcrypt reads only 72: choose a shorter one (nothing was changed)")
+        }
         let hash = Bcrypt.hash(password)
         try database.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO webSecret (name, value) VALUES ('password', ?)", arguments: [hash])

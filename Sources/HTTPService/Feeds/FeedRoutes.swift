@@ -14,6 +14,8 @@ struct FeedRoutes: Sendable {
     let daemon: DaemonService
     let catalogue: @Sendable () throws -> Catalogue
     let access: WebAccess?
+    /// The public URL, when set, is what the feeds' links start with (never the request's Host).
+    let site: SitePolicy
 
     func add(to router: Router<ClientRequestContext>) {
         router.get("/feeds/all.xml") { request, _ in
@@ -39,7 +41,8 @@ struct FeedRoutes: Sendable {
         let all: [IndexedRecording]
         do { all = try daemon.recordings.all() } catch { throw APIError(.serviceUnavailable, "\(error)") }
         let chosen = all.filter(including).sorted { $0.startUTC > $1.startUTC }
-        let base = "http://" + (request.head.authority ?? "127.0.0.1")
+        // Without a public URL the Host names this box (SiteGuard admitted it: an address, localhost or an allowed name).
+        let base = site.publicOrigin ?? "http://" + (request.head.authority ?? "127.0.0.1")
         let channelTitle = chosen.first.map { entry in entry.programmeName ?? (title == entry.station ? entry.stationName : title) } ?? title
         let stations = try? catalogue()
         let logo: (String) -> String? = { stations?.station(id: $0)?.logo }

@@ -44,7 +44,7 @@ public final class HTTPServer: Sendable {
             LoginRoutes(access: access).add(to: router)
         }
         api.add(to: router)
-        FeedRoutes(daemon: daemon, catalogue: catalogue, access: access).add(to: router)
+        FeedRoutes(daemon: daemon, catalogue: catalogue, access: access, site: site).add(to: router)
         live.add(to: router)
         for group in routeGroups { group(router) }
         return router

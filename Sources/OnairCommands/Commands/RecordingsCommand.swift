@@ -142,7 +142,7 @@ struct RecordingsCommand: ParsableCommand {
                     lines.append("  gaps:")
                     lines += entry.gaps.map { String(format: "    %@  %.1f s missing", EventReporter.clock($0.at), $0.seconds) }
                 }
-                print(lines.joined(separator: "\n"))
+                print(lines.map(TextTable.printable).joined(separator: "\n"))
             }
         }
     }

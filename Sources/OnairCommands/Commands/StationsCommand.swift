@@ -116,7 +116,7 @@ extension StationsCommand {
                            ("time zone", station.timeZone), ("tags", station.tags.joined(separator: ", ")),
                            ("charset", station.charset)]
                 .compactMap { label, value in value.flatMap { $0.isEmpty ? nil : ["  " + label, $0] } }
-            var text = "\(station.name) (\(station.id))\n" + TextTable.render(details)
+            var text = TextTable.printable("\(station.name) (\(station.id))") + "\n" + TextTable.render(details)
 
             text += "\n\nstreams, in order of preference:\n"
             text += TextTable.render(station.streams.enumerated().map { index, stream in

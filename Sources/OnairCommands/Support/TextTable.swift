@@ -1,3 +1,4 @@
+import RadioModel
 /// Rows as aligned columns for a terminal, two spaces apart. Widths count terminal cells (wide East
 /// Asian characters and emoji take two); a column may be capped, its longer cells cut with "…".
 /// The last column is never padded.
@@ -22,9 +23,7 @@ enum TextTable {
 
     /// Text with control characters blanked: station names come from other people's servers and
     /// directories, and an escape sequence must not reach the terminal.
-    static func printable(_ text: String) -> String {
-        String(text.map { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? " " : $0 })
-    }
+    static func printable(_ text: String) -> String { UntrustedText.printable(text) }
 
     /// `text` cut to at most `width` terminal cells, with an ellipsis where it was cut.
     static func fitted(_ text: String, width limit: Int) -> String {
