@@ -13,8 +13,7 @@ public enum WebApp {
         // carry the CSRF token of the request's login.
         @Sendable func page(_ request: Request, _ make: @escaping @Sendable (Pages) throws -> RenderedPage) async throws -> Response {
             var renderer = renderer
-            renderer.csrf = await services.csrfToken(request)
-            renderer.loggedIn = await services.isLoggedIn(request)
+            (renderer.csrf, renderer.loggedIn) = await services.forms(request)
             let pages = Pages(services: services, renderer: renderer)
             return try await NIOThreadPool.singleton.runIfActive { try make(pages) }.response
         }

@@ -40,10 +40,9 @@ public struct WebServices: Sendable {
     public var wakeScheduler: @Sendable () -> Void
     /// The sinks declared on the box, which a station page offers to relay to (`onair sinks add`). Blocking (a file).
     public var declaredSinks: @Sendable () throws -> DeclaredSinks
-    /// The CSRF token the forms of a page carry (the daemon's `WebAccess`).
-    public var csrfToken: @Sendable (Request) async -> String? = { _ in nil }
-    /// Whether the request comes with a login (the pages then offer to log out).
-    public var isLoggedIn: @Sendable (Request) async -> Bool = { _ in false }
+    /// The CSRF token the forms of a page carry, and whether the request comes with a login (the pages
+    /// then offer to log out): the daemon's `WebAccess.forms(for:)`.
+    public var forms: @Sendable (Request) async -> (csrf: String?, loggedIn: Bool) = { _ in (nil, false) }
     /// A feed's path as a podcast app is given it: with its secret token once the box has credentials. Blocking (SQLite).
     public var feedAddress: @Sendable (String) -> String = { $0 }
 

@@ -45,8 +45,7 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
         access = WebAccess(credentials: credentials, formToken: WebForm.token)
         var services = try WebServices(daemon: daemon, paths: paths, catalogue: catalogue,
                                    directory: { [client = try RadioBrowserClient(baseURLs: directory, environment: [:])] in try client.search($0) })
-        services.csrfToken = access.csrfToken(for:)
-        services.isLoggedIn = access.isLoggedIn(_:)
+        services.forms = access.forms(for:)
         services.feedAddress = access.feedAddress(_:)
         self.services = services
     }

@@ -31,8 +31,8 @@ public final class RuntimeJobs: Sendable {
     }
 
     /// Starts a job; it runs until `stop`, whoever asked for it.
-    public func start(_ spec: JobSpec) throws -> JobStatus {
-        try checkAdmission(spec)
+    public func start(_ asked: JobSpec) throws -> JobStatus {
+        let spec = try admitted(asked)
         let target = try lookup(spec.station)
         starting.lock()
         defer { starting.unlock() }
@@ -56,7 +56,7 @@ public final class RuntimeJobs: Sendable {
         let room = maxStations.map { max(0, $0 - stations.count) }
         for (id, spec) in try store.claimPersisted(running: Set(running.current.keys), limit: room) {
             do {
-                try checkAdmission(spec)
+                _ = try admitted(spec)
                 let target = try lookup(spec.station)
                 try checkRoom(for: target)
                 _ = try run(spec, id: id, target: target)
@@ -113,11 +113,12 @@ public final class RuntimeJobs: Sendable {
         return (stopped, try restorePersisted())
     }
 
-    /// A job asked for over the network relays only to sinks declared on the box now (one may have been
-    /// removed since it was asked for) and records inside the recordings folder.
-    private func checkAdmission(_ spec: JobSpec) throws {
-        guard spec.fromNetwork == true else { return }
-        _ = try spec.admittedFromNetwork(declared: DeclaredSinks.load(paths))
+    /// The job as it may run: one asked for over the network (`fromNetwork`) relays only to sinks declared
+    /// on the box now, its names resolved (a persisted one is admitted again at each start: a sink may have
+    /// been removed since), and records inside the recordings folder.
+    private func admitted(_ spec: JobSpec) throws -> JobSpec {
+        guard spec.fromNetwork == true else { return spec }
+        return try spec.admittedFromNetwork(declared: DeclaredSinks.load(paths))
     }
 
     /// A job on a station not open here needs room under `maxStations`. Episodes open stations at

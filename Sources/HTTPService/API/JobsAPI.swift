@@ -1,7 +1,6 @@
 import Engine
 import Foundation
 import Hummingbird
-import Outputs
 import RadioModel
 
 /// `/api/v1/jobs`: the daemon's runtime jobs — relays to sinks and recordings — started, listed with
@@ -15,12 +14,11 @@ extension API {
                 if body.kind == .relay, body.to?.isEmpty ?? true {
                     throw APIError.invalid("a relay needs \"to\": the sinks declared on the box to send the station to, e.g. [\"kitchen\"]")
                 }
-                let asked = JobSpec(kind: body.kind, station: body.station, sinks: body.to ?? [], format: body.format,
+                var asked = JobSpec(kind: body.kind, station: body.station, sinks: body.to ?? [], format: body.format,
                                     output: body.output, splitTracks: body.splitTracks ?? false, persist: body.persist ?? false)
+                asked.fromNetwork = true  // admitted by RuntimeJobs: declared sinks only, output inside the recordings folder
                 do {
-                    return JSONResponse.make(try await offloaded {
-                        try daemon.startJob(asked.admittedFromNetwork(declared: DeclaredSinks.load(daemon.paths)))
-                    }, status: .created)
+                    return JSONResponse.make(try await offloaded { [asked] in try daemon.startJob(asked) }, status: .created)
                 } catch {
                     // An unknown station, a sink that cannot open, a station that cannot be resolved:
                     // the job as asked cannot run, and the message says why.

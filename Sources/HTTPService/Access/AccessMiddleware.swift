@@ -22,13 +22,9 @@ struct AccessMiddleware: RouterMiddleware {
         let credentials = try await access.snapshot()
         guard credentials.isConfigured else {
             // The API takes JSON only (decodeJSON: 415 otherwise), which no page of another site can send unasked.
-            guard Self.changesState(request.method), !Self.isMachineFacing(path) else { return try await next(request, context) }
-            var request = request
-            guard let token = try await Self.csrf(in: &request), WebCredentials.sameSecret(token, access.formToken) else {
-                throw Self.refusal(.forbidden, "this form is out of date (it does not carry the token of this daemon's pages): reload the page and try again",
-                                   path: path)
-            }
-            return try await next(request, context)
+            guard !Self.isMachineFacing(path) else { return try await next(request, context) }
+            return try await Self.requiring(access.formToken, request, context, next,
+                                            else: "this form is out of date (it does not carry the token of this daemon's pages): reload the page and try again")
         }
 
         if let authorization = request.headers[.authorization] {
@@ -43,13 +39,8 @@ struct AccessMiddleware: RouterMiddleware {
             return try await next(request, context)
         }
         if let session = try? await access.sessions.load(request: request) {
-            guard Self.changesState(request.method) else { return try await next(request, context) }
-            var request = request
-            guard let token = try await Self.csrf(in: &request), WebCredentials.sameSecret(token, session.csrf) else {
-                throw Self.refusal(.forbidden, "this form is out of date (its CSRF token does not match the login): reload the page and try again",
-                                   path: path)
-            }
-            return try await next(request, context)
+            return try await Self.requiring(session.csrf, request, context, next,
+                                            else: "this form is out of date (its CSRF token does not match the login): reload the page and try again")
         }
         if !Self.isMachineFacing(path) {
             let back = request.uri.query.map { "\(path)?\($0)" } ?? path
@@ -68,6 +59,17 @@ struct AccessMiddleware: RouterMiddleware {
     }
 
     static func changesState(_ method: HTTPRequest.Method) -> Bool { [.post, .put, .patch, .delete].contains(method) }
+
+    /// Lets the request through if it changes nothing, or carries `expected` as its CSRF token; else 403 saying `refusal`.
+    static func requiring(_ expected: String, _ request: Request, _ context: Context, _ next: (Request, Context) async throws -> Response,
+                          else refusal: String) async throws -> Response {
+        guard changesState(request.method) else { return try await next(request, context) }
+        var request = request
+        guard let token = try await csrf(in: &request), WebCredentials.sameSecret(token, expected) else {
+            throw Self.refusal(.forbidden, refusal, path: request.uri.path)
+        }
+        return try await next(request, context)
+    }
 
     /// The request's CSRF token: its header, else its form's `csrf` field (the body is kept for the route).
     static func csrf(in request: inout Request) async throws -> String? {

@@ -38,16 +38,12 @@ public final class WebAccess: Sendable {
         return try await NIOThreadPool.singleton.runIfActive { try credentials.snapshot() }
     }
 
-    /// The CSRF token for the forms of the page the request is shown: its login session's, or the
-    /// daemon's own while no credential is set; nil when a login is needed and there is none.
-    public func csrfToken(for request: Request) async -> String? {
-        if let session = try? await sessions.load(request: request) { return session.csrf }
-        return (try? await snapshot())?.isConfigured == false ? formToken : nil
-    }
-
-    /// Whether the request comes with a login session (the pages then offer to log out).
-    public func isLoggedIn(_ request: Request) async -> Bool {
-        (try? await sessions.load(request: request)) != nil
+    /// For the page the request is shown: the CSRF token of its forms — the login session's, or the
+    /// daemon's own while no credential is set; nil when a login is needed and there is none — and
+    /// whether a login session is in use (the page then offers to log out).
+    public func forms(for request: Request) async -> (csrf: String?, loggedIn: Bool) {
+        if let session = try? await sessions.load(request: request) { return (session.csrf, true) }
+        return ((try? await snapshot())?.isConfigured == false ? formToken : nil, false)
     }
 
     /// `path` (a feed) as a podcast app is given it, with the credentials as they are now. Blocking (SQLite).

@@ -23,15 +23,18 @@ enum InputFile {
 
     /// Why a file libavformat would read as something other than audio was refused; nil when it is not that.
     private static func refusal(_ path: String) -> MediaError? {
-        guard let file = FileHandle(forReadingAtPath: path), let prefix = try? file.read(upToCount: Demuxer.probeBytes) else { return nil }
-        try? file.close()
-        guard let format = Demuxer.probe([UInt8](prefix), mimeType: nil).format, !InputPolicy.admits(format) else { return nil }
+        guard let prefix = prefix(path), let format = Demuxer.probe(prefix, mimeType: nil).format, !InputPolicy.admits(format) else { return nil }
         return InputPolicy.refusal(format, of: path)
     }
 
-    private static func bytesBeforeFirstFrame(_ path: String) -> Int? {
+    /// The file's first bytes, as many as the demuxer probes.
+    private static func prefix(_ path: String) -> [UInt8]? {
         guard let file = FileHandle(forReadingAtPath: path), let prefix = try? file.read(upToCount: Demuxer.probeBytes) else { return nil }
         try? file.close()
-        return ADTSAlignment.bytesBeforeFirstFrame([UInt8](prefix))
+        return [UInt8](prefix)
+    }
+
+    private static func bytesBeforeFirstFrame(_ path: String) -> Int? {
+        prefix(path).map(ADTSAlignment.bytesBeforeFirstFrame)
     }
 }

@@ -4,7 +4,7 @@ import CFFmpeg
 /// Without it libavformat probes any of its hundreds of formats, and some open more input themselves: a
 /// stream body `ffconcat version 1.0` plays files from the working directory, an SDP body binds UDP
 /// ports, an HLS playlist fetches its segments past onair's transfer engine. Every `avformat_open_input`
-/// goes through `options` here.
+/// goes through `open` here.
 enum InputPolicy {
     /// The demuxers of the audio onair plays and records: MP3, ADTS/LATM AAC, (E-)AC-3, DTS, Ogg
     /// (Vorbis, Opus, FLAC), FLAC, WAV/W64/AIFF/CAF, WavPack, WMA (ASF), and the segment containers of

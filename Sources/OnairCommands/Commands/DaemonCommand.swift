@@ -223,8 +223,7 @@ struct DaemonCommand: ParsableCommand {
         } catch {
             throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
         }
-        services.csrfToken = access.csrfToken(for:)
-        services.isLoggedIn = access.isLoggedIn(_:)
+        services.forms = access.forms(for:)
         services.feedAddress = access.feedAddress(_:)
         return services
     }

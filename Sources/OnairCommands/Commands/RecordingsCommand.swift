@@ -136,7 +136,7 @@ struct RecordingsCommand: ParsableCommand {
                 if let partial = entry.partial { lines.append("  partial:   \(partial)") }
                 if !entry.titles.isEmpty {
                     lines.append("  titles:")
-                    lines += entry.titles.map { "    \(EventReporter.clock($0.start))  \(TextTable.printable($0.title))" }
+                    lines += entry.titles.map { "    \(EventReporter.clock($0.start))  \($0.title)" }
                 }
                 if !entry.gaps.isEmpty {
                     lines.append("  gaps:")

@@ -128,7 +128,7 @@ extension Pages {
 
     /// Starts a relay or a recording through the same `JobSpec` as `onair jobs start`.
     func startJob(station id: String, _ form: JobForm) throws -> RenderedPage {
-        let asked: JobSpec
+        var asked: JobSpec
         switch form.kind {
         case "relay":
             guard let sink = Display.given(form.sink) else { return try station(id: id, error: "Say where to relay to.") }
@@ -138,8 +138,9 @@ extension Pages {
         default:
             return try station(id: id, error: "Unknown kind of job \(form.kind): relay or record.")
         }
+        asked.fromNetwork = true  // admitted by RuntimeJobs: declared sinks only
         do {
-            let started = try services.startJob(try asked.admittedFromNetwork(declared: try services.declaredSinks()))
+            let started = try services.startJob(asked)
             let what = asked.kind == .relay ? "Relaying to \(asked.sinks[0])" : "Recording"
             return .redirect(Self.location("/stations/\(id)", notice: "\(what) (job \(started.id))."))
         } catch {
