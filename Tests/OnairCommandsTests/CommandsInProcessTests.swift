@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPService
 import Library
 @testable import Recording
 import OnairCommands
@@ -204,5 +205,22 @@ final class CommandsInProcessTests: XCTestCase {
         let unknown = try onair(["web", "token", "revoke", "phone"])
         XCTAssertEqual(unknown.status, 4)
         XCTAssertEqual(unknown.output.standardError, "onair: no token named 'phone' (see onair web token list)\n")
+    }
+
+    func testWebFeedsRotateAndANewPasswordGiveTheFeedsNewAddresses() throws {
+        XCTAssertEqual(try onair(["web", "password", "--password-stdin"], stdin: "hunter2 but longer\n").status, 0)
+        let feeds = WebAccess(credentials: try WebCredentials(database: OnairDatabase(directory: home.file("data"))))
+        let first = feeds.feedAddress("/feeds/all.xml")
+        XCTAssertTrue(first.hasPrefix("/feeds/all.xml?token="), first)
+
+        let rotated = try onair(["web", "feeds", "rotate"])
+        XCTAssertEqual(rotated.status, 0, rotated.output.standardError)
+        XCTAssertEqual(rotated.output.standardError,
+                       "The feeds have new secret addresses: give podcast apps the new ones from the recordings page.\n")
+        let second = feeds.feedAddress("/feeds/all.xml")
+        XCTAssertNotEqual(second, first, "the address podcast apps had is no longer the feed's")
+
+        XCTAssertEqual(try onair(["web", "password", "--password-stdin"], stdin: "another long password\n").status, 0)
+        XCTAssertNotEqual(feeds.feedAddress("/feeds/all.xml"), second, "a new password gives the feeds new addresses too")
     }
 }

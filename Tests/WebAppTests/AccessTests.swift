@@ -1,8 +1,10 @@
 import Foundation
 import Hummingbird
+import HTTPService
 import HummingbirdTesting
 import RadioModel
 import Scheduling
+import Store
 import TestSupport
 import XCTest
 
@@ -20,9 +22,16 @@ final class AccessTests: XCTestCase {
         harness?.stop()
     }
 
-    private func test(_ body: @escaping @Sendable (any TestClientProtocol, WebAppHarness) async throws -> Void) async throws {
+    /// `body` against the server; with `access`, as a daemon started again on the same database serves.
+    private func test<Value: Sendable>(access: WebAccess? = nil,
+                                       _ body: @escaping @Sendable (any TestClientProtocol, WebAppHarness) async throws -> Value) async throws -> Value {
         let harness = try XCTUnwrap(self.harness)
-        try await harness.application().test(.router) { client in try await body(client, harness) }
+        return try await harness.application(access: access).test(.router) { client in try await body(client, harness) }
+    }
+
+    /// The session cookie a login sets, as the browser sends it back.
+    private static func cookie(of login: TestResponse) throws -> String {
+        String(try XCTUnwrap(login.headers[.setCookie]).prefix { $0 != ";" })
     }
 
     /// Logs in with the password; the session's cookie, as the browser sends it back.
@@ -204,6 +213,45 @@ final class AccessTests: XCTestCase {
             let elsewhere = try await Self.statuses(client, ["/api/v1/recordings/\(entry.id!)/audio?token=\(feedToken)",
                                                              "/api/v1/recordings?token=\(feedToken)"])
             XCTAssertEqual(Set(elsewhere.values), [.unauthorized])
+        }
+    }
+
+    func testALoginOutlivesADaemonRestartAndANewPasswordEndsIt() async throws {
+        try harness.credentials.setPassword(Self.password)
+        let cookie = try await test { client, _ in try Self.cookie(of: try await Self.logIn(client)) }
+        // The daemon started again: new services on the same database, nothing kept in memory.
+        let restarted = WebAccess(credentials: try WebCredentials(database: OnairDatabase(directory: harness.paths.data)))
+        try await test(access: restarted) { client, _ in
+            let page = try await client.execute(uri: "/schedule", method: .get, headers: [.cookie: cookie])
+            XCTAssertEqual(page.status, .ok, "the login made before the restart still opens the pages")
+        }
+        let database = try Data(contentsOf: harness.paths.data.appendingPathComponent(OnairDatabase.fileName))
+        XCTAssertNil(database.range(of: Data(cookie.dropFirst("onair_session=".count).utf8)), "the cookie itself is not in the database")
+
+        try harness.credentials.setPassword("a new password, typed on the box")
+        try await test(access: restarted) { client, _ in
+            let page = try await client.execute(uri: "/schedule", method: .get, headers: [.cookie: cookie])
+            XCTAssertEqual(page.status, .seeOther, "a new password ends every login")
+            XCTAssertTrue(page.headers[.location]?.hasPrefix("/login") == true)
+        }
+    }
+
+    func testAFeedAddressStopsOpeningWhenTheFeedsAreRotatedOrThePasswordChanges() async throws {
+        try harness.credentials.setPassword(Self.password)
+        let given = harness.access.feedAddress("/feeds/all.xml")
+        try await test { client, harness in
+            let status = { (address: String) in try await client.execute(uri: address, method: .get).status }
+            let before = try await status(given)
+            XCTAssertEqual(before, .ok)
+            try harness.credentials.rotateFeedKey()
+            let afterRotation = try await status(given)
+            XCTAssertEqual(afterRotation, .unauthorized, "rotated: the old address is refused")
+            let rotated = harness.access.feedAddress("/feeds/all.xml")
+            let renewed = try await status(rotated)
+            XCTAssertEqual(renewed, .ok, "the new address opens")
+            try harness.credentials.setPassword("a new password, typed on the box")
+            let afterPassword = try await status(rotated)
+            XCTAssertEqual(afterPassword, .unauthorized, "a new password gives the feeds new addresses")
         }
     }
 }

@@ -51,10 +51,11 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
     }
 
     /// An application serving the daemon's routes as `onair daemon` composes them (the API, the feeds,
-    /// the login, `access` in front), the web app's among them, and `others` after them.
-    func application(_ others: [HTTPRouteGroup] = []) -> some ApplicationProtocol {
+    /// the login, `access` in front — the harness's own, or another on the same database, as a restarted
+    /// daemon has), the web app's among them, and `others` after them.
+    func application(_ others: [HTTPRouteGroup] = [], access: WebAccess? = nil) -> some ApplicationProtocol {
         let services = services
-        let router = HTTPServer.router(daemon: daemon, catalogue: catalogue, access: access,
+        let router = HTTPServer.router(daemon: daemon, catalogue: catalogue, access: access ?? self.access,
                                        routeGroups: [{ WebApp.addRoutes(to: $0, services: services) }] + others)
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }

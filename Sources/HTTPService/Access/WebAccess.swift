@@ -19,7 +19,7 @@ public final class WebAccess: Sendable {
     /// The token the pages' forms carry while nobody logs in: made at start, known only to pages this
     /// daemon served (another site cannot read them: `SiteGuard`), so a form posted from elsewhere lacks it.
     let formToken: String
-    /// hummingbird-auth's session storage, in memory: a restarted daemon asks for the password again.
+    /// hummingbird-auth's session storage, in the database: a restarted daemon keeps its logins.
     let sessions: SessionStorage<Session>
     let throttle = LoginThrottle(failures: 5, within: 60)
     static let sessionLength: Duration = .seconds(7 * 24 * 3600)
@@ -29,7 +29,7 @@ public final class WebAccess: Sendable {
         self.credentials = credentials
         self.formToken = formToken ?? WebCredentials.randomHex()
         let cookie = SessionCookieParameters(name: "onair_session", path: "/", sameSite: .strict)
-        sessions = SessionStorage(MemoryPersistDriver(), configuration: SessionStorageConfiguration(sessionCookieParameters: cookie))
+        sessions = SessionStorage(StoredSessions(credentials: credentials), configuration: SessionStorageConfiguration(sessionCookieParameters: cookie))
     }
 
     /// The credentials now, read off the event loop.

@@ -12,8 +12,10 @@ public struct WebCredentialsError: Error, CustomStringConvertible, Equatable {
 
 /// Who may use the daemon's web app and API from another machine, kept in onair's database: the web
 /// password (its bcrypt hash only), named API tokens (their SHA-256 only: a token is 256 random bits,
-/// so a fast hash is enough and a bearer request costs no bcrypt), and the key that signs the feeds'
-/// secret addresses (created with the first credential; podcast apps cannot log in).
+/// so a fast hash is enough and a bearer request costs no bcrypt), the key that signs the feeds'
+/// secret addresses (created with the first credential; podcast apps cannot log in), and the login
+/// sessions (by the SHA-256 of their cookie, so a restarted daemon keeps them). A new password ends
+/// every session and gives the feeds new addresses: whoever knew the old one keeps nothing.
 public final class WebCredentials: Sendable {
     /// What a request is checked against, read once per request.
     public struct Snapshot: Sendable {
@@ -69,6 +71,13 @@ public final class WebCredentials: Sendable {
                     t.column("createdAt", .datetime).notNull()
                 }
             }
+            migrator.registerMigration("web-sessions-v1") { db in
+                try db.create(table: "webSession") { t in
+                    t.primaryKey("keyHash", .text)
+                    t.column("value", .blob).notNull()
+                    t.column("expiresAt", .datetime)
+                }
+            }
         }
     }
 
@@ -82,8 +91,14 @@ public final class WebCredentials: Sendable {
         let hash = Bcrypt.hash(password)
         try database.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO webSecret (name, value) VALUES ('password', ?)", arguments: [hash])
-            try Self.createFeedKey(db)
+            try db.execute(sql: "DELETE FROM webSession")
+            try Self.createFeedKey(db, replacing: true)
         }
+    }
+
+    /// A new key for the feeds' secret addresses: every address given out so far stops opening.
+    public func rotateFeedKey() throws {
+        try database.write { db in try Self.createFeedKey(db, replacing: true) }
     }
 
     /// Whether `password` is the web password. Blocking (bcrypt): never on the event loop.
@@ -122,6 +137,33 @@ public final class WebCredentials: Sendable {
         }
     }
 
+    /// The login session stored under `key` (its cookie's value), unless it has expired. Blocking (SQLite).
+    func session(_ key: String, now: Date = Date()) throws -> Data? {
+        try database.read { db in
+            try Data.fetchOne(db, sql: "SELECT value FROM webSession WHERE keyHash = ? AND (expiresAt IS NULL OR expiresAt > ?)",
+                              arguments: [Self.digest(key), now])
+        }
+    }
+
+    /// Stores a login session under `key`; `expiresAt` nil keeps the one it had. False, storing nothing, when
+    /// `onlyNew` and the key is taken. Expired sessions are dropped on the way. Blocking (SQLite).
+    func storeSession(_ key: String, value: Data, expiresAt: Date?, onlyNew: Bool, now: Date = Date()) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM webSession WHERE expiresAt <= ?", arguments: [now])
+            let keyHash = Self.digest(key)
+            let kept = try Row.fetchOne(db, sql: "SELECT expiresAt FROM webSession WHERE keyHash = ?", arguments: [keyHash])
+            if onlyNew, kept != nil { return false }
+            let expires: Date? = expiresAt ?? kept?["expiresAt"]
+            try db.execute(sql: "INSERT OR REPLACE INTO webSession (keyHash, value, expiresAt) VALUES (?, ?, ?)", arguments: [keyHash, value, expires])
+            return true
+        }
+    }
+
+    /// Ends the login session stored under `key`. Blocking (SQLite).
+    func endSession(_ key: String) throws {
+        try database.write { db in try db.execute(sql: "DELETE FROM webSession WHERE keyHash = ?", arguments: [Self.digest(key)]) }
+    }
+
     /// The credentials as they are now. Blocking (SQLite): never on the event loop.
     public func snapshot() throws -> Snapshot {
         try database.read { db in
@@ -149,8 +191,9 @@ public final class WebCredentials: Sendable {
         SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
-    private static func createFeedKey(_ db: Database) throws {
+    /// Makes the feeds' key: when there is none, or (`replacing`) in place of the one there is.
+    private static func createFeedKey(_ db: Database, replacing: Bool = false) throws {
         let key = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() }
-        try db.execute(sql: "INSERT OR IGNORE INTO webSecret (name, value) VALUES ('feedKey', ?)", arguments: [key])
+        try db.execute(sql: "INSERT OR \(replacing ? "REPLACE" : "IGNORE") INTO webSecret (name, value) VALUES ('feedKey', ?)", arguments: [key])
     }
 }

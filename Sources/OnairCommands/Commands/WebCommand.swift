@@ -15,7 +15,8 @@ struct WebCommand: ParsableCommand {
         Once a password or a token exists, every page asks for a login (the password), API clients send \
         `Authorization: Bearer TOKEN`, podcast apps use the feeds' secret addresses from the recordings \
         page, and the daemon may serve other machines (--http 0.0.0.0:8080). The password is kept as a \
-        bcrypt hash and each token as its SHA-256, in onair's database; the running daemon sees changes at once.
+        bcrypt hash and each token as its SHA-256, in onair's database; the running daemon sees changes at once. \
+        A new password logs every browser out and gives the feeds new secret addresses.
 
         Examples:
           onair web password
@@ -23,11 +24,12 @@ struct WebCommand: ParsableCommand {
           onair web token create phone
           onair web token list
           onair web token revoke phone
+          onair web feeds rotate
 
         Exit codes: 0 success; 3 an empty password, a name in use, or the database cannot be opened; \
         4 no token by that name.
         """,
-        subcommands: [Password.self, Token.self]
+        subcommands: [Password.self, Token.self, Feeds.self]
     )
 
     static func credentials() throws -> WebCredentials {
@@ -60,7 +62,7 @@ struct WebCommand: ParsableCommand {
             try reportingFailures {
                 let password = try passwordStdin ? Self.firstLineOfStandardInput() : Self.typed()
                 try WebCommand.changing { try WebCommand.credentials().setPassword(password) }
-                Console.message("The web password is set: other machines may be served (onair daemon --http 0.0.0.0:8080).")
+                Console.message("The web password is set: every login ended, the feeds have new addresses; other machines may be served (onair daemon --http 0.0.0.0:8080).")
             }
         }
 
@@ -141,6 +143,23 @@ struct WebCommand: ParsableCommand {
                         throw CommandFailure(message: "no token named '\(name)' (see onair web token list)", exitCode: ExitStatus.notFound)
                     }
                     Console.message("Revoked the token '\(name)'.")
+                }
+            }
+        }
+    }
+
+    struct Feeds: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Manage the podcast feeds' secret addresses.", subcommands: [Rotate.self])
+
+        struct Rotate: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Give the feeds new secret addresses: the old ones stop opening (a leaked address, a podcast app you stopped using).")
+
+            func run() throws {
+                try reportingFailures {
+                    try WebCommand.changing { try WebCommand.credentials().rotateFeedKey() }
+                    Console.message("The feeds have new secret addresses: give podcast apps the new ones from the recordings page.")
                 }
             }
         }
