@@ -4,7 +4,10 @@ import StreamInput
 /// Follows podcasts: a feed is read when added and asked for again conditionally on refresh; an
 /// episode's audio is downloaded to play through the same decoder as recordings.
 public struct PodcastFetch: Sendable {
-    /// Feeds larger than this are refused; episodes larger than `maxEpisodeBytes` too.
+    /// Feeds larger than this are refused; episodes larger than `maxEpisodeBytes` too. Most feeds are well
+    /// under 1 MB; the largest, daily shows listing thousands of episodes with their show notes in HTML,
+    /// are 10–20 MB, so 32 MiB leaves room without letting a feed refreshed unattended grow without end.
+    /// `XMLLimits.feed` bounds what is inside.
     public static let maxFeedBytes = 32 << 20
     public static let maxEpisodeBytes = 1 << 30
 

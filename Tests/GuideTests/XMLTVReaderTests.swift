@@ -1,6 +1,10 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import XCTest
 @testable import Guide
+import XMLInput
 
 final class XMLTVReaderTests: XCTestCase {
     private func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
@@ -121,3 +125,84 @@ extension XMLTVReaderTests {
         XCTAssertEqual(try XMLTVReader.read(latin1).programmes.first?.titles.first?.text, "Café")
     }
 }
+
+/// An attacker's guides (issue 28): a DTD in an encoding the pre-check did not read, and documents built
+/// to be slow to parse. Each was read, or parsed for seconds, before the checks saw every encoding and
+/// `XMLLimits` bounded the parse.
+extension XMLTVReaderTests {
+    private static let guide = #"<?xml version="1.0" encoding="ENCODING"?><tv><programme start="20261124200000" stop="20261124210000" "#
+        + #"channel="c"><title>Café</title></programme></tv>"#
+    private static let bomb = #"<?xml version="1.0" encoding="ENCODING"?><!DOCTYPE tv [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>"#
+        + #"<tv><programme start="20261124200000" stop="20261124210000" channel="c"><title>&b;</title></programme></tv>"#
+
+    /// `document` in each wide encoding libxml2 reads: with and without a byte order mark, each byte order.
+    private static func wide(_ document: String) -> [(String, Data)] {
+        [("UTF-16", String.Encoding.utf16LittleEndian, [0xFF, 0xFE] as [UInt8]), ("UTF-16", .utf16BigEndian, [0xFE, 0xFF]),
+         ("UTF-32", .utf32LittleEndian, [0xFF, 0xFE, 0, 0]), ("UTF-32", .utf32BigEndian, [0, 0, 0xFE, 0xFF])].flatMap { name, encoding, bom in
+            let bytes = document.replacingOccurrences(of: "ENCODING", with: name).data(using: encoding)!
+            return [("\(encoding) with its byte order mark", Data(bom) + bytes), ("\(encoding) without", bytes)]
+        }
+    }
+
+    func testADTDIsRefusedInEveryEncodingTheParserReads() {
+        for (encoding, document) in Self.wide(Self.bomb) {
+            XCTAssertThrowsError(try XMLTVReader.read(document), encoding) {
+                XCTAssertEqual("\($0)", "not a valid XMLTV document: it has a DTD declaration (<!ENTITY)", encoding)
+            }
+        }
+        // 8-bit bytes declaring an encoding in which "<" need not be the byte "<": the checks could not read them as libxml2 might.
+        for declared in ["UTF-16", "UTF-7"] {
+            let document = Data(Self.guide.replacingOccurrences(of: "ENCODING", with: declared).utf8)
+            XCTAssertThrowsError(try XMLTVReader.read(document), declared) {
+                XCTAssertEqual("\($0)", "not a valid XMLTV document: it declares the encoding \(declared.lowercased()), which onair does not read "
+                               + "(UTF-8, UTF-16, UTF-32 or ISO-8859-1)")
+            }
+        }
+    }
+
+    func testAGuideInUTF16OrUTF32IsReadInEitherByteOrder() throws {
+        for (encoding, document) in Self.wide(Self.guide) {
+            XCTAssertEqual(try XMLTVReader.read(document).programmes.first?.titles.first?.text, "Café", encoding)
+        }
+    }
+
+    func testAnElementWithThreeHundredThousandAttributesIsRefusedBeforeItIsParsed() {
+        // 17 s in libxml2 before any callback; refused now as soon as the 65th attribute is counted.
+        let attributes = (0..<300_000).map { "a\($0)=\"\"" }.joined(separator: " ")
+        XCTAssertThrowsError(try XMLTVReader.read(Data("<tv><channel id=\"c\" \(attributes)/></tv>".utf8))) {
+            XCTAssertEqual("\($0)", "not a valid XMLTV document: it has an element with more than 64 attributes")
+        }
+        // Quotes and markup inside comments, CDATA and values do not hide attributes from the count.
+        let hidden = "<tv><!-- ' \" --><![CDATA[ ' ]]><channel id='>' \(attributes)/></tv>"
+        XCTAssertThrowsError(try XMLTVReader.read(Data(hidden.utf8))) {
+            XCTAssertEqual("\($0)", "not a valid XMLTV document: it has an element with more than 64 attributes")
+        }
+    }
+
+    func testAGuideNestedTooDeepOrWithAnEndlessTextIsRefused() {
+        let deep = "<tv>" + String(repeating: "<x>", count: 40) + String(repeating: "</x>", count: 40) + "</tv>"
+        XCTAssertThrowsError(try XMLTVReader.read(Data(deep.utf8))) {
+            XCTAssertEqual("\($0)", "not a valid XMLTV document: it nests elements more than 32 deep")
+        }
+        let long = "<tv><channel id=\"c\"><display-name>" + String(repeating: "a", count: (1 << 20) + 1) + "</display-name></channel></tv>"
+        XCTAssertThrowsError(try XMLTVReader.read(Data(long.utf8))) {
+            XCTAssertEqual("\($0)", "not a valid XMLTV document: it has an element with more than 1024 KiB of text")
+        }
+    }
+
+    func testTheParseStopsAtItsElementCountAndItsTimeBudget() {
+        let document = Data(("<tv>" + String(repeating: "<channel id=\"c\"/>", count: 20) + "</tv>").utf8)
+        let few = XMLLimits(depth: 32, attributesPerElement: 64, textBytes: 1024, elements: 10, time: .seconds(60))
+        XCTAssertThrowsError(try CheckedXMLParser.parse(document, into: XMLParserDelegateStub(), limits: few)) {
+            XCTAssertEqual("\($0)", "it has more than 10 elements")
+        }
+        var spent = few
+        (spent.elements, spent.time) = (100, .zero)
+        XCTAssertThrowsError(try CheckedXMLParser.parse(document, into: XMLParserDelegateStub(), limits: spent)) {
+            XCTAssertEqual("\($0)", "it took more than 0 s to read")
+        }
+    }
+}
+
+private final class XMLParserDelegateStub: NSObject, XMLParserDelegate {}
+

@@ -42,4 +42,14 @@ final class FeedReaderTests: XCTestCase {
             XCTAssertEqual("\($0)", "not a podcast feed: its root element is neither <rss> nor an Atom <feed>")
         }
     }
+
+    /// Issue 28: a feed in UTF-16 carried an entity bomb past the DTD check, which read its bytes as UTF-8.
+    func testAFeedsDTDIsRefusedInUTF16() {
+        let bomb = #"<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE rss [<!ENTITY a "aaaaaaaaaa">]>"#
+            + #"<rss version="2.0"><channel><title>&a;</title></channel></rss>"#
+        XCTAssertThrowsError(try FeedReader.read(Data([0xFF, 0xFE]) + bomb.data(using: .utf16LittleEndian)!)) {
+            XCTAssertEqual("\($0)", "not a valid feed: it has a DTD declaration (<!ENTITY)")
+        }
+    }
 }
+

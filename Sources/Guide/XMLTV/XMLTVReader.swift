@@ -13,7 +13,7 @@ public enum XMLTVReader {
     public static func read(_ data: Data) throws(GuideError) -> XMLTVGuide {
         let collector = Collector()
         do {
-            try CheckedXMLParser.parse(data, into: collector)
+            try CheckedXMLParser.parse(data, into: collector, limits: .guide)
         } catch {
             throw GuideError("not a valid XMLTV document: \(error)")
         }

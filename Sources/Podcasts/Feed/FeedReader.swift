@@ -44,7 +44,7 @@ public enum FeedReader {
     public static func read(_ data: Data) throws(PodcastError) -> PodcastFeed {
         let collector = Collector()
         do {
-            try CheckedXMLParser.parse(data, into: collector, namespaces: true)
+            try CheckedXMLParser.parse(data, into: collector, namespaces: true, limits: .feed)
         } catch {
             throw PodcastError("not a valid feed: \(error)")
         }
