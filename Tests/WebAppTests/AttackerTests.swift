@@ -15,7 +15,9 @@ final class AttackerTests: XCTestCase {
     private var port = 0
 
     override func setUpWithError() throws {
-        harness = try WebAppHarness(stations: [TestStations.station(id: "demo", name: "Demo FM", url: "http://127.0.0.1:9/demo.mp3")])
+        // The login throttle's clock stands still: failures count at whatever pace bcrypt allows here.
+        harness = try WebAppHarness(stations: [TestStations.station(id: "demo", name: "Demo FM", url: "http://127.0.0.1:9/demo.mp3")],
+                                    loginClock: { Date(timeIntervalSince1970: 2_000_000_000) })
         (server, port) = try harness.serve(site: SitePolicy(allowHosts: ["radio.lan"]))
     }
 
@@ -137,5 +139,33 @@ final class AttackerTests: XCTestCase {
         let refused = try send("GET", "/api/v1/events")
         XCTAssertEqual(refused.status, 503, refused.text)
         XCTAssertTrue(refused.text.contains("event streams are open"), refused.text)
+    }
+
+    /// A login as a reverse proxy on the box forwards it for `client`.
+    private func logIn(_ password: String, from client: String) throws -> (status: Int?, text: String) {
+        try send("POST", "/login", headers: ["Content-Type: application/x-www-form-urlencoded", "X-Forwarded-For: \(client)"],
+                 body: "password=\(password.replacingOccurrences(of: " ", with: "+"))")
+    }
+
+    /// The wait a 429 asks for.
+    private static func retryAfter(_ answer: (status: Int?, text: String)) -> Int? {
+        answer.text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("retry-after:") }.flatMap { Int($0.dropFirst(12).trimmingCharacters(in: .whitespaces)) }
+    }
+
+    func testOneGuesserBehindTheProxyDoesNotLockTheOwnerOut() throws {
+        try harness.credentials.setPassword("the owner's password")
+        for _ in 1...5 { XCTAssertEqual(try logIn("guess", from: "203.0.113.5").status, 401) }
+        XCTAssertEqual(try logIn("guess", from: "203.0.113.5").status, 429, "the guesser is held back")
+        let owner = try logIn("the owner's password", from: "198.51.100.7")
+        XCTAssertEqual(owner.status, 303, "the owner, behind the same proxy, still logs in: \(owner.text)")
+    }
+
+    func testAGuessSpreadOverManyAddressesIsSlowedOverallButNobodyIsLockedOut() throws {
+        try harness.credentials.setPassword("the owner's password")
+        for attempt in 0..<20 { XCTAssertEqual(try logIn("guess", from: "203.0.113.\(attempt)").status, 401) }
+        let slowed = try logIn("guess", from: "203.0.113.200")
+        XCTAssertEqual(slowed.status, 429, "the twenty-first wrong password within a minute, from a new address")
+        let wait = try XCTUnwrap(Self.retryAfter(slowed), slowed.text)
+        XCTAssertTrue((1...3).contains(wait), "a few seconds, not a lockout: Retry-After \(wait)")
     }
 }

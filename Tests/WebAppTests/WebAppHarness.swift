@@ -27,7 +27,8 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
     private let catalogue: @Sendable () throws -> Catalogue
     let log = Locked<[DaemonEvent]>([])
 
-    init(stations: [Station], directory: [String] = ["http://127.0.0.1:9"]) throws {
+    /// `loginClock`: the login throttle's (`WebAccess`).
+    init(stations: [Station], directory: [String] = ["http://127.0.0.1:9"], loginClock: @escaping @Sendable () -> Date = Date.init) throws {
         home = try TemporaryDirectory(prefix: "onair-web")
         let paths = AppPaths(environment: ["ONAIR_HOME": home.url.path])
         self.paths = paths
@@ -42,7 +43,7 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
         daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) },
                                    log: { event in log.withLock { $0.append(event) } })
         credentials = try WebCredentials(database: OnairDatabase(directory: paths.data))
-        access = WebAccess(credentials: credentials, formToken: WebForm.token)
+        access = WebAccess(credentials: credentials, formToken: WebForm.token, clock: loginClock)
         var services = try WebServices(daemon: daemon, paths: paths, catalogue: catalogue,
                                    directory: { [client = try RadioBrowserClient(baseURLs: directory, environment: [:])] in try client.search($0) })
         services.forms = access.forms(for:)

@@ -6,7 +6,8 @@ import XMLInput
 
 /// `GET /login` (the form), `POST /login` (the password: a session cookie, HttpOnly and SameSite=Strict, and
 /// Secure when a TLS proxy forwarded the request),
-/// `POST /logout`. Failed logins are counted per client address: the sixth within a minute is a 429.
+/// `POST /logout`. Failed logins are counted per client address (the sixth within a minute is a 429) and
+/// overall (`LoginThrottle`).
 struct LoginRoutes: Sendable {
     let access: WebAccess
 
@@ -15,7 +16,7 @@ struct LoginRoutes: Sendable {
             Self.page(next: request.uri.queryParameters["next"].map(String.init), error: nil, status: .ok)
         }
         router.post("/login") { request, context in
-            let client = context.remoteAddress?.ipAddress ?? "unknown"
+            let client = LoginThrottle.client(of: request, peer: context.remoteAddress?.ipAddress)
             if let wait = access.throttle.retryAfter(client) {
                 return Self.page(next: nil, error: "Too many wrong passwords: try again in \(wait) s.", status: .tooManyRequests,
                                  headers: [.retryAfter: "\(wait)"])

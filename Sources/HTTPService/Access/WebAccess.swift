@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdAuth
 import NIOPosix
 import Outputs
-import RadioModel
+import Synchronization
 
 /// Who may use the daemon's HTTP server: nobody is asked anything while no credential is set (only
 /// this machine can be served then); once a password or a token exists, every page, API call, feed and
@@ -21,12 +21,14 @@ public final class WebAccess: Sendable {
     let formToken: String
     /// hummingbird-auth's session storage, in the database: a restarted daemon keeps its logins.
     let sessions: SessionStorage<Session>
-    let throttle = LoginThrottle(failures: 5, within: 60)
+    let throttle: LoginThrottle
     static let sessionLength: Duration = .seconds(7 * 24 * 3600)
 
-    /// `formToken` is for the tests, which post forms as the pages would.
-    public init(credentials: WebCredentials, formToken: String? = nil) {
+    /// `formToken` and `clock` (the login throttle's) are for the tests, which post forms as the pages would
+    /// and stop the clock to count failures without their pace mattering.
+    public init(credentials: WebCredentials, formToken: String? = nil, clock: @escaping @Sendable () -> Date = Date.init) {
         self.credentials = credentials
+        throttle = LoginThrottle(failures: 5, overall: 20, within: 60, clock: clock)
         self.formToken = formToken ?? WebCredentials.randomHex()
         let cookie = SessionCookieParameters(name: "onair_session", path: "/", sameSite: .strict)
         sessions = SessionStorage(StoredSessions(credentials: credentials), configuration: SessionStorageConfiguration(sessionCookieParameters: cookie))
@@ -59,29 +61,70 @@ public final class WebAccess: Sendable {
     }
 }
 
-/// Failed logins counted per client address: after `failures` within `within` seconds, the address is
-/// refused until the oldest of them is that old. Our own: neither Hummingbird nor hummingbird-auth has a rate limiter.
+/// Failed logins, counted per client and overall. A client (`client(of:)`) is refused after `failures`
+/// within `window` seconds, until the oldest of them is that old. All clients together draw on one budget
+/// of `overall` failures, refilled steadily over the window: a guess spread over many addresses is held
+/// to that pace, and while it lasts every client waits seconds (never a window) for its next try, so no
+/// one can lock the others out. Our own: neither Hummingbird nor hummingbird-auth has a rate limiter.
 final class LoginThrottle: Sendable {
+    private struct State {
+        var recent: [String: [Date]] = [:]
+        var budget: Double
+        var refilled: Date
+    }
+
     private let failures: Int
     private let window: TimeInterval
-    private let recent = Locked<[String: [Date]]>([:])
+    private let overall: Double
+    private let clock: @Sendable () -> Date
+    private let state: Mutex<State>
 
-    init(failures: Int, within window: TimeInterval) {
+    init(failures: Int, overall: Int, within window: TimeInterval, clock: @escaping @Sendable () -> Date) {
         self.failures = failures
         self.window = window
+        self.overall = Double(overall)
+        self.clock = clock
+        state = Mutex(State(budget: Double(overall), refilled: clock()))
     }
 
     /// Seconds until `client` may try again; nil when it may now.
-    func retryAfter(_ client: String, now: Date = Date()) -> Int? {
-        recent.withLock { recent in
-            let kept = (recent[client] ?? []).filter { now.timeIntervalSince($0) < window }
-            recent[client] = kept.isEmpty ? nil : kept
-            guard kept.count >= failures, let oldest = kept.first else { return nil }
-            return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
+    func retryAfter(_ client: String) -> Int? {
+        let now = clock()
+        return state.withLock { state in
+            refill(&state, now: now)
+            let kept = (state.recent[client] ?? []).filter { now.timeIntervalSince($0) < window }
+            state.recent[client] = kept.isEmpty ? nil : kept
+            if kept.count >= failures, let oldest = kept.first {
+                return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
+            }
+            guard state.budget < 1 else { return nil }
+            return max(1, Int(((1 - state.budget) * window / overall).rounded(.up)))
         }
     }
 
-    func failed(_ client: String, now: Date = Date()) {
-        recent.withLock { $0[client, default: []].append(now) }
+    func failed(_ client: String) {
+        let now = clock()
+        state.withLock { state in
+            refill(&state, now: now)
+            state.recent[client, default: []].append(now)
+            // Attempts checked at once may all fail: the debt is bounded, so the wait stays seconds.
+            state.budget = max(state.budget - 1, -1)
+        }
+    }
+
+    private func refill(_ state: inout State, now: Date) {
+        state.budget = min(overall, state.budget + max(0, now.timeIntervalSince(state.refilled)) * overall / window)
+        state.refilled = now
+    }
+
+    /// Who is trying: the peer's address, or, when the peer is this box (a reverse proxy in front of the
+    /// daemon, as SECURITY.md sets one up), the address the proxy names last in `X-Forwarded-For` —
+    /// behind a proxy every client would otherwise be one, and one guesser would lock everyone out.
+    static func client(of request: Request, peer: String?) -> String {
+        guard let peer else { return "unknown" }
+        guard peer == "127.0.0.1" || peer == "::1",
+              let forwarded = request.headers.last(where: { $0.name.canonicalName == "x-forwarded-for" })?.value.split(separator: ",").last
+        else { return peer }
+        return forwarded.trimmingCharacters(in: .whitespaces)
     }
 }
