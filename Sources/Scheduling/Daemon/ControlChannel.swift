@@ -105,8 +105,11 @@ public final class ControlServer: Sendable {
         while true {
             let client = accept(descriptor, nil, nil)
             if client < 0 {
-                if errno == EINTR { continue }
-                return
+                // Only stop() ends this thread: had it left (and closed the socket) on another error, such
+                // as running out of descriptors, stop() would shut down whatever socket got that number next.
+                if closed.current { return }
+                if errno != EINTR { Thread.sleep(forTimeInterval: 0.05) }
+                continue
             }
             let admitted = answering.withLock { count -> Bool in
                 guard count < Self.concurrentClients else { return false }
