@@ -253,3 +253,19 @@ final class AlertsAndMetricsTests: XCTestCase {
         XCTAssertEqual(held(), 0, "given up with the episode")
     }
 }
+
+/// The metrics' labels, on the metrics alone (no daemon).
+final class MetricsLabelTests: XCTestCase {
+    /// Issue 28: every stream URL a job named kept a series of its own, so a client naming URLs grew the
+    /// metrics without end; and a label carried the name's control characters.
+    func testMetricsKeepABoundedSetOfStationsAndTheRestShareOther() {
+        let metrics = OnairMetrics(rules: .standard)
+        for number in 0..<1000 { _ = metrics.meter(for: "http://203.0.113.1/\(number).mp3") }
+        _ = metrics.meter(for: "demo\u{1B}[31m")
+        let text = metrics.exposition(OnairMetrics.DaemonFigures())
+        let stations = Set(text.split(separator: "\n").filter { $0.hasPrefix("onair_station_connected{") }.map { $0.split(separator: "\"")[1] })
+        XCTAssertEqual(stations.count, 256, "a bounded set of series, whatever the network names")
+        XCTAssertTrue(stations.contains("other"))
+        XCTAssertFalse(text.contains("\u{1B}"), "no control character reaches a label")
+    }
+}

@@ -33,6 +33,12 @@ public final class OnairMetrics: Sendable {
         public init() {}
     }
 
+    /// Stations with series of their own; later ones share `station="other"`. A station is a catalogue id
+    /// or a stream URL a job named (over the API too), and every label value is a series Prometheus keeps:
+    /// unbounded, a client naming new URLs would grow the daemon's memory and the scraper's without end.
+    static let stationSeries = 256
+    static let otherStations = "other"
+
     private let registry = PrometheusCollectorRegistry()
     private let rules: AlertRules
     private let stations = Locked<[String: StationSeries]>([:])
@@ -61,7 +67,7 @@ public final class OnairMetrics: Sendable {
             series.gapSeconds.increment(by: max(0, gap.seconds))
         case .metadata: series.lastTitle.withLock { $0 = Date() }
         case .alert(let alert):
-            registry.counter("station_alerts", "total", labels: [("station", station), ("alert", alert.kind.rawValue)],
+            registry.counter("station_alerts", "total", labels: [("station", series.station), ("alert", alert.kind.rawValue)],
                              help: "Dead-air and down alerts raised.").increment()
         default: break
         }
@@ -91,8 +97,12 @@ public final class OnairMetrics: Sendable {
         }
     }
 
-    private func series(_ station: String) -> StationSeries {
+    /// The station's series: its own (its name made printable: a label is text from outside), or past
+    /// `stationSeries` stations the one they share.
+    private func series(_ name: String) -> StationSeries {
         stations.withLock { all in
+            let printable = UntrustedText.printable(name)
+            let station = all[printable] != nil || all.count < Self.stationSeries - 1 ? printable : Self.otherStations
             if let series = all[station] { return series }
             let series = StationSeries(station: station, registry: registry, meter: StationMeter(quietBelow: rules.enabled ? rules.quietLevel : nil))
             all[station] = series
@@ -107,7 +117,7 @@ private final class StationSeries: Sendable {
     let connected, silence, listeners: Gauge
     let receivedBytes, receivedSeconds, decodedSeconds, gaps, gapSeconds, reconnects: Counter
     let lastTitle = Locked<Date?>(nil)
-    private let station: String
+    let station: String
     private let registry: PrometheusCollectorRegistry
     private let collected = Locked((bytes: Int64(0), received: 0.0, decoded: 0.0))
 
