@@ -103,8 +103,10 @@ enum Assets {
     .cards .title { font-weight: 600; }
     .cards form { margin: 0; }
     .live:not(:empty)::before { content: "♪ "; }
-    /* A job's title has a line of its own, kept while empty: a title arriving never moves the Stop button. */
-    #status-jobs .live { flex-basis: 100%; min-height: 1.5em; }
+    /* A job's title has one line of its own, kept while empty and never wrapped, and a card's lines are not spread
+       to a taller neighbour's height: a title arriving or changing, here or in the next card, never moves a Stop button. */
+    #status-jobs li { align-content: flex-start; }
+    #status-jobs .live { flex-basis: 100%; min-width: 0; min-height: 1.5em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
     .row { display: flex; gap: 8px; }
     .row input { flex: 1; min-width: 0; }
     .stack { display: grid; gap: 6px; max-width: 32rem; margin-bottom: 16px; }
