@@ -38,7 +38,7 @@ let package = Package(
         // Network side: transfer engine, ICY, HLS, playlist resolution, directory search.
         // (CFFmpeg only for libavutil's AES, which decrypts HLS segments.)
         .target(name: "StreamInput", dependencies: [
-            "CCurl", "CFFmpeg", "RadioModel",
+            "CCurl", "CFFmpeg", "RadioModel", "XMLInput",
         ]),
         // FFmpeg side: AVIO bridge, demux, decode, resample, PCM fan-out.
         // (libavdevice and libavfilter are loaded on demand, not linked: Media/FFmpeg/OnDemandLibraries.swift.)

@@ -28,6 +28,13 @@ public struct XMLLimits: Sendable {
     /// episodes, are 10–20 MB) holds some 300,000, nested 5 deep (rss/channel/item/media:group/media:content);
     /// the root declares a namespace per extension, a dozen or two attributes.
     public static let feed = XMLLimits(depth: 32, attributesPerElement: 64, textBytes: 1 << 20, elements: 1_000_000, time: .seconds(30))
+    /// DASH manifests. A live MPD is a few KB to tens of KB and a few hundred elements, nested at most 7
+    /// deep (MPD/Period/AdaptationSet/Representation/SegmentTemplate/SegmentTimeline/S); a SegmentTimeline
+    /// may list thousands of `S` entries. `MPDParser.maxBytes` (2 MiB) holds at most some 210,000 of the
+    /// shortest (`<S d="1"/>`), so the element bound sits above that and the reader's own bounds
+    /// (`maxTimelineEntries`, `maxPeriods`) speak first. A live MPD is fetched again every few seconds: a
+    /// parse slower than that would fall behind the stream anyway.
+    public static let manifest = XMLLimits(depth: 32, attributesPerElement: 64, textBytes: 1 << 20, elements: 300_000, time: .seconds(5))
     /// Small documents: a UPnP device's description, a SOAP answer (a few KB each).
     public static let small = XMLLimits(depth: 32, attributesPerElement: 64, textBytes: 1 << 20, elements: 100_000, time: .seconds(10))
 
@@ -96,7 +103,7 @@ public struct XMLLimits: Sendable {
 
 /// Stands between libxml2 and a reader's delegate, counting what `XMLLimits` bounds and stopping the parse
 /// past a limit or the time budget (the reason is kept for the error). Forwards the callbacks onair's
-/// readers implement: elements, characters and CDATA.
+/// readers implement: elements, characters, CDATA and parse errors.
 final class LimitedDelegate: NSObject, XMLParserDelegate {
     private let inner: XMLParserDelegate
     private let limits: XMLLimits
@@ -133,6 +140,13 @@ final class LimitedDelegate: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, foundCDATA block: Data) {
         guard withinText(parser, adding: block.count) else { return }
         inner.parser(parser, foundCDATA: block)
+    }
+
+    /// Where libxml2 found the document ill-formed, for a reader that names the line — unless a limit stopped
+    /// the parse, whose reason is the one to give.
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+        guard refusal == nil else { return }
+        inner.parser(parser, parseErrorOccurred: parseError)
     }
 
     private func withinText(_ parser: XMLParser, adding bytes: Int) -> Bool {

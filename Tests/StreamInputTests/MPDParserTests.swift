@@ -217,6 +217,35 @@ final class MPDParserTests: XCTestCase {
                        "http://radio.example/dash/live.mpd: @mediaPresentationDuration 'forever' is not an xs:duration")
     }
 
+    /// Failed before MPDParser went through CheckedXMLParser: libxml2 read the DTD, expanded its entities
+    /// and counted no attributes.
+    func testADTDOrAnEntityBombInAnyEncodingIsRefusedInOneLine() {
+        func message(_ body: Data) -> String {
+            do { _ = try MPDParser.parse(body, url: mpdURL); return "parsed" } catch { return "\(error)" }
+        }
+        let laughs = (1...9).map { level in
+            "<!ENTITY l\(level) \"" + String(repeating: "&l\(level - 1);", count: 10) + "\">"
+        }.joined()
+        let bomb = """
+        <?xml version="1.0"?>
+        <!DOCTYPE MPD [<!ENTITY l0 "lol">\(laughs)]>
+        <MPD type="static" mediaPresentationDuration="PT4S"><BaseURL>http://radio.example/&l9;/</BaseURL><Period/></MPD>
+        """
+        XCTAssertEqual(message(Data(bomb.utf8)), "http://radio.example/dash/live.mpd: not a valid MPD: it has a DTD declaration (<!ENTITY)")
+        // One harmless entity is refused all the same: a DTD has no place in an MPD.
+        let entity = #"<!DOCTYPE MPD [<!ENTITY host "radio.example">]><MPD type="static" mediaPresentationDuration="PT4S"><BaseURL>http://&host;/</BaseURL><Period/></MPD>"#
+        XCTAssertEqual(message(Data(entity.utf8)), "http://radio.example/dash/live.mpd: not a valid MPD: it has a DTD declaration (<!ENTITY)")
+        let utf16 = #"<?xml version="1.0" encoding="UTF-16"?>"# + bomb.drop { $0 != "\n" }
+        // Without a byte order mark UTF-16's bytes are valid UTF-8 (NULs and ASCII): only the checks see its DTD.
+        XCTAssertEqual(message(utf16.data(using: .utf16BigEndian)!),
+                       "http://radio.example/dash/live.mpd: not a valid MPD: it has a DTD declaration (<!ENTITY)")
+        XCTAssertEqual(message(Data([0xFF, 0xFE]) + utf16.data(using: .utf16LittleEndian)!),
+                       "http://radio.example/dash/live.mpd: the MPD is not UTF-8 text")
+        let attributes = (1...65).map { " a\($0)=\"1\"" }.joined()
+        XCTAssertEqual(message(Data(#"<MPD type="static" mediaPresentationDuration="PT4S"><Period\#(attributes)/></MPD>"#.utf8)),
+                       "http://radio.example/dash/live.mpd: not a valid MPD: it has an element with more than 64 attributes")
+    }
+
     func testASegmentTemplateCannotLeadOffTheWeb() throws {
         let mpd = try parse("""
         <MPD type="static" mediaPresentationDuration="PT4S"><Period><AdaptationSet contentType="audio">

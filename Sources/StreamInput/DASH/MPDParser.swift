@@ -1,14 +1,16 @@
 import Foundation
 import RadioModel
+import XMLInput
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
 
-/// Reads an MPD with Foundation's XMLParser (libxml2's SAX parser; external entities are never
-/// loaded). Inheritance — SegmentTemplate attributes from Period to AdaptationSet to Representation,
-/// BaseURL at every level — is settled here, so the rest of the follower sees flat representations
-/// whose URLs are absolute and http(s): a remote MPD can never lead to a local file. Errors are
-/// `PlaylistError`s, one line naming the MPD (and the line, when XML parsing failed there).
+/// Reads an MPD through XMLInput's `CheckedXMLParser` (libxml2's SAX parser behind the checks every
+/// document from outside passes: no DTD, so no entity bomb, in any encoding; `XMLLimits.manifest`;
+/// external entities never loaded). Inheritance — SegmentTemplate attributes from Period to AdaptationSet
+/// to Representation, BaseURL at every level — is settled here, so the rest of the follower sees flat
+/// representations whose URLs are absolute and http(s): a remote MPD can never lead to a local file.
+/// Errors are `PlaylistError`s, one line naming the MPD (and the line, when XML parsing failed there).
 public enum MPDParser {
     public static let maxBytes = 2 << 20
     static let maxPeriods = 1000
@@ -24,20 +26,19 @@ public enum MPDParser {
 
     public static func parse(_ body: Data, url: String) throws -> MPD {
         guard body.count <= maxBytes else { throw PlaylistError(url: url, line: nil, message: "MPD larger than \(maxBytes) bytes") }
-        // FoundationXML traps on a name or attribute that is not UTF-8 (found by the mpd fuzz target).
+        // FoundationXML traps on a name or attribute that is not UTF-8 (found by the mpd fuzz target);
+        // CheckedXMLParser refuses those too, but every MPD onair has met is UTF-8, and this line is plainer.
         guard String(validating: body, as: UTF8.self) != nil else {
             throw PlaylistError(url: url, line: nil, message: "the MPD is not UTF-8 text")
         }
         let reader = MPDReader(url: url)
-        let parser = XMLParser(data: body)
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        let parsed = parser.parse()
-        if let error = reader.error { throw error }
-        guard parsed else {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "malformed XML"
-            throw PlaylistError(url: url, line: parser.lineNumber, message: "not well-formed XML (\(reason))")
+        do {
+            try CheckedXMLParser.parse(body, into: reader, limits: .manifest)
+        } catch {
+            // The reader's own reason (not an MPD, too many periods, the line where the XML broke) is plainer.
+            throw reader.error ?? PlaylistError(url: url, line: nil, message: "not a valid MPD: \(error)")
         }
+        if let error = reader.error { throw error }
         return try reader.finish()
     }
 }
