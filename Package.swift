@@ -6,8 +6,6 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "onair", targets: ["onair"]),
-        // What parses outside input, for the fuzz targets in Fuzz/ (a package of its own, built by scripts/fuzz).
-        .library(name: "OnairParsers", targets: ["RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "XMLInput", "Guide", "Podcasts", "HTTPService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -153,6 +151,12 @@ let package = Package(
         // The hot paths alone (ICY de-interleaving and the byte queue; decode and resample), for the
         // instruction-count guard in CI (scripts/bench/guard). Not a user command.
         .executableTarget(name: "onair-hotpaths", dependencies: ["Media", "RadioModel", "StreamInput"]),
+        // The libFuzzer targets for every parser of outside input (Fuzz/README.md). Built in every build;
+        // only the AddressSanitizer build scripts/sanitize makes links libFuzzer, and scripts/fuzz runs that one.
+        .target(name: "CFuzzDriver"),
+        .executableTarget(name: "onair-fuzz", dependencies: [
+            "CFuzzDriver", "RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "Guide", "Podcasts", "HTTPService",
+        ], path: "Fuzz", exclude: ["Corpus", "README.md", "lsan-suppressions.txt"]),
 
         // Fixture servers and helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

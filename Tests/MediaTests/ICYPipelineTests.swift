@@ -65,6 +65,9 @@ final class ICYPipelineTests: XCTestCase {
                 connection.close()
             } else {
                 try FixtureHTTPServer.icyStream(writer)(request, connection)
+                // Held open, as a live station is: its 8 s arrive at once, and a close here would bring
+                // a third connection whenever the decoder is slow to reach 6 s (seen under ThreadSanitizer).
+                while connection.isClientConnected { try connection.sleep(0.05) }
             }
         }
         let (log, audio) = PipelineHarness().play(server.url("/drop").absoluteString, seconds: 6)

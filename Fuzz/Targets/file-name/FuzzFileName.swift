@@ -3,8 +3,7 @@ import Recording
 /// File names made from what stations send (titles, names): whatever the text, the result is one
 /// harmless name inside its directory — no separator, no "..", no control character, no leading dot
 /// or dash, at most FileNameToken.maxBytes of UTF-8.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzFileName(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let name = FileNameToken.sanitised(text)
     precondition(!name.contains("/") && !name.contains("\\"), "a separator in '\(name)'")

@@ -3,8 +3,7 @@ import StreamInput
 
 /// HLS media playlists (RFC 8216), as a live station's server sends them every target duration:
 /// segments, keys and init sections resolve to http(s) only; sequence numbers and byte ranges stay sane.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzHLSMedia(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let body = Data(bytes: data, count: size)
     guard case .hlsMedia(let playlist)? = try? PlaylistParser.parse(body, url: "https://radio.example/hls/live.m3u8") else {
         return 0

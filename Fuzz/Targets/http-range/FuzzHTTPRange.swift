@@ -2,8 +2,7 @@ import HTTPService
 
 /// `Range:` headers against a file of any size (the first two bytes, little-endian): a part is always
 /// inside the file, and an empty file has none.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzHTTPRange(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 2 else { return 0 }
     let fileSize = Int(data[0]) | Int(data[1]) << 8
     let header = String(decoding: UnsafeBufferPointer(start: data + 2, count: size - 2), as: UTF8.self)

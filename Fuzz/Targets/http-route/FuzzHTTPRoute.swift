@@ -2,8 +2,7 @@ import HTTPService
 
 /// What the server reads from a request's path and headers before a route runs: an id names one item
 /// one way (digits only, positive), and a bearer token is never empty.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzHTTPRoute(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     for segment in text.split(separator: "/", omittingEmptySubsequences: false) {
         guard let id = RequestParsing.id(segment) else { continue }

@@ -3,8 +3,7 @@ import StreamInput
 /// The ICY de-interleaver and title parser: the first byte picks metaint (1–256), the second how the
 /// rest is split into network chunks; every metadata block found is parsed as a title, in UTF-8 and
 /// with a station charset. The audio handed on must be exactly the stream minus its metadata.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzICY(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 2 else { return 0 }
     let metaint = Int(data[0]) + 1
     let chunkSize = Int(data[1]) + 1

@@ -2,8 +2,7 @@ import StreamInput
 
 /// ID3v2 tags: the timed ID3 HLS stations send with titles, and tags at the start of packed audio
 /// segments. Sizes are bounded; text frames never exceed their limit.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzID3(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     if let tagSize = ID3Tag.size(atStartOf: bytes) { precondition(tagSize >= 10, "tag of \(tagSize) bytes") }
     let leading = ID3Tag.leadingTags(in: bytes)

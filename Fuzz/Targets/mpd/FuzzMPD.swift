@@ -5,8 +5,7 @@ import StreamInput
 /// the segments available at two moments (so a period or a restart is numbered against what came
 /// before). Every URL stays http(s), sequence numbers run in step, times and lengths stay finite, and
 /// no listing exceeds its bound however large the template's numbers.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzMPD(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let body = Data(bytes: data, count: size)
     guard let mpd = try? MPDParser.parse(body, url: "https://radio.example/dash/live.mpd") else { return 0 }
     func isRemote(_ url: String) -> Bool { ["http", "https"].contains(URL(string: url)?.scheme?.lowercased() ?? "") }

@@ -7,8 +7,7 @@ import Recording
 /// as written) and a recording's output template (only inside the recordings folder). The input's first
 /// line is the sink asked for, the rest the template. Asserts that no other sink is ever resolved, and
 /// that an admitted template, filled with any values, names a file under the recordings folder.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzNetworkRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
     let declared = DeclaredSinks(["kitchen": "fifo:/tmp/snapfifo", "loft": "icecast://source:s3cret@127.0.0.1:8000/loft"])

@@ -3,8 +3,7 @@ import StreamInput
 
 /// .pls and .m3u station playlists (and HLS master playlists, which share the .m3u8 door): whatever a
 /// remote server sends, the entries that come out are http(s) URLs, never a local file or scheme.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzPlaylist(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let body = Data(bytes: data, count: size)
     for url in ["http://radio.example/listen.pls", "https://radio.example/dir/listen.m3u"] {
         _ = PlaylistParser.isPlaylist(mediaType: "audio/x-scpls", url: url, body: body)

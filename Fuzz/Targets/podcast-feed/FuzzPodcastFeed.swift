@@ -4,8 +4,7 @@ import Podcasts
 /// Podcast feeds (RSS 2.0, Atom) as a feed server sends them: any bytes give a titled feed whose
 /// episodes all have an http(s) enclosure and a non-negative length, or one error line — never a crash.
 /// The same bytes as a podcast:chapters file give chapters in order, or one error line.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzPodcastFeed(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do {
         let feed = try FeedReader.read(Data(bytes: data, count: size))
         precondition(!feed.title.isEmpty, "a feed without a title")

@@ -2,8 +2,7 @@ import Outputs
 
 /// What a client of the HTTP relay sends before its first byte of audio: the request head, read
 /// within the relay's size and header limits.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzRelayRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let end = HTTPRequestHead.end(in: bytes) else { return 0 }
     precondition(end <= bytes.count && bytes[end - 1] == 0x0A, "head ends outside the bytes")

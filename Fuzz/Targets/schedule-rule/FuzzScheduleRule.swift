@@ -5,8 +5,7 @@ import Scheduling
 /// A schedule rule as `onair schedule add` reads it, one field a line: the timing (`cron …`, `on …`
 /// or a weekly `--at` text), the length, the time zone. Whatever `RuleRequest` accepts is expanded from a fixed
 /// instant: the episodes come in order, none twice, none ending before the instant, each as long as asked.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzScheduleRule(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     guard lines.count >= 3, let length = TimeSpan(lines[1]), length.seconds > 0 else { return 0 }

@@ -4,8 +4,7 @@ import Outputs
 /// The sink strings of --to (fifo:PATH, tcp:HOST:PORT, http://ADDR:PORT/PATH, icecast://USER:PASS@…):
 /// any text parses or throws, and neither the parsed sink nor the error about it shows a password —
 /// read the way URLComponents (and so libcurl) reads it, or the way a person reads a mistyped URL.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzSinkSpec(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let shown: String
     do {

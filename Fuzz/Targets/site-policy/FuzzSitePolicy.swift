@@ -5,8 +5,7 @@ import HTTPService
 /// a Sec-Fetch-Site, one per line. Asserts that a host answered to is localhost, an IP address or the
 /// configured name, and that a request whose Origin names another host than its Host (and than the
 /// public URL) is never taken for this site's own.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzSitePolicy(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let lines = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
     let host = lines.first, origin = lines.count > 1 ? lines[1] : nil, fetchSite = lines.count > 2 ? lines[2] : nil

@@ -3,8 +3,7 @@ import Guide
 
 /// XMLTV guides, as a guide server or a file sends them: any bytes give programmes that start before
 /// they stop, on a named channel, with a title — or one error line — never a crash.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzXMLTV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do {
         let guide = try XMLTVReader.read(Data(bytes: data, count: size))
         for programme in guide.programmes {
