@@ -39,7 +39,17 @@ final class ICYMetadataTests: XCTestCase {
 
     func testControlCharactersAreRemoved() {
         let block = Array("StreamTitle='A\u{1B}[31mB\tC';".utf8)
-        XCTAssertEqual(ICYMetadata(block: block).title, "A[31mBC")
+        XCTAssertEqual(ICYMetadata(block: block).title, "A[31mB C", "a tab keeps the words apart")
+    }
+
+    /// Failed before: entities were decoded after the bytes were cleaned, so `&#x9B;` became a C1 control
+    /// again (CSI, which terminals obey as ESC [), and a bidi override (which reorders what a reader sees)
+    /// passed as it came.
+    func testAnEscapeOrBidiOverrideSpelledAsAnEntityIsTakenOutAndTheWordsStay() {
+        let block = Array("StreamTitle='Nina&#x9B;2J Simone - Feeling&#x202E; Good\u{2066}';".utf8)
+        XCTAssertEqual(ICYMetadata(block: block).title, "Nina2J Simone - Feeling Good")
+        let pairs = Array(#"StreamTitle='title="Song&#x85;&#155;0m",artist="Art&#x202E;ist"';"#.utf8)
+        XCTAssertEqual(ICYMetadata(block: pairs).title, "Artist - Song0m")
     }
 
     func testGarbageYieldsNoTitleAndNoCrash() {

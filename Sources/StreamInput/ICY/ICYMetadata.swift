@@ -70,16 +70,12 @@ public struct ICYMetadata: Sendable, Equatable {
 /// Decodes title bytes whose charset nobody declared.
 public enum TitleText {
     /// Valid UTF-8 is taken as it is; otherwise the station's charset (an iconv name such as
-    /// "windows-1251"); otherwise Latin-1, which maps every byte and so never fails.
+    /// "windows-1251"); otherwise Latin-1, which maps every byte and so never fails. Made printable
+    /// (`UntrustedText`): no control character or bidi override reaches a terminal, a file or a log.
     public static func decode(_ bytes: [UInt8], charset: String?) -> String {
-        if let utf8 = String(validating: bytes, as: UTF8.self) { return clean(utf8) }
-        if let charset, let converted = convert(bytes, from: charset) { return clean(converted) }
-        return clean(String(latin1: bytes))
-    }
-
-    /// Control characters (C0, DEL, C1) never reach a terminal or a file name.
-    static func clean(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
+        if let utf8 = String(validating: bytes, as: UTF8.self) { return UntrustedText.printable(utf8) }
+        if let charset, let converted = convert(bytes, from: charset) { return UntrustedText.printable(converted) }
+        return UntrustedText.printable(String(latin1: bytes))
     }
 
     /// iconv conversion to UTF-8; nil if the charset is unknown or the bytes are invalid in it.

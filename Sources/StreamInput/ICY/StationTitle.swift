@@ -15,7 +15,8 @@ public struct StationTitle: Sendable, Equatable {
     public var details: TitleDetails?
 
     public init(raw: String) {
-        let decoded = HTMLEntities.decode(raw)
+        // After the entities: `&#27;` or `&#x202E;` would otherwise become what TitleText took out of the bytes.
+        let decoded = UntrustedText.printable(HTMLEntities.decode(raw))
         if let iHeart = Self.iHeart(decoded) {
             self = iHeart
         } else if let pairs = Self.commaPairs(decoded) {

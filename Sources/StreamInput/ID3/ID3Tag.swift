@@ -176,7 +176,7 @@ public struct ID3Tag: Sendable, Equatable {
         default: raw = nil
         }
         guard let raw else { return nil }
-        let values = raw.split(separator: "\0").map { TitleText.clean(String($0)).trimmingCharacters(in: .whitespaces) }
+        let values = raw.split(separator: "\0").map { UntrustedText.printable(String($0)).trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
         return String(values.joined(separator: " / ").prefix(maxTextLength))
     }
