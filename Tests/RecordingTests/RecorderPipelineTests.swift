@@ -94,10 +94,36 @@ final class RecorderPipelineTests: XCTestCase {
         XCTAssertEqual(recording.gaps.first?.seconds ?? 0, 0.5, accuracy: 0.1, "the garbled half second")
     }
 
+    /// Failed before: a station's name (directory data) went into the tags and the cue sheet with its escape
+    /// sequence and bidi override, and a title's override into the chapters and the cue sheet.
+    func testAStationsNameAndTitlesReachTheTagsChaptersAndCueSheetWithoutEscapesOrBidiOverrides() throws {
+        let directory = try TemporaryDirectory(prefix: "onair-recorder")
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let audio = try Data(contentsOf: AudioFixtures.sine(frequency: 440, seconds: 6, codec: .aacADTS, bitrate: 128))
+        let writer = ICYStreamWriter(audio: audio, metaint: 16_000, schedule: [.title("Art\u{202E}ist - So&#x9B;2Jng", atAudioByte: 0)])
+        server.route("/evil.aac", FixtureHTTPServer.icyStream(writer, contentType: "audio/aac"))
+        let index = try RecordingsIndex(directory: directory.url.appendingPathComponent("data"))
+        let recording = try record(server.url("/evil.aac"), seconds: 4, options: LiveStreamOptions(), into: directory, index: index,
+                                   station: "Evil\u{1B}]0;pwned\u{07} FM\r\n\u{202E}")
+        let file = URL(fileURLWithPath: recording.file)
+        let tags = try FFprobe.inspect(file).tags
+        XCTAssertEqual(tags["artist"], "Evil]0;pwned FM ", "\(tags)")
+        let chapters = try ProcessRunner.run("ffprobe", ["-v", "error", "-show_chapters", "-of", "csv=p=0", file.path], timeout: 30)
+            .check().stdoutText
+        XCTAssertTrue(chapters.contains("Artist - So2Jng"), chapters)
+        let cue = try String(contentsOfFile: try XCTUnwrap(recording.cueSheet), encoding: .utf8)
+        XCTAssertTrue(cue.contains("PERFORMER \"Evil]0;pwned FM \"\n") && cue.contains("TITLE \"So2Jng\"\n")
+                      && cue.contains("PERFORMER \"Artist\"\n"), cue)
+        for text in [tags.values.joined(), chapters, cue] {
+            XCTAssertFalse(text.unicodeScalars.contains { [0x07, 0x1B, 0x9B, 0x202E].contains($0.value) }, text.debugDescription)
+        }
+    }
+
     /// Records `url` by stream copy for `seconds` of audio, finalised into `index`.
     private func record(_ url: URL, seconds: Double, options: LiveStreamOptions, into directory: TemporaryDirectory,
-                        index: RecordingsIndex) throws -> FinishedRecording {
-        let plan = RecordingPlan(station: StationLabel(id: "test", name: "Test FM"), programme: nil, source: url.absoluteString,
+                        index: RecordingsIndex, station: String = "Test FM") throws -> FinishedRecording {
+        let plan = RecordingPlan(station: StationLabel(id: "test", name: station), programme: nil, source: url.absoluteString,
                                  timeZone: TimeZone(identifier: "UTC")!, template: .standard, base: directory.url, format: .copy)
         let outcomes = Outcomes()
         let finaliser = Finaliser(index: index, measuresLoudness: true)

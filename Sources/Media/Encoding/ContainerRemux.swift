@@ -1,4 +1,5 @@
 import CFFmpeg
+import RadioModel
 import Foundation
 
 /// What a file's audio holds, as its demuxer's timestamps tell it.
@@ -23,9 +24,12 @@ public enum ContainerRemux {
     }
 
     /// `metadata` by FFmpeg's generic names; for MP4, keys "----:MEAN:NAME" become iTunes freeform
-    /// atoms (see MP4FreeformTags), which FFmpeg's muxer does not write.
+    /// atoms (see MP4FreeformTags), which FFmpeg's muxer does not write. Tag values and chapter titles carry
+    /// what stations, directories and guides sent, so they are made printable here, where every one passes.
     public static func remux(input: String, output: String, container: AudioContainer, metadata: [String: String],
                              chapters: [Chapter]) throws -> RemuxSummary {
+        let metadata = metadata.mapValues { UntrustedText.printable($0) }
+        let chapters = chapters.map { Chapter(start: $0.start, end: $0.end, title: UntrustedText.printable($0.title)) }
         let (freeform, generic) = container == .mp4 ? MP4FreeformTags.split(metadata) : ([], metadata)
         let reader = try AudioFileReader(path: input)
         let writer = try ContainerWriter(container: container, parameters: reader.parameters, timeBase: reader.timeBase,

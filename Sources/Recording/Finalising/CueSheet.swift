@@ -32,12 +32,9 @@ enum CueSheet {
         return String(format: "%02d:%02d:%02d", frames / 75 / 60, frames / 75 % 60, frames % 75)
     }
 
-    /// The format has no escapes: double quotes become single ones, control characters spaces.
+    /// The format has no escapes: double quotes become single ones; a line break or any other control
+    /// character or bidi override (a station's name or title) goes as everywhere else (`UntrustedText`).
     static func quoted(_ text: String) -> String {
-        let cleaned = text.unicodeScalars.map { scalar -> String in
-            if scalar == "\"" { return "'" }
-            return scalar.properties.generalCategory == .control ? " " : String(scalar)
-        }.joined()
-        return "\"\(cleaned)\""
+        "\"\(UntrustedText.printable(text).replacingOccurrences(of: "\"", with: "'"))\""
     }
 }
