@@ -35,8 +35,8 @@ final class ScheduleDaemonTests: XCTestCase {
         Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + seconds).rounded(.up))
     }
 
-    private func startDaemon() throws -> RunningProcess {
-        let daemon = try onair.start(["daemon", "--json", "--http", "off"])
+    private func startDaemon(json: Bool = true) throws -> RunningProcess {
+        let daemon = try onair.start(["daemon", "--http", "off"] + (json ? ["--json"] : []))
         daemons.append(daemon)
         // Ready once its control socket answers.
         let deadline = Date(timeIntervalSinceNow: 10)
@@ -486,6 +486,31 @@ final class ScheduleDaemonTests: XCTestCase {
         XCTAssertEqual(indexedStart.timeIntervalSince(firstSample), 0, accuracy: 1, "the index dates the file by its first sample")
         return episode
     }
+    // MARK: What the log shows
+
+    /// Failed before: the daemon's log line, and the CLI's error, quoted a playlist's entry with its C1
+    /// control (CSI, which terminals obey as ESC [) and its bidi override as they came.
+    func testAFailedEpisodesLogLineQuotesThePlaylistWithoutItsEscapeOrBidiOverride() throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nftp://evil\u{9B}2J\u{202E}example/a.aac\n"
+        server.route("/evil.m3u8", FixtureHTTPServer.file(Data(playlist.utf8), contentType: "application/vnd.apple.mpegurl"))
+        let url = server.url("/evil.m3u8").absoluteString
+        let resolve = try onair.run(["resolve", url])
+        XCTAssertTrue(resolve.stderrText.contains("refusing 'ftp://evil2Jexample/a.aac'"), resolve.stderrText)
+
+        let daemon = try startDaemon(json: false)
+        try addOnce(url, at: wholeSecond(in: 2), seconds: 3)
+        XCTAssertEqual(try waitUntilFinished(count: 1, timeout: 30).first?["status"] as? String, "failed")
+        daemon.stop(grace: 5)
+        let log = daemon.result().stderrText
+        XCTAssertTrue(log.split(separator: "\n").contains { $0.hasPrefix("episode-failed") && $0.contains("refusing 'ftp://evil2Jexample/a.aac'") },
+                      log)
+        for text in [resolve.stderrText, log] {
+            XCTAssertFalse(text.unicodeScalars.contains { [0x1B, 0x9B, 0x202E].contains($0.value) }, text.debugDescription)
+        }
+    }
+
     // MARK: The control channel
 
     /// The daemon's socket is its user's alone, and clients that dawdle (slowloris), flood or talk

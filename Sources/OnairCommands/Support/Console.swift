@@ -11,9 +11,11 @@ import Glibc
 enum Console {
     private static let lock = NSLock()
 
-    /// One line on stderr.
+    /// One line on stderr — the CLI's messages and the daemon's log — made printable (`UntrustedText`): they
+    /// quote stations' names, titles, URLs and servers' words, whose escape sequences a terminal would obey.
     static func message(_ text: String) {
-        lock.withLock { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+        let line = UntrustedText.printable(text)
+        lock.withLock { FileHandle.standardError.write(Data((line + "\n").utf8)) }
     }
 
     /// One JSON object per line, on stdout or stderr.

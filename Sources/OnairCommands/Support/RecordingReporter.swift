@@ -52,7 +52,7 @@ final class RecordingReporter: @unchecked Sendable {  // recorders, statuses, ti
         // A failed recorder reports itself, with where its audio is.
         case .decoding, .programDateTime, .consumerFailed: text = nil
         }
-        if let text { line("\(station): \(TextTable.printable(text))") }
+        if let text { line("\(station): \(text)") }
     }
 
     func report(station: String, _ event: RecordingEvent) {
@@ -109,8 +109,9 @@ final class RecordingReporter: @unchecked Sendable {  // recorders, statuses, ti
         }
     }
 
-    /// A line above the status line.
+    /// A line above the status line, made printable: it quotes stations, titles and servers' words.
     private func line(_ text: String) {
+        let text = TextTable.printable(text)
         lock.withLock {
             clearStatus()
             FileHandle.standardError.write(Data((text + "\n").utf8))
