@@ -106,6 +106,27 @@ final class PlayerLiveViewTests: XCTestCase {
         XCTAssertGreaterThan(loud - fading, 12, "the last moments fade out: \(loud) dBFS → \(fading) dBFS")
     }
 
+    /// Failed before: the view wrote a station's name (directory data, kept in the catalogue) with its escape
+    /// sequence, which moved the cursor back over the name: "XXil FM" on the screen.
+    func testTheViewShowsAStationsNameWithoutObeyingItsEscapeSequence() throws {
+        try icecast.startSource(mount: "/escape.mp3", codec: .mp3, frequency: 440)
+        defer { try? icecast.stopSource(mount: "/escape.mp3") }
+        let onair = try OnairBinary()
+        let config = onair.home.url.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try Data("""
+        {"version": 1, "stations": [{"id": "escape", "name": "Evil\\u001b[5DXX\\u202e FM", "country": "GB", "language": "en",
+         "timeZone": "UTC", "streams": [{"url": "\(icecast.url(mount: "/escape.mp3").absoluteString)", "kind": "icy"}]}]}
+        """.utf8).write(to: config.appendingPathComponent("stations.json"))
+        let tmux = try TmuxSession(environment: onair.environment)
+        defer { tmux.stop() }
+        try tmux.type("\(OnairBinary.path) listen escape --sink wav:\(onair.home.file("escape.wav").path); echo exit=$?\n")
+        XCTAssertTrue(tmux.waitFor("▶ live"), tmux.shown)
+        XCTAssertTrue(tmux.waitFor("Evil[5DXX FM"), tmux.shown)
+        try tmux.type("q")
+        XCTAssertTrue(tmux.waitFor("exit=0"), tmux.shown)
+    }
+
     /// `r` records what is playing, starting with the audio already heard (up to 30 s) and its titles;
     /// `r` again stops, and the file is finalised into the recordings index.
     func testRecordKeyKeepsTheLastSecondsAlreadyHeard() throws {

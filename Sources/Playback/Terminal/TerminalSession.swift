@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,13 +67,15 @@ public final class TerminalSession: @unchecked Sendable {  // drawn and read fro
         return presses
     }
 
-    /// Replaces the previous view with `lines`, each cut to the terminal's width so nothing wraps.
+    /// Replaces the previous view with `lines`, each made printable (a station's name, a programme, a title
+    /// or a server's words: the terminal would obey their escape sequences) and cut to the terminal's width
+    /// so nothing wraps.
     public func draw(_ lines: [String]) {
         var size = winsize()
         let width = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
         var text = drawnLines > 0 ? "\r\u{1B}[\(drawnLines)A" : ""
         for line in lines {
-            text += "\u{1B}[2K" + String(line.prefix(width - 1)) + "\n"
+            text += "\u{1B}[2K" + String(UntrustedText.printable(line).prefix(width - 1)) + "\n"
         }
         // Lines left over from a taller view are cleared.
         if drawnLines > lines.count {
