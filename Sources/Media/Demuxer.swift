@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import RadioModel
 import StreamInput
 
 /// libavformat over one ingest run (or a file on disk, or on a web server): finds the audio stream and
@@ -132,7 +133,8 @@ final class Demuxer {
 
     private static func value(_ dictionary: OpaquePointer?, _ key: String) -> String? {
         guard let entry = av_dict_get(dictionary, key, nil, 0), let value = entry.pointee.value else { return nil }
-        let text = String(cString: value).trimmingCharacters(in: .whitespacesAndNewlines)
+        // Comments inside the stream are the station's words, as untrusted as an ICY title (UntrustedText).
+        let text = UntrustedText.printable(String(cString: value)).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : text
     }
 

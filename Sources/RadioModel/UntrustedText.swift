@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text that came from outside — a stream's title, a directory's station name, a feed, a guide, a request —
 /// as onair may print it to a terminal, write it into XML, a cue sheet, a tag, a log line or a metric
 /// label: one line, with no control character (a terminal would obey an escape sequence; XML 1.0 forbids
@@ -20,6 +22,21 @@ public enum UntrustedText {
         let line = String(kept)
         guard let maxLength, line.count > maxLength else { return line }
         return String(line.prefix(maxLength)) + "…"
+    }
+
+    /// JSON as onair prints it (`--json`): every C1 control and bidirectional control written as a `\uXXXX`
+    /// escape. JSON escapes the C0 controls already but leaves these raw, and a terminal obeys U+009B as it
+    /// does ESC [. They can stand only inside strings, so the JSON stays valid and reads back exactly as it came.
+    public static func escapingControls(inJSON json: String) -> String {
+        var escaped = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if (0x80...0x9F).contains(scalar.value) || bidiControls.contains(scalar.value) || [0x2028, 0x2029].contains(scalar.value) {
+                escaped.append(contentsOf: String(format: "\\u%04X", scalar.value).unicodeScalars)
+            } else {
+                escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 
     /// Embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) and the marks U+200E/U+200F, U+061C.

@@ -13,3 +13,16 @@ final class UntrustedTextTests: XCTestCase {
         XCTAssertEqual(UntrustedText.printable("abcdef", maxLength: 3), "abc…")
     }
 }
+
+/// `--json` output: a title's C1 control (U+009B, which a terminal obeys as ESC [) and bidirectional override
+/// were printed raw, as JSON escapes only the C0 controls. Escaped, the line is harmless and reads back the same.
+final class JSONForTerminalTests: XCTestCase {
+    func testC1AndBidiControlsAreEscapedAndTheValueReadsBackExactly() throws {
+        let title = "Radio \u{9B}2J Nova \u{202E}evil\u{2028}\u{1B}[5D Café"
+        let json = UntrustedText.escapingControls(inJSON: String(decoding: OnairJSON.data(["title": title]), as: UTF8.self))
+        XCTAssertFalse(json.unicodeScalars.contains { (0x0...0x1F).contains($0.value) || (0x80...0x9F).contains($0.value)
+            || [0x202E, 0x2028].contains($0.value) }, json)
+        XCTAssertTrue(json.contains("\\u009B") && json.contains("\\u202E") && json.contains("Café"), json)
+        XCTAssertEqual(try OnairJSON.decoder.decode([String: String].self, from: Data(json.utf8)), ["title": title])
+    }
+}

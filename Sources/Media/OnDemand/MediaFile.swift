@@ -68,7 +68,8 @@ public final class MediaFile {
         chapters = (0..<Int(context.pointee.nb_chapters)).compactMap { index in
             guard let chapter = context.pointee.chapters[index] else { return nil }
             let base = av_q2d(chapter.pointee.time_base)
-            let name = av_dict_get(chapter.pointee.metadata, "title", nil, 0).flatMap { $0.pointee.value.map { String(cString: $0) } }
+            let name = av_dict_get(chapter.pointee.metadata, "title", nil, 0)
+                .flatMap { $0.pointee.value.map { UntrustedText.printable(String(cString: $0)) } }
             return Chapter(start: Double(chapter.pointee.start) * base, end: Double(chapter.pointee.end) * base,
                            title: name ?? "Chapter \(index + 1)")
         }

@@ -18,12 +18,13 @@ enum Console {
         lock.withLock { FileHandle.standardError.write(Data((line + "\n").utf8)) }
     }
 
-    /// One JSON object per line, on stdout or stderr.
+    /// One JSON object per line, on stdout or stderr, its C1 and bidirectional controls escaped (`UntrustedText`).
     static func json<T: Encodable>(_ value: T, toStandardError: Bool = false) {
         guard let data = try? OnairJSON.encoder.encode(value) else { return }
+        let line = UntrustedText.escapingControls(inJSON: String(decoding: data, as: UTF8.self)) + "\n"
         lock.withLock {
             let handle = toStandardError ? FileHandle.standardError : FileHandle.standardOutput
-            handle.write(data + Data("\n".utf8))
+            handle.write(Data(line.utf8))
         }
     }
 
