@@ -32,9 +32,12 @@ final class CastCommandTests: XCTestCase {
         guard ProcessRunner.which("gmediarender") != nil else {
             throw XCTSkip("gmediarender is not installed: install it with scripts/setup")
         }
-        // libupnp will not serve on loopback: the renderer advertises itself on this machine's network interface.
-        guard let interface = try Self.networkInterface() else {
-            throw XCTSkip("this machine has no IPv4 network interface but loopback, and gmediarender refuses loopback")
+        // libupnp will not serve on loopback, and this machine's network is not the test's: the test runs again
+        // in a network namespace of its own, where the renderer advertises itself on the namespace's interface.
+        guard let interface = PrivateNetwork.interface else {
+            let inside = try PrivateNetwork.run(test: "OnairCommandsTests.CastCommandTests/" + #function.replacingOccurrences(of: "()", with: ""))
+            XCTAssertTrue(PrivateNetwork.passed(inside), PrivateNetwork.failures(of: inside))
+            return
         }
         let icecast = try IcecastHarness.playing("/tone.mp3", title: "Cast tone")
         defer { icecast.stop() }
@@ -151,11 +154,5 @@ final class CastCommandTests: XCTestCase {
         XCTAssertTrue(dead.output.standardError.hasPrefix("onair: cannot reach the renderer: http://127.0.0.1:\(port)/description.xml: "),
                       dead.output.standardError)
         XCTAssertEqual(dead.output.standardError.split(separator: "\n").count, 1, dead.output.standardError)
-    }
-
-    /// The first network interface with an IPv4 address other than loopback, as `ip` names it.
-    private static func networkInterface() throws -> String? {
-        let lines = try ProcessRunner.run("ip", ["-4", "-o", "addr", "show"], timeout: 10).check().stdoutText.split(separator: "\n")
-        return lines.map { $0.split(separator: " ") }.first { $0.count > 1 && $0[1] != "lo" }.map { String($0[1]) }
     }
 }
