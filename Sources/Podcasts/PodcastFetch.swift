@@ -31,13 +31,14 @@ public struct PodcastFetch: Sendable {
         self.init(store: store, downloads: dataDirectory.appendingPathComponent("podcasts"), engine: engine)
     }
 
-    /// Follows the feed at `url` (or refreshes it if followed already).
-    public func add(_ url: String, now: Date = Date()) throws(PodcastError) -> Outcome {
-        try refresh(try store.podcast(url: url) ?? Podcast(url: url, title: url), now: now)
+    /// Follows the feed at `url` (or refreshes it if followed already). `warn` hears each thing read
+    /// leniently (`PodcastFeed.warnings`), one line each.
+    public func add(_ url: String, now: Date = Date(), warn: (String) -> Void = { _ in }) throws(PodcastError) -> Outcome {
+        try refresh(try store.podcast(url: url) ?? Podcast(url: url, title: url), now: now, warn: warn)
     }
 
     /// Asks for the feed again, sending the validators of the copy read last.
-    public func refresh(_ podcast: Podcast, now: Date = Date()) throws(PodcastError) -> Outcome {
+    public func refresh(_ podcast: Podcast, now: Date = Date(), warn: (String) -> Void = { _ in }) throws(PodcastError) -> Outcome {
         let outcome: ConditionalFetch.Outcome
         do {
             outcome = try ConditionalFetch.fetch(podcast.url, validators: HTTPValidators(etag: podcast.etag, lastModified: podcast.lastModified),
@@ -51,10 +52,11 @@ public struct PodcastFetch: Sendable {
         }
         let feed: PodcastFeed
         do {
-            feed = try FeedReader.read(body)
+            feed = try FeedReader.read(body, url: podcast.url)
         } catch {
             throw PodcastError("\(URLRedaction.redact(podcast.url)): \(error)")
         }
+        feed.warnings.forEach { warn("\(URLRedaction.redact(podcast.url)): \($0)") }
         var updated = podcast
         updated.title = feed.title
         updated.description = feed.description

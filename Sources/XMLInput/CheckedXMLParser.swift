@@ -21,12 +21,19 @@ public struct XMLInputError: Error, CustomStringConvertible, Equatable, Sendable
 /// out — are refused; and `XMLLimits` bounds the attributes of a tag before the parse, the depth, the
 /// elements, the text and the time during it. Found by the xmltv fuzz target and an attacker's probes.
 public enum CheckedXMLParser {
+    /// libxml2's XML_ERR_ENTITYREF_NO_NAME, _SEMICOL_MISSING, XML_ERR_UNDECLARED_ENTITY, XML_WAR_UNDECLARED_ENTITY
+    /// and XML_ERR_NAME_REQUIRED (a bare "&" followed by a space).
+    private static let referenceErrors: Set<Int> = [22, 23, 26, 27, 68]
+
     /// Parses `data` into `delegate` within `limits`; external entities are never resolved. With
     /// `namespaces`, the delegate gets local names and namespace URIs (without, Foundation on Linux writes
-    /// a prefixed name backwards: "duration:itunes").
+    /// a prefixed name backwards: "duration:itunes"), and a prefix of `assuming` (prefix: URI) that the
+    /// document uses without declaring it stands for that URI. Returns the prefixes so assumed.
+    @discardableResult
     public static func parse(_ data: Data, into delegate: XMLParserDelegate, namespaces: Bool = false,
-                             limits: XMLLimits = .small) throws(XMLInputError) {
-        let data = try XMLEncoding.checkable(data)
+                             assuming conventional: [String: String] = [:], limits: XMLLimits = .small) throws(XMLInputError) -> [String] {
+        var (data, assumed) = (try XMLEncoding.checkable(data), [String]())
+        if namespaces { (data, assumed) = MarkupScan.declaringUndeclared(conventional, in: data) }
         for declaration in ["<!ENTITY", "<!NOTATION", "<!ATTLIST", "<!ELEMENT"] where data.range(of: Data(declaration.utf8)) != nil {
             throw XMLInputError("it has a DTD declaration (\(declaration))")
         }
@@ -44,7 +51,14 @@ public enum CheckedXMLParser {
         let parsed = parser.parse()
         if let refusal = limited.refusal { throw refusal }
         if let error = parser.parserError ?? (parsed ? nil : XMLInputError("unreadable")) {
-            throw XMLInputError("XML error by line \(parser.lineNumber), libxml2 code \((error as NSError).code)")
+            let code = (error as NSError).code
+            // libxml2's errors about a reference (no name, no ";", an entity never declared) are told by the
+            // reference itself: its line number is where the parser had read to, often far past it.
+            if Self.referenceErrors.contains(code), let stray = MarkupScan.firstStrayAmpersand(in: data) {
+                throw XMLInputError("it has \(stray)")
+            }
+            throw XMLInputError("XML error by line \(parser.lineNumber), libxml2 code \(code)")
         }
+        return assumed
     }
 }

@@ -16,6 +16,8 @@ public struct PodcastFeed: Sendable, Equatable {
     public var title: String
     public var description: String?
     public var episodes: [FeedEpisode]
+    /// What was read leniently, one line each ("it uses the prefix itunes without declaring it: …").
+    public var warnings: [String] = []
 }
 
 public struct FeedEpisode: Sendable, Equatable {
@@ -33,70 +35,119 @@ public struct FeedEpisode: Sendable, Equatable {
     public var chaptersURL: String?
 }
 
-/// Reads RSS 2.0 feeds (with the iTunes and Podcasting 2.0 namespaces) and Atom feeds. Items without
-/// an http(s) enclosure on a named host are left out.
+/// Reads RSS 2.0 feeds (with the iTunes and Podcasting 2.0 namespaces) and Atom feeds. An item is an
+/// episode when one of its enclosures is audio (or may be: video, or no type and no image or page
+/// extension) on an http(s) URL with a named host; relative URLs are read against the feed's.
 public enum FeedReader {
     static let itunes = "http://www.itunes.com/dtds/podcast-1.0.dtd"
     static let podcastIndex = "https://podcastindex.org/namespace/1.0"
     static let atom = "http://www.w3.org/2005/Atom"
     static let content = "http://purl.org/rss/1.0/modules/content/"
+    static let media = "http://search.yahoo.com/mrss/"
 
-    public static func read(_ data: Data) throws(PodcastError) -> PodcastFeed {
-        let collector = Collector()
+    /// The namespaces podcast apps assume for these prefixes when a feed uses them without declaring them.
+    static let conventionalPrefixes = ["itunes": itunes, "podcast": podcastIndex, "atom": atom, "content": content, "media": media]
+
+    /// Other names feeds give the same namespaces: Apple's URI in other cases and over https, and the
+    /// Podcasting 2.0 namespace's first URI (its specification says both are the one namespace).
+    static func canonical(_ namespace: String) -> String {
+        switch namespace.lowercased() {
+        case "http://www.itunes.com/dtds/podcast-1.0.dtd", "https://www.itunes.com/dtds/podcast-1.0.dtd": itunes
+        case "https://podcastindex.org/namespace/1.0", "http://podcastindex.org/namespace/1.0",
+             "https://github.com/podcastindex-org/podcast-namespace/blob/main/docs/1.0.md": podcastIndex
+        default: namespace
+        }
+    }
+
+    /// Reads the feed fetched from `url` (which relative URLs are read against, and whose host names a feed
+    /// without a title).
+    public static func read(_ data: Data, url: String? = nil) throws(PodcastError) -> PodcastFeed {
+        let base = url.flatMap { URL(string: $0) }
+        let collector = Collector(base: base)
+        var warnings: [String] = []
         do {
-            try CheckedXMLParser.parse(data, into: collector, namespaces: true, limits: .feed)
+            let assumed = try CheckedXMLParser.parse(data, into: collector, namespaces: true, assuming: conventionalPrefixes, limits: .feed)
+            warnings += assumed.map { "it uses the prefix \($0): without declaring it; read as \(conventionalPrefixes[$0]!), as podcast apps do" }
         } catch {
             throw PodcastError("not a valid feed: \(error)")
         }
         guard let kind = collector.kind else { throw PodcastError("not a podcast feed: its root element is neither <rss> nor an Atom <feed>") }
-        guard let title = collector.title, !title.isEmpty else { throw PodcastError("not a podcast feed: the \(kind) has no title") }
-        return PodcastFeed(title: title, description: collector.showDescription, episodes: collector.episodes)
-    }
-
-    /// "1:02:03", "62:03", "3723" or "3723.5".
-    static func seconds(_ text: String) -> Double? {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false).map { Double($0) }
-        guard (1...3).contains(parts.count), parts.allSatisfy({ $0 != nil && $0! >= 0 && $0!.isFinite }) else { return nil }
-        return parts.reduce(0) { $0 * 60 + $1! }
-    }
-
-    /// RFC 822 dates as RSS writes them ("Tue, 24 Nov 2026 04:00:00 GMT", "+0100", seconds or weekday left off).
-    static func rssDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        for format in ["EEE, d MMM yyyy HH:mm:ss zzz", "EEE, d MMM yyyy HH:mm:ss Z", "d MMM yyyy HH:mm:ss zzz", "d MMM yyyy HH:mm:ss Z",
-                       "EEE, d MMM yyyy HH:mm zzz", "EEE, d MMM yyyy HH:mm Z"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text.trimmingCharacters(in: .whitespacesAndNewlines)) { return date }
+        var title = collector.title ?? ""
+        if title.isEmpty {
+            guard let host = base?.host, !host.isEmpty else { throw PodcastError("not a podcast feed: the \(kind) has no title") }
+            title = host
+            warnings.append("the \(kind) has no title; named after its host, \(host)")
         }
-        return nil
+        return PodcastFeed(title: title, description: collector.showDescription, episodes: collector.episodes, warnings: warnings)
+    }
+
+    /// itunes:duration in the forms feeds write it: "3723", "62:03", "1:02:03", "3723.5", "1:02:03.250".
+    /// Anything else ("1h 2m", "-5", "0") is no duration: 0 is what a publisher writes who does not know.
+    static func seconds(_ text: String) -> Double? {
+        let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count),
+              parts.dropLast().allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let last = parts.last, last.first?.isNumber == true, last.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              last.filter({ $0 == "." }).count <= 1 else { return nil }
+        let total = parts.reduce(0.0) { $0 * 60 + Double($1)! }
+        return total > 0 && total.isFinite ? total : nil
+    }
+
+    /// RSS's pubDate: RFC 822 (`RFC822Date`), else the ISO 8601 some feeds write there.
+    static func rssDate(_ text: String) -> Date? {
+        RFC822Date.parse(text) ?? Timestamp.parse(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// An enclosure, and how surely it is the episode's audio (0: not audio; the highest is taken).
+    struct Enclosure {
+        var url: String
+        var type: String?
+        var length: String?
+
+        var audioRank: Int {
+            let type = (type ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            if type.hasPrefix("audio/") { return 3 }
+            if type.hasPrefix("video/") { return 2 }
+            if type.hasPrefix("image/") || type.hasPrefix("text/") || type == "application/pdf" { return 0 }
+            let pathExtension = URL(string: url)?.pathExtension.lowercased() ?? ""
+            return ["jpg", "jpeg", "png", "gif", "webp", "svg", "pdf", "html", "htm", "txt"].contains(pathExtension) ? 0 : 1
+        }
     }
 
     private final class Collector: NSObject, XMLParserDelegate {
+        /// The item or entry being read: the depth it opened at, its fields and enclosures.
+        private struct OpenItem {
+            var depth: Int
+            var fields: [String: String] = [:]
+            var enclosures: [Enclosure] = []
+        }
+
         var kind: String?
         var title: String?
         var showDescription: String?
         var episodes: [FeedEpisode] = []
+        private let base: URL?
         private var depth = 0
-        /// The item or entry being read, and the depth it opened at.
-        private var item: (depth: Int, fields: [String: String])?
+        private var item: OpenItem?
         private var text = ""
+
+        init(base: URL?) { self.base = base }
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
             depth += 1
             text = ""
-            let namespace = namespaceURI ?? ""
+            let namespace = FeedReader.canonical(namespaceURI ?? "")
             if depth == 1 {
                 kind = name == "rss" && namespace.isEmpty ? "RSS channel" : (name == "feed" && namespace == atom ? "Atom feed" : nil)
             } else if item == nil, (name == "item" && namespace.isEmpty) || (name == "entry" && namespace == atom) {
-                item = (depth, [:])
+                item = OpenItem(depth: depth)
             } else if item != nil {
                 switch (namespace, name) {
                 case ("", "enclosure"):
-                    item?.fields["url"] = attributes["url"]; item?.fields["type"] = attributes["type"]; item?.fields["length"] = attributes["length"]
+                    if let url = attributes["url"] { item?.enclosures.append(Enclosure(url: url, type: attributes["type"], length: attributes["length"])) }
                 case (atom, "link") where attributes["rel"] == "enclosure":
-                    item?.fields["url"] = attributes["href"]; item?.fields["type"] = attributes["type"]; item?.fields["length"] = attributes["length"]
+                    if let url = attributes["href"] { item?.enclosures.append(Enclosure(url: url, type: attributes["type"], length: attributes["length"])) }
                 case (podcastIndex, "chapters"): item?.fields["chapters"] = attributes["url"]
                 default: break
                 }
@@ -110,10 +161,10 @@ public enum FeedReader {
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             defer { depth -= 1; text = "" }
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            let namespace = namespaceURI ?? ""
+            let namespace = FeedReader.canonical(namespaceURI ?? "")
             if let open = item, open.depth == depth {
                 item = nil
-                if let episode = episode(open.fields) { episodes.append(episode) }
+                if let episode = episode(open) { episodes.append(episode) }
                 return
             }
             guard !value.isEmpty else { return }
@@ -141,13 +192,28 @@ public enum FeedReader {
             }
         }
 
-        private func episode(_ fields: [String: String]) -> FeedEpisode? {
-            guard let url = fields["url"]?.trimmingCharacters(in: .whitespaces), let parsed = URL(string: url),
-                  let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host?.isEmpty == false else { return nil }
+        /// The item as an episode: its most surely audio enclosure on an http(s) URL; nil if it has none.
+        private func episode(_ item: OpenItem) -> FeedEpisode? {
+            let playable = item.enclosures.compactMap { enclosure -> (Enclosure, String)? in
+                guard enclosure.audioRank > 0, let url = webURL(enclosure.url) else { return nil }
+                return (enclosure, url)
+            }
+            guard let (enclosure, url) = playable.max(by: { $0.0.audioRank < $1.0.audioRank }) else { return nil }
+            let fields = item.fields
             let published = fields["pubDate"].flatMap(FeedReader.rssDate) ?? fields["updated"].flatMap { Timestamp.parse($0) }
+            let length = enclosure.length.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
             return FeedEpisode(guid: fields["guid"] ?? url, title: fields["title"] ?? url, description: fields["description"],
-                               published: published, url: url, mimeType: fields["type"], length: fields["length"].flatMap { Int64($0) },
-                               duration: fields["duration"].flatMap(FeedReader.seconds), chaptersURL: fields["chapters"])
+                               published: published, url: url, mimeType: enclosure.type, length: length,
+                               duration: fields["duration"].flatMap(FeedReader.seconds), chaptersURL: fields["chapters"].flatMap(webURL))
+        }
+
+        /// `text` as an absolute http(s) URL on a named host, read against the feed's URL when relative.
+        private func webURL(_ text: String) -> String? {
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let parsed = URL(string: trimmed, relativeTo: base)?.absoluteURL, let scheme = parsed.scheme?.lowercased(),
+                  ["http", "https"].contains(scheme), parsed.host?.isEmpty == false else { return nil }
+            // An absolute URL stays as the feed wrote it (its escapes included).
+            return URL(string: trimmed)?.scheme != nil ? trimmed : parsed.absoluteString
         }
     }
 }
