@@ -66,9 +66,12 @@ let package = Package(
         // the escaping of text in the XML onair writes.
         .target(name: "XMLInput", dependencies: ["RadioModel"]),
         // Programme guides: the XMLTV reader, the guide's tables, fetching and refreshing guides, and which
-        // broadcasts a rule's title pattern or series picks.
+        // broadcasts a rule's title pattern or series picks. (swift-nio-extras' decompressor, zlib, reads guides
+        // published gzip-compressed.)
         .target(name: "Guide", dependencies: [
             "RadioModel", "StreamInput", "Store", "XMLInput", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "NIOHTTPCompression", package: "swift-nio-extras"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         // Scheduled recording: rules and their expansion in time zones, the schedule's tables, the daemon loop
         // and its control channel.

@@ -21,10 +21,15 @@ public enum GuideFetch {
             throw GuideError("cannot read \(path): " + (FileManager.default.fileExists(atPath: path) ? "not a readable file" : "no such file"))
         }
         do {
-            return try store.importGuide(try XMLTVReader.read(data))
+            return try store.importGuide(try guide(in: data))
         } catch {
             throw GuideError("\(path): \(error)")
         }
+    }
+
+    /// The guide in a file's or a response's bytes, inflated first when they are gzip-compressed.
+    static func guide(in data: Data) throws(GuideError) -> XMLTVGuide {
+        try XMLTVReader.read(GzipGuide.isCompressed(data) ? try GzipGuide.inflated(data, maxBytes: maxBytes) : data)
     }
 
     /// Asks `url` for its guide, sending the validators of the copy imported last, and imports a new
@@ -46,7 +51,7 @@ public enum GuideFetch {
         }
         let guide: XMLTVGuide
         do {
-            guide = try XMLTVReader.read(body)
+            guide = try Self.guide(in: body)
         } catch {
             throw GuideError("\(URLRedaction.redact(url)): \(error)")
         }

@@ -71,7 +71,8 @@ public enum XMLTVReader {
                 }
                 var stop = start
                 if let stopText = attributes["stop"] {
-                    guard let value = XMLTVTime.parse(stopText), value > start else { return note("its stop is not after its start") }
+                    guard let value = XMLTVTime.parse(stopText) else { return note("no valid stop (\"\(stopText.prefix(40))\")") }
+                    guard value > start else { return note("its stop is not after its start") }
                     stop = value
                 }
                 programme = XMLTVProgramme(channel: channelID, start: start, stop: stop)
