@@ -1,46 +1,80 @@
 import Foundation
 import RadioModel
 
-/// A variant stream of an HLS master playlist.
+/// A variant stream of an HLS master playlist, or one of its audio renditions (EXT-X-MEDIA TYPE=AUDIO with a URI).
 public struct HLSVariant: Sendable, Equatable, Codable {
     public var url: String
+    /// bit/s; a rendition borrows the lowest of the variants that use its group.
     public var bandwidth: Int
     public var averageBandwidth: Int?
     public var codecs: [String]
-    /// The audio rendition group it refers to, if any.
+    /// The audio rendition group it refers to (a variant) or belongs to (a rendition).
     public var audioGroup: String?
-    /// An EXT-X-MEDIA audio rendition marked DEFAULT=YES: the one RFC 8216 §4.3.4.1 says to play.
-    public var isDefaultRendition: Bool
+    /// For an audio rendition, how the playlist offers it; nil for an EXT-X-STREAM-INF variant.
+    public var rendition: HLSRenditionSelection?
+    /// For a variant: its group's audio comes only from rendition playlists, so its own segments may carry none.
+    public var audioInRendition: Bool
+    /// CHANNELS of the rendition, or of the DEFAULT rendition of the variant's group (its first number: "16/JOC" is 16).
+    public var channels: Int?
 
     public init(url: String, bandwidth: Int, averageBandwidth: Int? = nil, codecs: [String], audioGroup: String? = nil,
-                isDefaultRendition: Bool = false) {
+                rendition: HLSRenditionSelection? = nil, audioInRendition: Bool = false, channels: Int? = nil) {
         self.url = url; self.bandwidth = bandwidth; self.averageBandwidth = averageBandwidth; self.codecs = codecs
-        self.audioGroup = audioGroup; self.isDefaultRendition = isDefaultRendition
+        self.audioGroup = audioGroup; self.rendition = rendition; self.audioInRendition = audioInRendition
+        self.channels = channels
     }
 
     /// The codec as onair names it ("aac", "he-aac", "mp3", ...), from the first audio codec tag.
     public var codec: String? { codecs.lazy.compactMap(HLSCodecs.name(forTag:)).first }
+
+    /// Every codec it lists is audio: a variant with no video to download.
+    public var isAudioOnly: Bool { !codecs.isEmpty && codecs.allSatisfy { HLSCodecs.name(forTag: $0) != nil } }
+
+    /// More than two channels, by CHANNELS or, without it, by codecs that are only AC-3 or E-AC-3.
+    public var isSurround: Bool {
+        if let channels { return channels > 2 }
+        let names = codecs.compactMap(HLSCodecs.name(forTag:))
+        return !names.isEmpty && names.allSatisfy { $0 == "ac3" || $0 == "eac3" }
+    }
+}
+
+/// What an EXT-X-MEDIA audio rendition's DEFAULT and AUTOSELECT attributes let a client do with it.
+public enum HLSRenditionSelection: String, Sendable, Codable {
+    /// DEFAULT=YES: the one to play without word from the user (RFC 8216 §4.3.4.1).
+    case `default`
+    /// AUTOSELECT=YES: a client may choose it by its own lights (language, channels).
+    case autoselect
+    /// Neither: only a user's explicit choice plays it.
+    case unselected
 }
 
 /// Reads an HLS master playlist (RFC 8216 §4.3.4): its variants, and its audio renditions as variants too.
+/// I-frame playlists, subtitles, captions, session data and keys, content steering are no audio: skipped.
 enum MasterPlaylistParser {
-    /// `lines` are the playlist's lines, trimmed; `url` is where it came from (relative URIs resolve against it);
-    /// `escape` turns a URI line with spaces or non-ASCII characters into URL characters.
+    /// `lines` are the playlist's lines, trimmed; `url` is where it came from (relative URIs resolve against it,
+    /// EXT-X-DEFINE's QUERYPARAM reads its query); `escape` turns a URI line with spaces or non-ASCII
+    /// characters into URL characters.
     static func parse(_ lines: [String], base: URL, url: String, escape: (String) -> String = { $0 }) throws -> [HLSVariant] {
         func absolute(_ reference: String, line: Int) throws -> String {
             try PlaylistParser.absolute(reference, line: line, base: base, url: url, escape: escape)
         }
+        var variables = PlaylistVariables(url: url, imported: nil)
         var variants: [HLSVariant] = []
+        var renditions: [AudioRendition] = []
         var pending: (line: Int, attributes: [String: String])?
         for (offset, line) in lines.enumerated() {
             let number = offset + 1
-            if line.hasPrefix("#EXT-X-STREAM-INF:") {
-                pending = (number, PlaylistParser.attributes(of: line))
+            if line.hasPrefix("#EXT-X-DEFINE:") {
+                try variables.define(line, number: number)
+            } else if line.hasPrefix("#EXT-X-STREAM-INF:") {
+                pending = (number, try variables.attributes(of: line, number: number))
             } else if line.hasPrefix("#EXT-X-MEDIA:") {
-                let attributes = PlaylistParser.attributes(of: line)
-                guard attributes["TYPE"] == "AUDIO", let uri = attributes["URI"] else { continue }
-                variants.append(HLSVariant(url: try absolute(uri, line: number), bandwidth: 0, codecs: [],
-                                           audioGroup: attributes["GROUP-ID"], isDefaultRendition: attributes["DEFAULT"] == "YES"))
+                let attributes = try variables.attributes(of: line, number: number)
+                guard attributes["TYPE"] == "AUDIO" else { continue }
+                renditions.append(AudioRendition(
+                    url: try attributes["URI"].map { try absolute($0, line: number) }, group: attributes["GROUP-ID"],
+                    selection: attributes["DEFAULT"] == "YES" ? .default : attributes["AUTOSELECT"] == "YES" ? .autoselect : .unselected,
+                    channels: attributes["CHANNELS"].flatMap { Int($0.prefix { $0 != "/" }) }))
             } else if !line.isEmpty, !line.hasPrefix("#"), let inf = pending {
                 guard let text = inf.attributes["BANDWIDTH"] else {
                     throw PlaylistError(url: url, line: inf.line, message: "EXT-X-STREAM-INF without a BANDWIDTH")
@@ -49,25 +83,48 @@ enum MasterPlaylistParser {
                     throw PlaylistError(url: url, line: inf.line, message: "BANDWIDTH '\(text.prefix(40))' is not a number of bit/s")
                 }
                 let codecs = (inf.attributes["CODECS"] ?? "").split(separator: ",").map { String($0.trimmingWhitespace()) }
-                variants.append(HLSVariant(url: try absolute(line, line: number), bandwidth: bandwidth,
+                variants.append(HLSVariant(url: try absolute(try variables.substitute(line, line: number), line: number),
+                                           bandwidth: bandwidth,
                                            averageBandwidth: inf.attributes["AVERAGE-BANDWIDTH"].flatMap(bitsPerSecond),
                                            codecs: codecs, audioGroup: inf.attributes["AUDIO"]))
                 pending = nil
             }
-            guard variants.count <= PlaylistParser.maxEntries else {
-                throw PlaylistError(url: url, line: number, message: "more than \(PlaylistParser.maxEntries) variants")
+            guard variants.count + renditions.count <= PlaylistParser.maxEntries else {
+                throw PlaylistError(url: url, line: number, message: "more than \(PlaylistParser.maxEntries) variants and renditions")
             }
         }
-        guard !variants.isEmpty else {
+        for index in variants.indices {
+            let group = renditions.filter { $0.group != nil && $0.group == variants[index].audioGroup }
+            variants[index].audioInRendition = !group.isEmpty && group.allSatisfy { $0.url != nil }
+            variants[index].channels = (group.first { $0.selection == .default } ?? group.first)?.channels
+        }
+        // A rendition without a URI is audio inside the variants: not a stream of its own. One with a URI
+        // borrows the bandwidth and audio codecs of the variants that use it, so quality choice sees it.
+        let renditionVariants = renditions.compactMap { rendition -> HLSVariant? in
+            guard let renditionURL = rendition.url else { return nil }
+            let users = variants.filter { $0.audioGroup != nil && $0.audioGroup == rendition.group }
+            return HLSVariant(url: renditionURL, bandwidth: users.map(\.bandwidth).min() ?? 0,
+                              codecs: users.first?.codecs.filter { HLSCodecs.name(forTag: $0) != nil } ?? [],
+                              audioGroup: rendition.group, rendition: rendition.selection, channels: rendition.channels)
+        }
+        // Renditions, then variants, each in the playlist's order (which breaks ties in `StreamResolver.ranked`).
+        let entries = renditionVariants + variants
+        guard !entries.isEmpty else {
             throw PlaylistError(url: url, line: nil, message: "master playlist without any variant")
         }
-        // Renditions borrow the bandwidth of the variants that use them, so quality choice sees them.
-        for index in variants.indices where variants[index].bandwidth == 0 {
-            let users = variants.filter { $0.bandwidth > 0 && $0.audioGroup == variants[index].audioGroup }
-            variants[index].bandwidth = users.map(\.bandwidth).min() ?? 0
-            variants[index].codecs = users.first?.codecs.filter { HLSCodecs.name(forTag: $0) != nil } ?? []
+        guard entries.contains(where: { $0.rendition != .unselected }) else {
+            throw PlaylistError(url: url, line: nil,
+                                message: "master playlist whose only streams are audio renditions marked DEFAULT=NO and AUTOSELECT=NO")
         }
-        return variants
+        return entries
+    }
+
+    /// An EXT-X-MEDIA TYPE=AUDIO tag; `url` is nil when its audio is inside the variants.
+    private struct AudioRendition {
+        var url: String?
+        var group: String?
+        var selection: HLSRenditionSelection
+        var channels: Int?
     }
 
     /// A decimal-integer as RFC 8216 wants it; a decimal fraction ("1280000.0", written by some packagers) is rounded.

@@ -8,9 +8,12 @@ enum MediaPlaylistParser {
     static let maxDuration = 86_400.0
 
     /// `lines` are the playlist's lines, trimmed; `url` is where it came from (relative URIs resolve against it);
-    /// `escape` turns a URI line with spaces or non-ASCII characters into URL characters.
-    static func parse(_ lines: [String], base: URL, url: String, escape: (String) -> String = { $0 }) throws -> MediaPlaylist {
+    /// `escape` turns a URI line with spaces or non-ASCII characters into URL characters; `imported` holds the
+    /// master playlist's EXT-X-DEFINE variables, which this one may IMPORT.
+    static func parse(_ lines: [String], base: URL, url: String, escape: (String) -> String = { $0 },
+                      imported: [String: String] = [:]) throws -> MediaPlaylist {
         var state = State()
+        var variables = PlaylistVariables(url: url, imported: imported)
         for (offset, line) in lines.enumerated() {
             let number = offset + 1
             func fail(_ message: String) -> PlaylistError { PlaylistError(url: url, line: number, message: message) }
@@ -19,7 +22,8 @@ enum MediaPlaylistParser {
                 guard let duration = state.pendingDuration else {
                     throw fail("segment URI '\(line.prefix(80))' without an #EXTINF before it")
                 }
-                let segmentURL = try PlaylistParser.absolute(line, line: number, base: base, url: url, escape: escape)
+                let segmentURL = try PlaylistParser.absolute(try variables.substitute(line, line: number), line: number,
+                                                             base: base, url: url, escape: escape)
                 var range = state.pendingRange
                 if let open = state.pendingOpenRange {
                     guard let previous = state.segments.last, previous.url == segmentURL, let end = previous.byteRange else {
@@ -47,6 +51,8 @@ enum MediaPlaylistParser {
             }
             let (tag, value) = split(line)
             switch tag {
+            case "#EXT-X-DEFINE":
+                try variables.define(line, number: number)
             case "#EXT-X-TARGETDURATION":
                 guard let duration = Double(value), duration > 0, duration <= maxDuration else {
                     throw fail("EXT-X-TARGETDURATION '\(value.prefix(40))' is not a positive number of seconds")
@@ -81,9 +87,9 @@ enum MediaPlaylistParser {
                 }
                 state.pendingDate = date
             case "#EXT-X-KEY":
-                state.key = try key(PlaylistParser.attributes(of: line), line: number, base: base, url: url)
+                state.key = try key(try variables.attributes(of: line, number: number), line: number, base: base, url: url)
             case "#EXT-X-MAP":
-                let attributes = PlaylistParser.attributes(of: line)
+                let attributes = try variables.attributes(of: line, number: number)
                 guard let uri = attributes["URI"] else { throw fail("EXT-X-MAP without a URI") }
                 var range: ByteRange?
                 if let text = attributes["BYTERANGE"] {

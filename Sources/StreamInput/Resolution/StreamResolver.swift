@@ -205,18 +205,26 @@ public struct StreamResolver: Sendable {
         ranked(variants)[0]
     }
 
-    /// Variants in the order to try them: audio-only ones first (radio needs no video), by bandwidth
-    /// (highest or lowest first, as `quality` says); among equals the DEFAULT=YES rendition, then the
-    /// order of the playlist — a primary listed before its backup stays first.
+    /// Variants in the order to try them. First by where the audio is: audio-only variants (radio needs
+    /// no video), the DEFAULT=YES rendition, AUTOSELECT=YES renditions, variants that carry their audio
+    /// (their group's rendition has no URI, or they have none), then variants whose audio is only in
+    /// rendition playlists; a rendition marked neither DEFAULT nor AUTOSELECT is never played unasked
+    /// (RFC 8216 §4.3.4.1.1). Then stereo before surround (AC-3/E-AC-3, CHANNELS above 2: `quality`
+    /// picks a bitrate, not a loudspeaker layout), then by bandwidth (highest or lowest first, as `quality`
+    /// says), then the order of the playlist — a primary listed before its backup stays first.
     public func ranked(_ variants: [HLSVariant]) -> [HLSVariant] {
-        func isAudioOnly(_ variant: HLSVariant) -> Bool {
-            !variant.codecs.isEmpty && variant.codecs.allSatisfy { HLSCodecs.name(forTag: $0) != nil }
+        func place(_ variant: HLSVariant) -> Int {
+            switch variant.rendition {
+            case .default?: return 1
+            case .some: return 2
+            case nil: return variant.isAudioOnly ? 0 : variant.audioInRendition ? 4 : 3
+            }
         }
-        return variants.enumerated().sorted { a, b in
+        return variants.enumerated().filter { $0.element.rendition != .unselected }.sorted { a, b in
             let (x, y) = (a.element, b.element)
-            if isAudioOnly(x) != isAudioOnly(y) { return isAudioOnly(x) }
+            if place(x) != place(y) { return place(x) < place(y) }
+            if x.isSurround != y.isSurround { return !x.isSurround }
             if x.bandwidth != y.bandwidth { return quality == .high ? x.bandwidth > y.bandwidth : x.bandwidth < y.bandwidth }
-            if x.isDefaultRendition != y.isDefaultRendition { return x.isDefaultRendition }
             return a.offset < b.offset
         }.map(\.element)
     }
