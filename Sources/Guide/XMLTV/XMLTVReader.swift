@@ -36,7 +36,18 @@ public enum XMLTVReader {
             let programme = guide.programmes[index]
             guide.skipped.append("\(programme.titles.first?.text ?? "a programme") on \(programme.channel): no stop and no later programme")
         }
-        guide.programmes = guide.programmes.indices.filter { !unknownEnd.contains($0) }.map { guide.programmes[$0] }
+        // The same broadcast listed twice (grabbers' output merged; XMLTV's t/data/whitespace.xml, which tv_sort
+        // reads as one programme) is one broadcast. A clump (clumpidx: two programmes in one slot) differs in title.
+        var seen = Set<[String]>()
+        guide.programmes = guide.programmes.indices.filter { index in
+            let programme = guide.programmes[index]
+            guard !unknownEnd.contains(index) else { return false }
+            let key = [programme.channel, "\(programme.start.timeIntervalSince1970)", "\(programme.stop.timeIntervalSince1970)"]
+                + programme.titles.map(\.text)
+            if seen.insert(key).inserted { return true }
+            guide.skipped.append("\(programme.titles.first?.text ?? "a programme") on \(programme.channel): listed twice")
+            return false
+        }.map { guide.programmes[$0] }
         return guide
     }
 
@@ -99,8 +110,10 @@ public enum XMLTVReader {
             defer { depth -= 1 }
             if depth == 3, let (fieldName, attributes) = field, fieldName == name {
                 field = nil
-                let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                var value = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !value.isEmpty else { return }
+                // xmltv.dtd: in a desc "long bits of whitespace … are treated as equivalent to a single space".
+                if name == "desc" { value = value.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
                 let localized = LocalizedText(value, lang: attributes["lang"])
                 switch name {
                 case "display-name": channel?.names.append(localized)
