@@ -3,7 +3,8 @@ import RadioModel
 
 /// The MPD side of following a live DASH presentation: loads the MPD when it may have changed
 /// (`minimumUpdatePeriod`, or after a segment failed), asks the server's clock as UTCTiming says,
-/// and lists the segments available now through a `DASHTimeline`.
+/// reads the `sidx` of each SegmentBase file it follows (a Range request for its indexRange), and
+/// lists the segments available now through a `DASHTimeline`.
 ///
 /// A dynamic MPD is a formula: which segments exist follows from the clock, so an error in our clock
 /// asks for segments not yet written or already gone. The offset to the server's clock is measured
@@ -35,6 +36,8 @@ final class DASHManifest: @unchecked Sendable {
     private(set) var clockOffset = 0.0
     private var clockCheckedAt: Double?
     private var warnedClock = false
+    /// The MPD's lenient readings already told, so a reloaded MPD does not repeat them.
+    private var toldWarnings: Set<String> = []
     private var transfer: TransferID?
     private let onWarning: @Sendable (String) -> Void
 
@@ -85,7 +88,12 @@ final class DASHManifest: @unchecked Sendable {
                     mpd = loaded
                     loadedAt = now
                     reloadWanted = false
-                    checkClock(of: loaded, mpdHead: response.head, requestedAt: now) { [self] in completion(list()) }
+                    for warning in loaded.warnings where toldWarnings.insert(warning).inserted {
+                        onWarning("\(URLRedaction.redact(response.head.url)): \(warning)")
+                    }
+                    checkClock(of: loaded, mpdHead: response.head, requestedAt: now) { [self] in
+                        loadIndexes(of: loaded) { [self] failure in completion(failure.map { .failure($0) } ?? list()) }
+                    }
                 } catch {
                     completion(.failure(SegmentFailure(message: "\(error)", isTransient: false)))
                 }
@@ -108,6 +116,40 @@ final class DASHManifest: @unchecked Sendable {
             return .success(Update(listing: listing, nextRefresh: min(max(wait, 0.1), target, Self.maxReloadInterval)))
         } catch {
             return .failure(SegmentFailure(message: "\(error)", isTransient: false))
+        }
+    }
+
+    // MARK: SegmentBase indexes
+
+    /// Reads, one after the other, the `sidx` boxes the followed SegmentBase representations need.
+    private func loadIndexes(of mpd: MPD, then done: @escaping @Sendable (SegmentFailure?) -> Void) {
+        guard let base = timeline.missingIndexes(mpd).first else { return done(nil) }
+        let range = base.indexRange
+        let request = TransferRequest(url: base.url, headers: [("Range", range.httpRange)], connectTimeout: options.connectTimeout,
+                                      stallTimeout: options.stallTimeout, userAgent: options.userAgent)
+        // A server that ignores Range answers 200 with the file from its start: up to the index's end is enough.
+        transfer = engine.load(request, maxBytes: range.offset + range.length) { [self] result in
+            transfer = nil
+            switch result {
+            case .failure(let error):
+                done(SegmentFailure(message: "the segment index of \(URLRedaction.redact(base.url)): \(error.message)",
+                                    isTransient: error.isTransient))
+            case .success(let response):
+                var bytes = response.body
+                if response.head.status != 206 {
+                    guard bytes.count >= range.offset + range.length else {
+                        return done(SegmentFailure(message: "\(URLRedaction.redact(base.url)) ends before its segment index (\(range.httpRange))",
+                                                   isTransient: false))
+                    }
+                    bytes = bytes.subdata(in: range.offset..<range.offset + range.length)
+                }
+                do {
+                    try timeline.addIndex(bytes, for: base)
+                    loadIndexes(of: mpd, then: done)
+                } catch {
+                    done(SegmentFailure(message: "\(error)", isTransient: false))
+                }
+            }
         }
     }
 

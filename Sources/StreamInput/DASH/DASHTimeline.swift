@@ -22,6 +22,10 @@ public struct DASHTimeline {
     private var keyOrder: [String] = []
     /// The latest segment listed so far: its sequence number and the wall-clock time of its end.
     private var latest: (sequence: Int, end: Date)?
+    /// The `sidx` boxes read for SegmentBase representations, by file and index range.
+    private var segmentIndexes: [MPD.SegmentBase.IndexKey: SegmentIndex] = [:]
+    /// At most this many indexes are kept (each may list `SegmentIndex.maxReferences` segments).
+    static let maxSegmentIndexes = 16
 
     public init(quality: StreamQuality) { self.quality = quality }
 
@@ -52,32 +56,39 @@ public struct DASHTimeline {
                 ?? (position == mpd.periods.count - 1 ? mpd.mediaPresentationDuration : nil)
             defer { periodStart = periodEnd ?? periodStart }
             guard periodStart.isFinite else { break }
-            guard let representation = choose(from: period.representations), let template = representation.template else {
-                continue
-            }
+            guard let representation = choose(from: period.representations) else { continue }
             chosen = representation
+            // A SegmentBase representation lists nothing until its index has been read (`addIndex`).
+            guard let template = representation.template ?? representation.segmentBase.flatMap({ base in
+                segmentIndexes[base.indexKey]?.template(url: base.url, base: base)
+            }) else { continue }
             let expansion = SegmentTemplateExpansion(template: template, representation: representation,
                                                      periodStart: periodStart, periodEnd: periodEnd)
             let earliest = dynamic ? presentationNow - depth : -.infinity
             // A segment fetched early is complete only when the MPD says so (low-latency chunking).
             let early = template.availabilityTimeComplete ? min(template.availabilityTimeOffset, 10) : 0
             let latestEnd = dynamic ? presentationNow + early - Self.availabilitySlack : .infinity
-            if !dynamic, periodEnd == nil, template.timeline == nil { continue }
+            if !dynamic, periodEnd == nil, template.timeline == nil, template.listed == nil { continue }
             let segments = try expansion.segments(earliestEnd: earliest, latestEnd: latestEnd, limit: Self.maxListedSegments)
             guard let first = segments.first else { continue }
             let key = "\(origin.timeIntervalSince1970)|\(period.id ?? "")|\(periodStart)|\(representation.id)"
             let base = sequenceBase(for: key, first: first, origin: origin)
-            let initSection = try expansion.initializationURL().map { InitSection(url: $0, byteRange: nil, encryption: nil) }
+            let initSection = try expansion.initializationURL().map {
+                InitSection(url: $0, byteRange: template.initializationRange, encryption: nil)
+            }
             for segment in segments {
                 maxDuration = max(maxDuration, segment.duration)
                 listed.append(MediaSegment(sequence: base &+ segment.number, url: segment.url, duration: segment.duration,
-                                           byteRange: nil, discontinuity: false,
+                                           byteRange: segment.byteRange, discontinuity: false,
                                            programDateTime: origin.addingTimeInterval(segment.start), encryption: nil,
                                            initSection: initSection))
             }
             if let last = listed.last, latest.map({ $0.sequence < last.sequence }) ?? true {
                 self.latest = (last.sequence, last.programDateTime!.addingTimeInterval(last.duration))
             }
+        }
+        if chosen == nil, let refusal = mpd.periods.lazy.flatMap(\.representations).compactMap(\.refusal).first {
+            throw PlaylistError(url: mpd.url, line: nil, message: refusal)
         }
         // Only the newest unbroken run: older segments an MPD still lists across a hole are not worth waiting for.
         if let breakIndex = listed.indices.dropFirst().last(where: { listed[$0].sequence != listed[$0 - 1].sequence &+ 1 }) {
@@ -92,9 +103,27 @@ public struct DASHTimeline {
                        codec: chosen?.codecs.flatMap { $0.split(separator: ",").lazy.compactMap { HLSCodecs.name(forTag: String($0)) }.first })
     }
 
+    /// The SegmentBase indexes the representations to follow need and have not had: read each with
+    /// a Range request and hand it to `addIndex`.
+    public func missingIndexes(_ mpd: MPD) -> [MPD.SegmentBase] {
+        var missing: [MPD.SegmentBase] = []
+        for period in mpd.periods {
+            guard let base = choose(from: period.representations)?.segmentBase, segmentIndexes[base.indexKey] == nil,
+                  !missing.contains(where: { $0.indexKey == base.indexKey }) else { continue }
+            missing.append(base)
+        }
+        return Array(missing.prefix(Self.maxSegmentIndexes))
+    }
+
+    /// Reads the `sidx` box fetched for `base` (the bytes of its indexRange).
+    public mutating func addIndex(_ data: Data, for base: MPD.SegmentBase) throws {
+        if segmentIndexes.count >= Self.maxSegmentIndexes { segmentIndexes.removeAll() }
+        segmentIndexes[base.indexKey] = try SegmentIndex.parse(data, fileOffset: base.indexRange.offset, url: base.url)
+    }
+
     /// The audio representation to follow: highest or lowest bandwidth, ties broken by qualityRanking.
     func choose(from representations: [MPD.Representation]) -> MPD.Representation? {
-        let usable = representations.filter { $0.template != nil }
+        let usable = representations.filter { $0.refusal == nil && ($0.template != nil || $0.segmentBase != nil) }
         let sorted = usable.sorted {
             ($0.bandwidth, -($0.qualityRanking ?? 0)) < ($1.bandwidth, -($1.qualityRanking ?? 0))
         }

@@ -28,6 +28,8 @@ public struct MPD: Sendable, Equatable {
     public var periods: [Period]
     /// Where to ask the time (§5.8.4.11), in order of preference.
     public var utcTimings: [UTCTiming]
+    /// What was read leniently (no DASH namespace, undeclared prefixes, decimals for integers): one line each.
+    public var warnings: [String] = []
 }
 
 extension MPD {
@@ -53,14 +55,50 @@ extension MPD {
         public var qualityRanking: Int?
         /// The BaseURL in effect, absolute.
         public var baseURL: String
-        /// nil when the representation uses SegmentBase or SegmentList, which onair does not follow.
+        /// SegmentTemplate, or SegmentList (the same timing, its media listed); nil with SegmentBase.
         public var template: SegmentTemplate?
+        /// SegmentBase with an index (§5.3.9.2): the segments are listed by the file's `sidx` box.
+        public var segmentBase: SegmentBase? = nil
+        /// Why onair cannot play it (encrypted, a codec FFmpeg cannot decode); nil when it can.
+        public var refusal: String? = nil
     }
 
-    /// SegmentTemplate (§5.3.9.4) with the attributes inherited from Period and AdaptationSet.
+    /// SegmentBase (§5.3.9.2) on the on-demand profile: one file, its initialisation and its segment
+    /// index (`sidx`) at byte ranges the MPD gives.
+    public struct SegmentBase: Sendable, Equatable {
+        /// The file's URL (the BaseURL in effect), absolute.
+        public var url: String
+        public var indexRange: ByteRange
+        /// Initialization@range, or nil when the MPD names no initialisation (the file starts with it).
+        public var initializationRange: ByteRange?
+        /// Initialization@sourceURL when the initialisation is in another file.
+        public var initializationURL: String?
+        public var timescale = 1
+        public var presentationTimeOffset: Int64 = 0
+
+        /// Which index this is: periods often share one file's.
+        public struct IndexKey: Hashable, Sendable {
+            var url: String
+            var indexRange: ByteRange
+        }
+        public var indexKey: IndexKey { IndexKey(url: url, indexRange: indexRange) }
+    }
+
+    /// SegmentURL (§5.3.9.3.2): one listed media segment, or a byte range of a resource.
+    public struct ListedSegment: Sendable, Equatable {
+        public var url: String
+        public var byteRange: ByteRange?
+    }
+
+    /// SegmentTemplate (§5.3.9.4) with the attributes inherited from Period and AdaptationSet; a
+    /// SegmentList (§5.3.9.3) is the same timing with its segments listed (`listed`) instead of a `media` pattern.
     public struct SegmentTemplate: Sendable, Equatable {
         public var media: String?
         public var initialization: String?
+        /// SegmentList: the media segments in order, URLs absolute; `$Number$` k is `listed[k - startNumber]`.
+        public var listed: [ListedSegment]?
+        /// Initialization@range (SegmentList, or SegmentBase once its index is read).
+        public var initializationRange: ByteRange?
         public var startNumber = 1
         public var timescale = 1
         /// Segment length in `timescale` units when there is no timeline.

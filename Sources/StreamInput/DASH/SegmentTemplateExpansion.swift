@@ -10,12 +10,16 @@ struct DASHSegment: Sendable, Equatable {
     var start: Double
     var duration: Double
     var url: String
+    /// SegmentList@mediaRange, or a sidx reference: only these bytes of `url`.
+    var byteRange: ByteRange? = nil
 }
 
 /// Turns a SegmentTemplate into the segments it stands for (§5.3.9.4–5.3.9.6): numbered by `@duration`
 /// or listed by a SegmentTimeline (with `r="-1"` running to the next entry, the period's end or the
 /// live edge). Only the segments inside a window are produced, computed rather than counted out, so a
-/// template spanning years costs no more than one spanning a minute.
+/// template spanning years costs no more than one spanning a minute. A SegmentList (or a sidx read
+/// into one) is timed the same way and takes segment k's URL and byte range from its list; a list of
+/// one segment with no duration is the whole period.
 struct SegmentTemplateExpansion {
     var template: MPD.SegmentTemplate
     var representation: MPD.Representation
@@ -30,16 +34,27 @@ struct SegmentTemplateExpansion {
         if let timeline = template.timeline {
             return try timelineSegments(timeline, earliestEnd: earliestEnd, latestEnd: latestEnd, limit: limit)
         }
-        guard let duration = template.duration else { return [] }
+        guard let duration = template.duration else { return try wholePeriod(earliestEnd: earliestEnd, latestEnd: latestEnd) }
         let seconds = Double(duration) / Double(template.timescale)
         // Segment k spans [k, k+1) durations from the period's start; the last one may be cut by the period's end.
         var last = Self.index((latestEnd - periodStart) / seconds) - 1
         if let periodEnd { last = min(last, Self.index(((periodEnd - periodStart) / seconds).rounded(.up)) - 1) }
+        if let listed = template.listed { last = min(last, listed.count - 1) }
         let first = max(0, Self.index(((earliestEnd - periodStart) / seconds).rounded(.down)), last - limit + 1)
         guard first <= last else { return [] }
-        return try (first...last).map { k in
+        return try (first...last).compactMap { k in
             try segment(index: k, time: template.presentationTimeOffset &+ Int64(k) &* duration, duration: duration)
         }
+    }
+
+    /// The one listed segment of a SegmentList without a duration, or of a representation addressed by
+    /// its BaseURL alone: it plays the whole period, so the period must have an end.
+    private func wholePeriod(earliestEnd: Double, latestEnd: Double) throws -> [DASHSegment] {
+        guard let listed = template.listed, listed.count == 1, let periodEnd, periodEnd > periodStart,
+              periodEnd > earliestEnd, periodEnd <= latestEnd else { return [] }
+        let scale = Double(template.timescale)
+        let length = Int64(min((periodEnd - periodStart) * scale, 0x1p62))
+        return try segment(index: 0, time: template.presentationTimeOffset, duration: max(length, 1)).map { [$0] } ?? []
     }
 
     private func timelineSegments(_ timeline: [MPD.TimelineEntry], earliestEnd: Double, latestEnd: Double,
@@ -69,7 +84,9 @@ struct SegmentTemplateExpansion {
             if first <= last {
                 let from = max(first, last - Double(limit) + 1)
                 for j in Self.index(from)...Self.index(last) {
-                    result.append(try segment(index: index &+ j, time: time &+ Int64(j) &* entry.duration, duration: entry.duration))
+                    guard let segment = try segment(index: index &+ j, time: time &+ Int64(j) &* entry.duration,
+                                                    duration: entry.duration) else { break }
+                    result.append(segment)
                 }
                 if result.count > limit { result.removeFirst(result.count - limit) }
             }
@@ -80,12 +97,18 @@ struct SegmentTemplateExpansion {
         return result
     }
 
-    private func segment(index: Int, time: Int64, duration: Int64) throws -> DASHSegment {
+    /// Segment `index` of the representation; nil past the end of a SegmentList.
+    private func segment(index: Int, time: Int64, duration: Int64) throws -> DASHSegment? {
         let scale = Double(template.timescale)
         let start = periodStart + Double(time &- template.presentationTimeOffset) / scale
         var length = Double(duration) / scale
         if let periodEnd { length = max(0, min(length, periodEnd - start)) }
         let number = template.startNumber &+ index
+        if let listed = template.listed {
+            guard index >= 0, index < listed.count else { return nil }
+            return DASHSegment(number: number, time: time, start: start, duration: length, url: listed[index].url,
+                               byteRange: listed[index].byteRange)
+        }
         guard let media = template.media else {
             throw PlaylistError(url: representation.baseURL, line: nil, message: "SegmentTemplate without @media")
         }
@@ -93,9 +116,10 @@ struct SegmentTemplateExpansion {
                            url: try url(media, number: number, time: time))
     }
 
-    /// The initialisation segment's URL, if the template names one.
+    /// The initialisation segment's URL, if the template names one (a SegmentList's is absolute already).
     func initializationURL() throws -> String? {
-        try template.initialization.map { try url($0, number: template.startNumber, time: 0) }
+        if template.listed != nil { return template.initialization }
+        return try template.initialization.map { try url($0, number: template.startNumber, time: 0) }
     }
 
     /// A template with its identifiers substituted (§5.3.9.4.4), resolved against the BaseURL in effect.
