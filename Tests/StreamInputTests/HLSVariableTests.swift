@@ -44,7 +44,12 @@ final class HLSVariableTests: XCTestCase {
     func testImportWithoutTheMastersVariableOrInAMasterIsRefused() {
         XCTAssertThrowsError(try PlaylistParser.parse(try HLSQuirkFixtures.data("define-media.m3u8"),
                                                       url: "https://radio.example/hls/audio.m3u8?session=s1")) { error in
-            XCTAssertTrue("\(error)".contains(#"IMPORT="host""#), "\(error)")
+            XCTAssertTrue("\(error)".contains(#"IMPORT="host": no master playlist's variables reached"#), "\(error)")
+        }
+        let url = "https://radio.example/hls/audio.m3u8?session=s1"
+        XCTAssertThrowsError(try MediaPlaylistParser.parse(try HLSQuirkFixtures.lines("define-media.m3u8"), base: URL(string: url)!,
+                                                           url: url, imported: ["hostname": "x"])) { error in
+            XCTAssertTrue("\(error)".contains("the master playlist defines no such variable"), "\(error)")
         }
         let master = "#EXTM3U\n#EXT-X-DEFINE:IMPORT=\"host\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n"
         XCTAssertThrowsError(try PlaylistParser.parse(Data(master.utf8), url: masterURL)) { error in

@@ -104,6 +104,11 @@ enum MediaPlaylistParser {
                                                 encryption: state.key?.encryption(sequence: state.mediaSequence + state.segments.count))
             case "#EXT-X-ENDLIST":
                 state.endList = true
+            case "#EXT-X-SKIP":
+                // Only sent to a client that asks with _HLS_skip; the segments it stands for would shift every sequence number.
+                throw fail("EXT-X-SKIP: a delta update of a playlist, which onair never asks for")
+            case "#EXT-X-I-FRAMES-ONLY":
+                throw fail("EXT-X-I-FRAMES-ONLY: a playlist of video key frames for trick play, with no audio")
             default:
                 continue
             }

@@ -39,7 +39,9 @@ struct PlaylistVariables {
                 throw fail("EXT-X-DEFINE IMPORT=\"\(importedName.prefix(40))\" belongs in a media playlist, not a master")
             }
             guard let given = imported[importedName] else {
-                throw fail("EXT-X-DEFINE IMPORT=\"\(importedName.prefix(40))\": no master playlist defined that variable for this one")
+                throw fail(imported.isEmpty
+                    ? "EXT-X-DEFINE IMPORT=\"\(importedName.prefix(40))\": no master playlist's variables reached this media playlist"
+                    : "EXT-X-DEFINE IMPORT=\"\(importedName.prefix(40))\": the master playlist defines no such variable")
             }
             (name, value) = (importedName, given)
         } else {
