@@ -97,6 +97,76 @@ final class ListenDASHTests: XCTestCase {
         XCTAssertFalse(events.contains { $0["event"] as? String == "error" }, "\(events)")
     }
 
+    /// On demand, one file per representation (the on-demand profile): the MPD's SegmentBase gives the
+    /// initialisation's and the segment index's byte ranges, and the segments come from the index. Every
+    /// request is a Range request: the init, the index, then each fragment; the whole file is never asked for.
+    func testAnOnDemandFilesSegmentIndexIsFollowedByRangeRequests() throws {
+        let directory = try TemporaryDirectory(prefix: "onair-segmentbase")
+        let file = directory.file("tone.mp4")
+        try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=660:sample_rate=44100:duration=4",
+                                         "-c:a", "aac", "-b:a", "64k", "-f", "mp4", "-movflags", "frag_keyframe+empty_moov+global_sidx",
+                                         "-frag_duration", "1000000", file.path], timeout: 60).check()
+        let bytes = try Data(contentsOf: file)
+        let index = try XCTUnwrap(Self.box("sidx", in: bytes))
+        server.route("/od/tone.mp4", FixtureHTTPServer.rangedFile(bytes, contentType: "audio/mp4", served: Counter()))
+        server.route("/od/show.mpd", FixtureHTTPServer.file(Data("""
+        <?xml version="1.0"?>
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" type="static"
+             mediaPresentationDuration="PT4S"><Period><AdaptationSet contentType="audio">
+          <Representation id="a" bandwidth="64000" codecs="mp4a.40.2" mimeType="audio/mp4"><BaseURL>tone.mp4</BaseURL>
+            <SegmentBase indexRange="\(index.offset)-\(index.offset + index.size - 1)"><Initialization range="0-\(index.offset - 1)"/></SegmentBase>
+          </Representation></AdaptationSet></Period></MPD>
+        """.utf8), contentType: "application/dash+xml"))
+
+        let wav = onair.home.file("od.wav")
+        let result = try onair.run(["listen", server.url("/od/show.mpd").absoluteString, "--sink", "wav:\(wav.path)", "--json"])
+        XCTAssertTrue(result.succeeded, "the stream ends with its last segment: \(result)")
+        let audio = try PCMAudio(wavFile: wav)
+        XCTAssertEqual(audio.duration, 4, accuracy: 0.1)
+        XCTAssertEqual(audio.dominantFrequency() ?? 0, 660, accuracy: 2)
+        let ranges = server.requests("/od/tone.mp4").map { $0.headers["Range"] ?? "none" }
+        XCTAssertEqual(Array(ranges.prefix(2)), ["bytes=\(index.offset)-\(index.offset + index.size - 1)", "bytes=0-\(index.offset - 1)"],
+                       "the index, then the initialisation: \(ranges)")
+        XCTAssertEqual(ranges.count, 2 + 4, "one request per fragment: \(ranges)")
+        XCTAssertFalse(ranges.contains("none"), "\(ranges)")
+    }
+
+    /// FFmpeg's dash muxer with `-single_file 1` writes one file and a SegmentList of SegmentURL@mediaRange.
+    func testASingleFileSegmentListIsFollowedByItsMediaRanges() throws {
+        let directory = try TemporaryDirectory(prefix: "onair-segmentlist")
+        try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=770:sample_rate=44100:duration=4",
+                                         "-c:a", "aac", "-b:a", "64k", "-f", "dash", "-single_file", "1", "-seg_duration", "1",
+                                         directory.file("list.mpd").path], timeout: 60).check()
+        let manifest = try String(contentsOf: directory.file("list.mpd"), encoding: .utf8)
+        XCTAssertTrue(manifest.contains("<SegmentList") && manifest.contains("mediaRange="), manifest)
+        let media = try Data(contentsOf: directory.file("list-stream0.mp4"))
+        server.route("/list/list-stream0.mp4", FixtureHTTPServer.rangedFile(media, contentType: "audio/mp4", served: Counter()))
+        server.route("/list/list.mpd", FixtureHTTPServer.file(Data(manifest.utf8), contentType: "application/dash+xml"))
+
+        let wav = onair.home.file("list.wav")
+        let result = try onair.run(["listen", server.url("/list/list.mpd").absoluteString, "--sink", "wav:\(wav.path)", "--json"])
+        XCTAssertTrue(result.succeeded, "\(result)")
+        let audio = try PCMAudio(wavFile: wav)
+        XCTAssertEqual(audio.duration, 4, accuracy: 0.1)
+        XCTAssertEqual(audio.dominantFrequency() ?? 0, 770, accuracy: 2)
+        let ranges = server.requests("/list/list-stream0.mp4").map { $0.headers["Range"] ?? "none" }
+        XCTAssertEqual(ranges.first?.hasPrefix("bytes=0-"), true, "the Initialization@range first: \(ranges)")
+        XCTAssertEqual(ranges.count, 1 + 4, "\(ranges)")
+        XCTAssertFalse(ranges.contains("none"), "\(ranges)")
+    }
+
+    /// The first top-level ISO BMFF box of `type`: its offset and size.
+    private static func box(_ type: String, in data: Data) -> (offset: Int, size: Int)? {
+        var offset = 0
+        while offset + 8 <= data.count {
+            let size = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: data[offset + 4..<offset + 8], as: UTF8.self) == type { return (offset, size) }
+            guard size >= 8 else { return nil }
+            offset += size
+        }
+        return nil
+    }
+
     /// An MPD of two periods, a programme and then an ad break from other files with another tone: the
     /// audio runs on across the boundary, with the decoder started afresh on the ad's initialisation
     /// segment and no gap.
