@@ -14,6 +14,8 @@ enum MarkupScan {
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             func text(_ range: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
             func noteName(_ range: Range<Int>) {
+                // Most names have no prefix: no string is made for them.
+                guard bytes[range].contains(UInt8(ascii: ":")) else { return }
                 let name = text(range)
                 if name.hasPrefix("xmlns:") { declared.insert(String(name.dropFirst(6))) }
                 else if let colon = name.firstIndex(of: ":") { used.insert(String(name[..<colon])) }

@@ -64,15 +64,22 @@ enum XMLEncoding {
             return Data((range.map { text.replacingCharacters(in: $0, with: "UTF-8") } ?? text).utf8)
         }
         if head[0] == 0x4C && head[1] == 0x6F && head[2] == 0xA7 && head[3] == 0x94 || head.contains(0x00) {
-            throw XMLInputError("it is in an encoding onair does not read (not UTF-8, UTF-16, UTF-32 or ISO-8859-1)")
+            throw XMLInputError("it is in an encoding onair does not read (not UTF-8, UTF-16, UTF-32, ISO-8859-1 or windows-1252)")
         }
         let declared = declaredEncoding(String(decoding: data.prefix(256), as: UTF8.self)).name
         if let declared, asciiCompatible.contains(declared) { return data }
+        // Feeds written on Windows declare windows-1252 (curly quotes at 0x91–0x94), which libxml2 reads only
+        // through iconv: transcoded here, as UTF-16 is.
+        if let declared, ["windows-1252", "cp1252"].contains(declared) {
+            guard let text = String(data: data, encoding: .windowsCP1252) else { throw XMLInputError("it is not valid windows-1252") }
+            let range = declaredEncoding(text).range
+            return Data((range.map { text.replacingCharacters(in: $0, with: "UTF-8") } ?? text).utf8)
+        }
         guard String(validating: data, as: UTF8.self) != nil else {
             throw XMLInputError("it is not valid UTF-8 and declares no other encoding")
         }
         if let declared, declared != "utf-8", declared != "utf8" {
-            throw XMLInputError("it declares the encoding \(declared), which onair does not read (UTF-8, UTF-16, UTF-32 or ISO-8859-1)")
+            throw XMLInputError("it declares the encoding \(declared), which onair does not read (UTF-8, UTF-16, UTF-32, ISO-8859-1 or windows-1252)")
         }
         return data
     }

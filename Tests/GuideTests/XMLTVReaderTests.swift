@@ -155,7 +155,7 @@ extension XMLTVReaderTests {
             let document = Data(Self.guide.replacingOccurrences(of: "ENCODING", with: declared).utf8)
             XCTAssertThrowsError(try XMLTVReader.read(document), declared) {
                 XCTAssertEqual("\($0)", "not a valid XMLTV document: it declares the encoding \(declared.lowercased()), which onair does not read "
-                               + "(UTF-8, UTF-16, UTF-32 or ISO-8859-1)")
+                               + "(UTF-8, UTF-16, UTF-32, ISO-8859-1 or windows-1252)")
             }
         }
     }

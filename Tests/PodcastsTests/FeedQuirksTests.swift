@@ -144,6 +144,41 @@ final class FeedQuirksTests: XCTestCase {
         for (text, expected) in forms { XCTAssertEqual(FeedReader.rssDate(text), expected.map(date), text) }
     }
 
+    /// Feeds written on Windows declare windows-1252 and put its curly quote (0x92) in titles (feedparser's
+    /// tests/encoding; the corpus' Tennis Abstract feed has the byte but declares UTF-8, and stays refused).
+    func testAWindows1252FeedIsRead() throws {
+        let feed = try FeedReader.read(Data("<?xml version=\"1.0\" encoding=\"windows-1252\"?>\n<rss version=\"2.0\"><channel><title>Caf".utf8)
+            + [0xE9] + Data("</title><item><title>It".utf8) + [0x92] + Data("s late</title><enclosure url=\"https://example.org/a.mp3\" type=\"audio/mpeg\"/></item></channel></rss>".utf8))
+        XCTAssertEqual(feed.title, "Caf\u{E9}")
+        XCTAssertEqual(feed.episodes.map(\.title), ["It\u{2019}s late"])
+        XCTAssertThrowsError(try FeedReader.read(Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?><rss><channel><title>It".utf8) + [0x92]
+            + Data("s</title></channel></rss>".utf8))) { error in
+            XCTAssertEqual("\(error)", "not a valid feed: it is not valid UTF-8 and declares no other encoding")
+        }
+    }
+
+    /// What a podcast app might guess at but onair refuses in one line (feedparser's illformed/ stray end tags and
+    /// chardet/ encodings, RSS 1.0), and feedparser's itunes_core_element_uppercase.xml, whose `<TiTlE>` XML does
+    /// not make a title.
+    func testWhatIsNotReadIsOneLine() throws {
+        let refusals: [(String, String)] = [
+            (#"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><channel><title>x</title></channel></rdf:RDF>"#,
+             "not a podcast feed: its root element is neither <rss> nor an Atom <feed>"),
+            ("<rss><channel><title>x</title><image><height>1</height></width></image></channel></rss>", "not a valid feed: XML error by line 1"),
+            (#"<?xml version="1.0" encoding="big5"?><rss/>"#,
+             "not a valid feed: it declares the encoding big5, which onair does not read (UTF-8, UTF-16, UTF-32, ISO-8859-1 or windows-1252)"),
+        ]
+        for (document, refusal) in refusals {
+            XCTAssertThrowsError(try FeedReader.read(Data(document.utf8)), document) { error in
+                XCTAssertTrue("\(error)".hasPrefix(refusal), "\(error)")
+                XCTAssertFalse("\(error)".contains("\n"))
+            }
+        }
+        let uppercase = try FeedReader.read(Data("<rss><channel><TiTlE>Example title</TiTlE></channel></rss>".utf8), url: "https://example.com/rss")
+        XCTAssertEqual(uppercase.title, "example.com")
+        XCTAssertEqual(uppercase.warnings.count, 1)
+    }
+
     /// A strict XML reader refuses an undefined entity (the corpus' No Agenda feed, "&gtgt;") and a bare "&"
     /// (feedparser's rss_item_link_corrupted_ampersands.xml): one line naming it and its line, not libxml2's
     /// code and the line it had read to.
