@@ -22,6 +22,14 @@ protocol PCMPeer: AnyObject {
 
     /// Seconds to wait before the next `open` after `failures` failed attempts in a row (1, 2, …).
     func retryDelay(afterFailures failures: Int) -> Double
+
+    /// Seconds of audio a clock-paced sink keeps written ahead of the clock, for a reader that takes
+    /// silence for whatever is not there yet when it reads (snapserver's pipe source).
+    var lead: Double { get }
+}
+
+extension PCMPeer {
+    var lead: Double { 0 }
 }
 
 /// The peer is not there, or has gone; the reason is one plain phrase.

@@ -9,7 +9,8 @@ import RadioModel
 /// writer thread takes from that buffer:
 /// - for a peer that takes whatever it is given (a FIFO, a socket), by an absolute schedule on the
 ///   monotonic clock: at any instant the frames written are `elapsed × rate` since the peer was
-///   reached, in 10 ms ticks, never more, so there is no drift and no burst;
+///   reached, in 10 ms ticks, plus the peer's constant `lead` (written at once when it is reached),
+///   never more, so there is no drift and no burst;
 /// - for a peer that paces itself (an audio device), as fast as its blocking writes return.
 /// When the buffer runs dry (the station stalls or reconnects) the peer gets silence, so it never
 /// starves. While the peer cannot be reached the audio that falls due is discarded, so that a peer
@@ -37,7 +38,7 @@ public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stoppin
 
     /// Silence shorter than this after a dry buffer is jitter, not worth a message.
     private static let reportableSilence = 0.25
-    /// The pacing tick, and the most a clock-paced write carries.
+    /// The pacing tick: what a clock-paced write usually carries.
     private static let tickSeconds = 0.01
     /// The part of the buffer a self-pacing peer gets per write: what PulseAudio asks for at a time
     /// (AudioDevicePeer's `minreq`), so that one request is one write and one wake-up.
@@ -50,8 +51,10 @@ public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stoppin
         self.format = format
         self.peer = peer
         self.onStatus = onStatus
-        buffer = PCMJitterBuffer(format: format, capacity: options.bufferSeconds)
-        finishTimeout = options.bufferSeconds + 1
+        // The peer's lead is taken from the buffer at once when the peer is reached: it is added to the
+        // buffer's target level (half its capacity), so what stays behind is the usual target.
+        buffer = PCMJitterBuffer(format: format, capacity: options.bufferSeconds + 2 * peer.lead)
+        finishTimeout = options.bufferSeconds + peer.lead + 1
         bufferSeconds = options.bufferSeconds
         let thread = Thread { [self] in
             writeLoop()
@@ -89,14 +92,17 @@ public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stoppin
         var silence = SilenceTracker(sampleRate: format.sampleRate, reportAbove: Self.reportableSilence)
         let chunkFrames = max(1, Int((Double(format.sampleRate) * Self.tickSeconds).rounded()))
         let deviceChunkFrames = max(1, Int((Double(format.sampleRate) * bufferSeconds * Self.deviceChunkShare).rounded()))
-        var chunk = [UInt8](repeating: 0, count: max(chunkFrames, deviceChunkFrames) * format.bytesPerFrame)
+        let peerLeadFrames = Int64((peer.lead * Double(format.sampleRate)).rounded())
+        // The lead goes in one write, so a reader finds it whole with its first read.
+        let writeFrames = max(chunkFrames, deviceChunkFrames, Int(peerLeadFrames))
+        var chunk = [UInt8](repeating: 0, count: writeFrames * format.bytesPerFrame)
         var pending = 0..<0  // the part of `chunk` the peer has not taken yet
 
         defer { link.close() }
         while !isStopping {
             let now = MonotonicClock.now()
             if !link.isOpen, link.tryOpen(at: now) {
-                schedule.restart(at: now)
+                schedule.restart(at: now, lead: peerLeadFrames)
                 pending = 0..<0
                 silence.reset()
             }
@@ -134,7 +140,7 @@ public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stoppin
                 while link.isOpen {
                     if pending.isEmpty {
                         guard schedule.paced < due else { break }
-                        let frames = Int(min(Int64(chunkFrames), due - schedule.paced))
+                        let frames = Int(min(Int64(max(chunkFrames, Int(peerLeadFrames))), due - schedule.paced))
                         pending = 0..<pull(frames, into: &chunk, silence: &silence)
                         schedule.paced += Int64(frames)
                     }
@@ -175,8 +181,9 @@ private struct Schedule {
         self.origin = origin
     }
 
-    mutating func restart(at now: Int64) {
-        origin = now
+    /// Starts counting at `now`, with `lead` frames due at once.
+    mutating func restart(at now: Int64, lead: Int64 = 0) {
+        origin = now - MonotonicClock.nanoseconds(for: lead, sampleRate: sampleRate)
         paced = 0
     }
 

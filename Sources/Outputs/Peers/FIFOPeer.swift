@@ -75,4 +75,9 @@ final class FIFOPeer: PCMPeer, @unchecked Sendable {  // used only on its owner'
 
     /// A reader may come at any moment; looking every 100 ms costs nothing.
     func retryDelay(afterFailures failures: Int) -> Double { 0.1 }
+
+    /// snapserver reads its pipe in 20 ms chunks on its own clock and fills what the pipe lacks with
+    /// silence, so audio written just in time is a gap whenever this writer wakes a little later than
+    /// that reader (a loaded machine). A tenth of a second in the pipe covers such a late wake-up.
+    let lead = 0.1
 }
