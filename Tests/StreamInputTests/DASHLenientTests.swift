@@ -65,6 +65,8 @@ final class DASHLenientTests: XCTestCase {
         let later = try timeline.playlist(mpd, now: date("2026-03-01T10:02:46Z"))
         XCTAssertTrue(later.playlist.segments.isEmpty)
         XCTAssertEqual(later.bandwidth, 128000, "still the stream it was")
+        XCTAssertEqual(later.lastSegmentEnded, date("2026-03-01T10:01:55Z"), "nothing is available now, and nothing more will be")
+        XCTAssertNil(listing.lastSegmentEnded)
     }
 
     func testMediaPackagesUndeclaredSCTE35PrefixAndMissingNamespaceCountEveryPeriod() throws {

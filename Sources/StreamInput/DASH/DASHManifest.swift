@@ -110,6 +110,12 @@ final class DASHManifest: @unchecked Sendable {
                 return .failure(SegmentFailure(message: "\(URLRedaction.redact(url)) has no audio representation onair can follow",
                                                isTransient: false))
             }
+            if let ended = listing.lastSegmentEnded {
+                let depth = mpd.timeShiftBufferDepth.map { " (\(Int($0)) s)" } ?? ""
+                return .failure(SegmentFailure(message: "\(URLRedaction.redact(url)): nothing in the MPD is available now: its last segment "
+                                               + "ended at \(Timestamp.format(ended)), longer ago than its time-shift buffer\(depth)",
+                                               isTransient: false))
+            }
             let target = listing.playlist.targetDuration
             let nextEnd = listing.playlist.segments.last.map { $0.programDateTime!.addingTimeInterval($0.duration + target) }
             let wait = nextEnd.map { $0.timeIntervalSince(now) + DASHTimeline.availabilitySlack } ?? target

@@ -37,6 +37,9 @@ public struct DASHTimeline {
         /// The content type its segments have, from the MPD.
         public var mimeType: String?
         public var codec: String?
+        /// A dynamic MPD that lists nothing because every segment it describes has left the time-shift
+        /// buffer: when the last of them ended. nil while anything may still come (an open-ended period).
+        public var lastSegmentEnded: Date?
     }
 
     /// The segments `mpd` makes available at `now` (this machine's clock corrected by the server's).
@@ -49,6 +52,8 @@ public struct DASHTimeline {
         var chosen: MPD.Representation?
         var maxDuration = 0.0
         var periodStart = 0.0
+        /// The end of everything the MPD describes, in presentation seconds; nil once something is open-ended.
+        var describedEnd: Double? = -.infinity
         for (position, period) in mpd.periods.enumerated() {
             periodStart = period.start ?? periodStart
             let nextStart = mpd.periods.dropFirst(position + 1).first?.start
@@ -70,6 +75,9 @@ public struct DASHTimeline {
             let latestEnd = dynamic ? presentationNow + early - Self.availabilitySlack : .infinity
             if !dynamic, periodEnd == nil, template.timeline == nil, template.listed == nil { continue }
             let segments = try expansion.segments(earliestEnd: earliest, latestEnd: latestEnd, limit: Self.maxListedSegments)
+            if let end = describedEnd {
+                describedEnd = try expansion.lastSegmentEnd().map { max(end, $0) }
+            }
             guard let first = segments.first else { continue }
             let key = "\(origin.timeIntervalSince1970)|\(period.id ?? "")|\(periodStart)|\(representation.id)"
             let base = sequenceBase(for: key, first: first, origin: origin)
@@ -98,9 +106,11 @@ public struct DASHTimeline {
         let target = max(maxDuration, mpd.maxSegmentDuration ?? 0, 0.1)
         let playlist = MediaPlaylist(url: mpd.url, targetDuration: target, mediaSequence: listed.first?.sequence ?? 0,
                                      discontinuitySequence: 0, segments: listed, endList: !dynamic)
+        let expired = dynamic && listed.isEmpty && describedEnd.map { $0.isFinite && $0 < presentationNow - depth } == true
         return Listing(playlist: playlist, bandwidth: chosen.map(\.bandwidth).flatMap { $0 > 0 ? $0 : nil },
                        mimeType: chosen?.mimeType,
-                       codec: chosen?.codecs.flatMap { $0.split(separator: ",").lazy.compactMap { HLSCodecs.name(forTag: String($0)) }.first })
+                       codec: chosen?.codecs.flatMap { $0.split(separator: ",").lazy.compactMap { HLSCodecs.name(forTag: String($0)) }.first },
+                       lastSegmentEnded: expired ? describedEnd.map { origin.addingTimeInterval($0) } : nil)
     }
 
     /// The SegmentBase indexes the representations to follow need and have not had: read each with

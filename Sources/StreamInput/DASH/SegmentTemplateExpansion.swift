@@ -47,6 +47,15 @@ struct SegmentTemplateExpansion {
         }
     }
 
+    /// Where the last segment the template describes ends, in presentation seconds; nil when it runs
+    /// on with the clock (no period end, and `@duration` or a timeline entry with `r="-1"`).
+    func lastSegmentEnd() throws -> Double? {
+        if let periodEnd { return periodEnd }
+        guard template.listed != nil || template.timeline?.allSatisfy({ $0.repeatCount >= 0 }) == true,
+              let last = try segments(earliestEnd: -.infinity, latestEnd: .infinity, limit: 1).last else { return nil }
+        return last.start + last.duration
+    }
+
     /// The one listed segment of a SegmentList without a duration, or of a representation addressed by
     /// its BaseURL alone: it plays the whole period, so the period must have an end.
     private func wholePeriod(earliestEnd: Double, latestEnd: Double) throws -> [DASHSegment] {
