@@ -407,7 +407,7 @@ struct RealWorldJudge {
         if let chosen = answer["chosenVariant"] as? [String: Any] { parts.append("chose \(chosen["bandwidth"] ?? "?") bit/s") }
         for key in ["hls", "dash"] {
             if let details = answer[key] as? [String: Any] {
-                parts.append("\(key) " + details.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                parts.append("\(key) " + details.sorted { $0.key < $1.key }.map { "\($0.key) \(readable($0.value))" }.joined(separator: ", "))
             }
         }
         for key in ["codec", "name", "bitrate", "contentType"] {
@@ -416,6 +416,12 @@ struct RealWorldJudge {
         let url = answer["url"] as? String ?? ""
         parts.append("url …" + String((url.components(separatedBy: "127.0.0.1:").last ?? url).drop { $0 != "/" }.suffix(70)))
         return parts.joined(separator: "; ")
+    }
+
+    /// A JSON value as written: JSONSerialization gives a flag as an NSNumber, which prints as 0 or 1.
+    private static func readable(_ value: Any) -> String {
+        guard let number = value as? NSNumber, String(cString: number.objCType) == "c" else { return "\(value)" }
+        return number.boolValue ? "true" : "false"
     }
 
     private static func object(_ text: String) -> [String: Any]? {

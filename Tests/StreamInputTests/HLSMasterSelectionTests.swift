@@ -15,12 +15,12 @@ final class HLSMasterSelectionTests: XCTestCase {
 
     func testTheDefaultRenditionInsideTheVariantsIsPlayedNotAnUnselectedRendition() throws {
         let variants = try HLSQuirkFixtures.master("default-rendition-in-variants.m3u8", url: base + "master.m3u8")
-        XCTAssertEqual(variants.count, 4, "two renditions with a URI and two variants; the URI-less DEFAULT is no stream")
+        XCTAssertEqual(variants.count, 5, "three renditions with a URI and two variants; the URI-less DEFAULT is no stream")
         XCTAssertEqual(try chosen("default-rendition-in-variants.m3u8", .high), base + "video-540/index.m3u8")
         XCTAssertEqual(try chosen("default-rendition-in-variants.m3u8", .low), base + "video-270/index.m3u8")
         let ranked = StreamResolver().ranked(variants).map(\.url)
-        XCTAssertEqual(ranked, [base + "video-540/index.m3u8", base + "video-270/index.m3u8"],
-                       "DEFAULT=NO,AUTOSELECT=NO renditions are not even tried when the variants fail")
+        XCTAssertEqual(ranked, [base + "video-540/index.m3u8", base + "video-270/index.m3u8", base + "french/index.m3u8"],
+                       "the DEFAULT audio, then the AUTOSELECT one; DEFAULT=NO,AUTOSELECT=NO renditions are never tried")
         XCTAssertEqual(variants.first { $0.url.hasSuffix("video-540/index.m3u8") }?.channels, 2, "the DEFAULT rendition's CHANNELS")
     }
 
@@ -63,7 +63,7 @@ final class HLSMasterSelectionTests: XCTestCase {
         let server = try FixtureHTTPServer()
         defer { server.stop() }
         let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\nseg1.ts\n"
-        for path in ["video-540/index.m3u8", "video-270/index.m3u8", "described/index.m3u8", "surround/index.m3u8"] {
+        for path in ["video-540/index.m3u8", "video-270/index.m3u8", "french/index.m3u8", "described/index.m3u8", "surround/index.m3u8"] {
             server.route("/hls/" + path, FixtureHTTPServer.file(Data(media.utf8), contentType: "application/vnd.apple.mpegurl"))
         }
         server.route("/hls/master.m3u8", FixtureHTTPServer.file(try HLSQuirkFixtures.data("default-rendition-in-variants.m3u8"),

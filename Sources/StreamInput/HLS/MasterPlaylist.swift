@@ -12,15 +12,15 @@ public struct HLSVariant: Sendable, Equatable, Codable {
     public var audioGroup: String?
     /// For an audio rendition, how the playlist offers it; nil for an EXT-X-STREAM-INF variant.
     public var rendition: HLSRenditionSelection?
-    /// For a variant: its group's audio comes only from rendition playlists, so its own segments may carry none.
-    public var audioInRendition: Bool
-    /// CHANNELS of the rendition, or of the DEFAULT rendition of the variant's group (its first number: "16/JOC" is 16).
+    /// For a variant, where its audio is, as its group's renditions say; nil for a rendition.
+    public var audio: HLSVariantAudio?
+    /// CHANNELS of the rendition, or of the variant's group's DEFAULT (else first) rendition; "16/JOC" is 16.
     public var channels: Int?
 
     public init(url: String, bandwidth: Int, averageBandwidth: Int? = nil, codecs: [String], audioGroup: String? = nil,
-                rendition: HLSRenditionSelection? = nil, audioInRendition: Bool = false, channels: Int? = nil) {
+                rendition: HLSRenditionSelection? = nil, audio: HLSVariantAudio? = nil, channels: Int? = nil) {
         self.url = url; self.bandwidth = bandwidth; self.averageBandwidth = averageBandwidth; self.codecs = codecs
-        self.audioGroup = audioGroup; self.rendition = rendition; self.audioInRendition = audioInRendition
+        self.audioGroup = audioGroup; self.rendition = rendition; self.audio = audio
         self.channels = channels
     }
 
@@ -46,6 +46,16 @@ public enum HLSRenditionSelection: String, Sendable, Codable {
     case autoselect
     /// Neither: only a user's explicit choice plays it.
     case unselected
+}
+
+/// Where a variant's audio is (RFC 8216 §4.3.4.2.1: a rendition without a URI is in the variant's own segments).
+public enum HLSVariantAudio: String, Sendable, Codable {
+    /// Its group's DEFAULT rendition has no URI: the audio to play by default is inside this variant.
+    case defaultInside
+    /// No group, or one that also has a rendition without a URI: its own segments carry its audio.
+    case own
+    /// Every rendition of its group has a URI: the audio is in those playlists, and may be absent from its own.
+    case inRenditions
 }
 
 /// Reads an HLS master playlist (RFC 8216 §4.3.4): its variants, and its audio renditions as variants too.
@@ -95,8 +105,10 @@ enum MasterPlaylistParser {
         }
         for index in variants.indices {
             let group = renditions.filter { $0.group != nil && $0.group == variants[index].audioGroup }
-            variants[index].audioInRendition = !group.isEmpty && group.allSatisfy { $0.url != nil }
-            variants[index].channels = (group.first { $0.selection == .default } ?? group.first)?.channels
+            let defaultRendition = group.first { $0.selection == .default }
+            variants[index].audio = defaultRendition.map { $0.url == nil } == true ? .defaultInside
+                : !group.isEmpty && group.allSatisfy { $0.url != nil } ? .inRenditions : .own
+            variants[index].channels = (defaultRendition ?? group.first)?.channels
         }
         // A rendition without a URI is audio inside the variants: not a stream of its own. One with a URI
         // borrows the bandwidth and audio codecs of the variants that use it, so quality choice sees it.

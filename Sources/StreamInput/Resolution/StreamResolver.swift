@@ -206,8 +206,8 @@ public struct StreamResolver: Sendable {
     }
 
     /// Variants in the order to try them. First by where the audio is: audio-only variants (radio needs
-    /// no video), the DEFAULT=YES rendition, AUTOSELECT=YES renditions, variants that carry their audio
-    /// (their group's rendition has no URI, or they have none), then variants whose audio is only in
+    /// no video), the DEFAULT=YES rendition (or the variants carrying it, when it has no URI),
+    /// AUTOSELECT=YES renditions, variants with audio of their own, then variants whose audio is only in
     /// rendition playlists; a rendition marked neither DEFAULT nor AUTOSELECT is never played unasked
     /// (RFC 8216 §4.3.4.1.1). Then stereo before surround (AC-3/E-AC-3, CHANNELS above 2: `quality`
     /// picks a bitrate, not a loudspeaker layout), then by bandwidth (highest or lowest first, as `quality`
