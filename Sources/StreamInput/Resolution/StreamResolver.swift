@@ -217,7 +217,13 @@ public struct StreamResolver: Sendable {
             switch variant.rendition {
             case .default?: return 1
             case .some: return 2
-            case nil: return variant.isAudioOnly ? 0 : variant.audioInRendition ? 4 : 3
+            case nil:
+                if variant.isAudioOnly { return 0 }
+                switch variant.audio {
+                case .defaultInside?: return 1
+                case .inRenditions?: return 4
+                case .own?, nil: return 3
+                }
             }
         }
         return variants.enumerated().filter { $0.element.rendition != .unselected }.sorted { a, b in
