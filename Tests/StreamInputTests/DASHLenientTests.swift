@@ -167,6 +167,17 @@ final class DASHLenientTests: XCTestCase {
         }
     }
 
+    func testALocationMovesWhereTheMPDIsLoadedFromAndAListMPDOrNonsenseIsRefusedInOneLine() throws {
+        XCTAssertEqual(try quirk("location-relative.mpd").location, "https://radio.example/relative/redirect.mpd")
+        let list = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/dash-quirks/list-mpd-imported.mpd"), encoding: .utf8)
+        XCTAssertEqual(refusal(list), "https://radio.example/dash/show.mpd: MPD@type 'list' is neither static nor dynamic")
+        // ExoPlayer's parse_withMalformedManifest and dash.js's manifest_error.xml: bytes that are no XML at all.
+        XCTAssertEqual(refusal("data \n"), "https://radio.example/dash/show.mpd:1: not well-formed XML")
+        XCTAssertEqual(refusal(#"<MPD xmlns="urn:mpeg:dash:schema:mpd:2011"><Location>file:///etc/passwd</Location></MPD>"#),
+                       "https://radio.example/dash/show.mpd: Location 'file:///etc/passwd' is not an http(s) URL")
+    }
+
     func testUndeclaredPrefixesAreOnlyDeclaredWhenTheDocumentNeedsIt() throws {
         let declared = """
         <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" xmlns:yt="http://youtube.com/yt/2012/10/10" yt:x="1" type="static"/>

@@ -28,6 +28,8 @@ final class DASHManifest: @unchecked Sendable {
     private let engine: TransferEngine
     private let options: LiveStreamOptions
     let url: String
+    /// Where the MPD is loaded from: its URL, until an MPD@Location moves it.
+    private var location: String
     private var timeline: DASHTimeline
     private var mpd: MPD?
     private var loadedAt = -Double.infinity
@@ -43,6 +45,7 @@ final class DASHManifest: @unchecked Sendable {
 
     init(url: String, engine: TransferEngine, options: LiveStreamOptions, onWarning: @escaping @Sendable (String) -> Void) {
         self.url = url; self.engine = engine; self.options = options; self.onWarning = onWarning
+        location = url
         timeline = DASHTimeline(quality: options.quality)
     }
 
@@ -75,7 +78,7 @@ final class DASHManifest: @unchecked Sendable {
         guard mpd == nil || (mpd?.type == .dynamic && (reloadWanted || now - loadedAt >= reloadInterval)) else {
             return completion(list())
         }
-        let request = TransferRequest(url: url, connectTimeout: options.connectTimeout,
+        let request = TransferRequest(url: location, connectTimeout: options.connectTimeout,
                                       stallTimeout: options.stallTimeout, userAgent: options.userAgent)
         transfer = engine.load(request, maxBytes: MPDParser.maxBytes) { [self] result in
             transfer = nil
@@ -88,6 +91,7 @@ final class DASHManifest: @unchecked Sendable {
                     mpd = loaded
                     loadedAt = now
                     reloadWanted = false
+                    location = loaded.location ?? location
                     for warning in loaded.warnings where toldWarnings.insert(warning).inserted {
                         onWarning("\(URLRedaction.redact(response.head.url)): \(warning)")
                     }

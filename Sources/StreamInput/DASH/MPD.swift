@@ -26,6 +26,8 @@ public struct MPD: Sendable, Equatable {
     public var suggestedPresentationDelay: Double?
     public var maxSegmentDuration: Double?
     public var periods: [Period]
+    /// MPD@Location (§5.3.1.2): where to load the MPD from next time, absolute and http(s).
+    public var location: String? = nil
     /// Where to ask the time (§5.8.4.11), in order of preference.
     public var utcTimings: [UTCTiming]
     /// What was read leniently (no DASH namespace, undeclared prefixes, decimals for integers): one line each.

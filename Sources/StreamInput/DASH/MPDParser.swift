@@ -142,6 +142,8 @@ private final class MPDReader: NSObject, XMLParserDelegate {
     private var representations: [Level] = []
     private var representation: Level?
     private var utcTimings: [MPD.UTCTiming] = []
+    /// The first MPD@Location, as written.
+    private var location: String?
     /// SegmentTimeline entries and SegmentURLs so far, bounded together.
     private var listedEntries = 0
     private var warnings: [String] = []
@@ -237,7 +239,7 @@ private final class MPDReader: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if path.last == "BaseURL" { text += string }
+        if path.last == "BaseURL" || path.last == "Location" { text += string }
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
@@ -254,6 +256,8 @@ private final class MPDReader: NSObject, XMLParserDelegate {
             case "MPD": if mpd?.baseURL == nil { mpd?.baseURL = value }
             default: break
             }
+        case "Location" where path.last == "MPD":
+            if location == nil { location = text.trimmingCharacters(in: .whitespacesAndNewlines) }
         case "Representation" where path.last == "AdaptationSet":
             if let representation { representations.append(representation) }
             representation = nil
@@ -327,7 +331,8 @@ private final class MPDReader: NSObject, XMLParserDelegate {
                          timeShiftBufferDepth: try duration(attributes, "timeShiftBufferDepth"),
                          suggestedPresentationDelay: try duration(attributes, "suggestedPresentationDelay"),
                          maxSegmentDuration: try duration(attributes, "maxSegmentDuration"),
-                         periods: [], utcTimings: utcTimings)
+                         periods: [], location: try location.map { try resolve($0, against: url, construct: "Location") },
+                         utcTimings: utcTimings)
         for period in periods {
             let periodBase = try resolve(period.level.baseURL, against: mpdBase)
             var representations: [MPD.Representation] = []
