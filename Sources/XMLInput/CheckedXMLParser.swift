@@ -43,7 +43,9 @@ public enum CheckedXMLParser {
         }
         try limits.checkStartTags(data)
         let limited = LimitedDelegate(delegate, limits: limits)
-        let parser = XMLParser(data: data)
+        // From a stream, Foundation hands libxml2 the document in chunks; given as one piece, a document past
+        // 10 MB (XML_MAX_LOOKUP_LIMIT) is refused with "Huge input lookup", code 1: large guides and feeds.
+        let parser = XMLParser(stream: InputStream(data: data))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = namespaces
         parser.delegate = limited
