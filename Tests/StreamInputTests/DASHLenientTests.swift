@@ -178,6 +178,26 @@ final class DASHLenientTests: XCTestCase {
                        "https://radio.example/dash/show.mpd: Location 'file:///etc/passwd' is not an http(s) URL")
     }
 
+    /// androidx/media's availabilityTimeOffset_dynamicManifest_valuesInSegmentList: a low-latency live
+    /// SegmentList whose segments may be fetched 1.5 s before they end.
+    func testASegmentListsAvailabilityTimeOffsetListsSegmentsEarly() throws {
+        func mpd(_ offset: String) -> String {
+            let urls = (1...10).map { "<SegmentURL media=\"s\($0).m4s\"/>" }.joined()
+            return """
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" availabilityStartTime="2026-01-01T00:00:00Z"><Period start="PT0S">
+            <AdaptationSet contentType="audio" mimeType="audio/mp4" codecs="mp4a.40.2"><Representation id="a" bandwidth="64000">
+            <SegmentList timescale="1000" duration="2000" \(offset)>\(urls)</SegmentList></Representation></AdaptationSet></Period></MPD>
+            """
+        }
+        let now = date("2026-01-01T00:00:05Z")
+        for (offset, expected) in [("", ["s1.m4s", "s2.m4s"]), (#"availabilityTimeOffset="1.5""#, ["s1.m4s", "s2.m4s", "s3.m4s"]),
+                                   (#"availabilityTimeOffset="1.5" availabilityTimeComplete="false""#, ["s1.m4s", "s2.m4s"])] {
+            var timeline = DASHTimeline(quality: .high)
+            let segments = try timeline.playlist(try MPDParser.parse(Data(mpd(offset).utf8), url: mpdURL), now: now).playlist.segments
+            XCTAssertEqual(segments.map { URL(string: $0.url)!.lastPathComponent }, expected, offset)
+        }
+    }
+
     func testUndeclaredPrefixesAreOnlyDeclaredWhenTheDocumentNeedsIt() throws {
         let declared = """
         <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" xmlns:yt="http://youtube.com/yt/2012/10/10" yt:x="1" type="static"/>
