@@ -35,6 +35,11 @@ public struct XMLLimits: Sendable {
     /// (`maxTimelineEntries`, `maxPeriods`) speak first. A live MPD is fetched again every few seconds: a
     /// parse slower than that would fall behind the stream anyway.
     public static let manifest = XMLLimits(depth: 32, attributesPerElement: 64, textBytes: 1 << 20, elements: 300_000, time: .seconds(5))
+    /// Playlists: ASX and XSPF, at most `PlaylistParser.maxBytes` (512 KiB) with at most 500 entries. A VLC
+    /// or Last.fm track is a dozen elements with its extension, so a full list is some 10,000, nested at most
+    /// 6 deep (playlist/trackList/track/extension/vlc:item, asx/repeat/entry/ref); an annotation or abstract
+    /// is a paragraph. A playlist stands between the user and the first sound, so a slow one is refused soon.
+    public static let playlist = XMLLimits(depth: 32, attributesPerElement: 64, textBytes: 256 << 10, elements: 50_000, time: .seconds(5))
     /// Small documents: a UPnP device's description, a SOAP answer (a few KB each).
     public static let small = XMLLimits(depth: 32, attributesPerElement: 64, textBytes: 1 << 20, elements: 100_000, time: .seconds(10))
 

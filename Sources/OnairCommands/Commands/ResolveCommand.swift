@@ -8,7 +8,8 @@ struct ResolveCommand: ParsableCommand {
         commandName: "resolve",
         abstract: "Show the concrete stream a station or URL leads to.",
         discussion: """
-        Follows HTTP redirects (at most 5), .pls playlists (entries tried in order), .m3u lists, HLS \
+        Follows HTTP redirects (at most 5), .pls playlists (entries tried in order), .m3u and .ram lists, \
+        ASX (.asx, .wax: ENTRYs and their REFs tried in order) and XSPF playlists (tracks tried in order), HLS \
         master playlists (a variant picked by bandwidth) and MPEG-DASH MPDs (an audio representation \
         picked by bandwidth), then reports the stream's kind, content type \
         and codec; for HLS also the variants, the chosen one, the target duration and the playlist's \
@@ -35,6 +36,8 @@ struct ResolveCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let resolved = try StreamTarget.named(station).resolve(quality: quality)
+            // A playlist read leniently says so on stderr; stdout keeps the one answer.
+            for warning in resolved.warnings ?? [] { Console.message("onair: warning: \(warning)") }
             if json { Console.json(resolved) } else { print(Self.describe(resolved)) }
         }
     }

@@ -20,52 +20,96 @@ public struct PlaylistError: Error, Sendable, CustomStringConvertible, Equatable
     }
 }
 
-/// Parses .pls, .m3u and HLS playlists with bounded size. Every URL it returns is absolute and
-/// http or https: a remote playlist can never lead to a local file or another scheme.
+/// Parses playlists with bounded size: .pls, .m3u and RealAudio .ram lists, HLS playlists, Windows Media
+/// metafiles (ASX: .asx, .wax, .wvx; `ASXPlaylist`), XSPF (`XSPFPlaylist`) and ASF reference files. What a
+/// body is comes from its first bytes (`PlaylistSniffer`), never from its Content-Type or name alone. Every
+/// URL it returns is absolute and http or https: a remote playlist can never lead to a local file or
+/// another scheme.
 public enum PlaylistParser {
     public static let maxBytes = 512 * 1024
     public static let maxEntries = 500
 
     /// Whether a response looks like a playlist or a DASH MPD (by media type, path or first bytes).
     public static func isPlaylist(mediaType: String?, url: String, body: Data) -> Bool {
-        if AudioContentType.isPlaylist(mediaType) { return true }
+        if AudioContentType.isPlaylist(mediaType) || mediaType.map(PlaylistSniffer.playlistMediaTypes.contains) == true { return true }
         let path = (URL(string: url)?.path ?? "").lowercased()
-        if [".pls", ".m3u", ".m3u8", ".mpd"].contains(where: path.hasSuffix) { return true }
+        if PlaylistSniffer.playlistSuffixes.contains(where: path.hasSuffix) { return true }
         if MPDParser.isMPD(mediaType: mediaType, url: url, body: body) { return true }
-        let start = text(of: body.prefix(64)).text.trimmingWhitespace()
-        return start.hasPrefix("#EXTM3U") || start.lowercased().hasPrefix("[playlist]")
+        return PlaylistSniffer.isPlaylist(body)
     }
 
     public static func parse(_ body: Data, url: String) throws -> PlaylistContent {
+        try read(body, url: url).content
+    }
+
+    /// The playlist whole: what to follow, its items with their titles, what was skipped and what was read leniently.
+    public static func read(_ body: Data, url: String) throws -> PlaylistReading {
         guard body.count <= maxBytes else {
             throw PlaylistError(url: url, line: nil, message: "playlist larger than \(maxBytes) bytes")
         }
         guard let base = URL(string: url) else {
             throw PlaylistError(url: url, line: nil, message: "not a valid URL")
         }
+        let format = PlaylistSniffer.format(of: body)
+        switch format {
+        case .windowsMedia:
+            throw PlaylistError(url: url, line: nil,
+                                message: "Windows Media (ASF) data, not an ASX playlist: onair does not play Windows Media")
+        case .realMedia:
+            throw PlaylistError(url: url, line: nil, message: "RealMedia data, not a playlist: onair does not play RealMedia")
+        case .binary:
+            throw PlaylistError(url: url, line: nil, message: "binary data, not a playlist")
+        default:
+            break
+        }
         let (text, isLatin1) = text(of: body)
         let source = Source(base: base, url: url, isLatin1: isLatin1)
+        switch format {
+        case .asx:
+            return try ASXPlaylist.read(text, source: source)
+        case .xspf:
+            return try XSPFPlaylist.read(body, text: text, source: source)
+        default:
+            break
+        }
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .map { String($0.trimmingWhitespace()) }
-        // Comments may precede #EXTM3U (seen in the wild); only tags and URIs tell what the list is.
-        let firstLine = lines.first { !$0.isEmpty && !($0.hasPrefix("#") && !$0.hasPrefix("#EXT")) } ?? ""
-        if isPLS(lines, firstLine: firstLine) {
-            return try parsePLS(lines, source)
+        let plsHeader = lines.firstIndex { $0.first == "[" && $0.lowercased() == "[playlist]" }
+        // Markup before a .pls's header is a stray line (a server's error page glued on); any other markup is
+        // a document onair does not read, not a list whose lines are URLs.
+        if format == .otherXML && plsHeader == nil {
+            let root = XMLRoot.name(in: String(text.drop { $0.isWhitespace }.prefix(4096))) ?? "?"
+            throw PlaylistError(url: url, line: nil,
+                                message: "an XML document whose root is <\(root.prefix(40))>, not a playlist onair reads (ASX, XSPF)")
+        }
+        if format == .asfReference {
+            let header = lines.firstIndex { $0.lowercased() == "[reference]" }
+            return try reading(keyed(lines, after: header, key: "ref", source), format: .asfReference, source: source)
+        }
+        if let header = plsHeader {
+            return try reading(keyed(lines, after: header, key: "file", source), format: .pls, source: source)
+        }
+        if isPLS(lines) {
+            return try reading(keyed(lines, key: "file", source), format: .pls, source: source)
         }
         if lines.contains(where: { $0.hasPrefix("#EXT-X-STREAM-INF") || $0.hasPrefix("#EXT-X-MEDIA:") }) {
-            return .hlsMaster(try MasterPlaylistParser.parse(lines, base: base, url: url, escape: source.escape))
+            let variants = try MasterPlaylistParser.parse(lines, base: base, url: url, escape: source.escape)
+            return PlaylistReading(format: .lines, content: .hlsMaster(variants), items: [], skipped: [], warnings: [])
         }
         // A media playlist is known by its tags, even when its #EXTM3U line is missing (RFC 8216
         // requires it, but servers and hand-written lists omit it): its URIs are segments, not streams.
         if lines.contains(where: { $0.hasPrefix("#EXT-X-TARGETDURATION") || $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE") }) {
-            return .hlsMedia(try MediaPlaylistParser.parse(lines, base: base, url: url, escape: source.escape))
+            let playlist = try MediaPlaylistParser.parse(lines, base: base, url: url, escape: source.escape)
+            return PlaylistReading(format: .lines, content: .hlsMedia(playlist), items: [], skipped: [], warnings: [])
         }
-        return try parseM3U(lines, source)
+        return try reading(listed(lines, source), format: .lines, source: source)
     }
 
-    /// The body as text: UTF-8 without its byte-order mark when valid, else Latin-1 (which maps every
-    /// byte, so a Windows-saved list still yields its URLs — they are escaped from those bytes, see `Source`).
+    /// The body as text: UTF-16 when it says so (a Windows tool's file); UTF-8 without its byte-order mark
+    /// when valid, else Latin-1 (which maps every byte, so a Windows-saved list still yields its URLs — they
+    /// are escaped from those bytes, see `Source`).
     private static func text(of body: Data) -> (text: String, isLatin1: Bool) {
+        if let utf16 = PlaylistText.utf16(body) { return (utf16.hasPrefix("\u{FEFF}") ? String(utf16.dropFirst()) : utf16, false) }
         var bytes = body[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         if let utf8 = String(validating: bytes, as: UTF8.self) { return (utf8, false) }
@@ -73,7 +117,7 @@ public enum PlaylistParser {
     }
 
     /// Where a playlist came from, and how its bytes became text.
-    private struct Source {
+    struct Source {
         var base: URL
         var url: String
         /// The text was decoded as Latin-1: each non-ASCII character stands for one byte of the file.
@@ -101,10 +145,15 @@ public enum PlaylistParser {
         }
     }
 
-    /// A .pls starts with `[playlist]`; one saved without that line is still known by its `FileN=` keys
-    /// when every other line is a .pls key too.
-    private static func isPLS(_ lines: [String], firstLine: String) -> Bool {
-        if firstLine.lowercased() == "[playlist]" { return true }
+    /// Whether a `[playlist]` line opens the text (after white space): how a .pls is known by its first bytes.
+    static func plsHeader(in text: String) -> Bool {
+        let first = text.drop { $0.isWhitespace }.prefix { !$0.isNewline }
+        return first.trimmingWhitespace().lowercased() == "[playlist]"
+    }
+
+    /// A .pls saved without its `[playlist]` line is still known by its `FileN=` keys when every other line
+    /// is a .pls key too. (One with the line is known by it wherever it stands: see `keyed`.)
+    private static func isPLS(_ lines: [String]) -> Bool {
         let keyed = lines.filter { !$0.isEmpty }
         return keyed.contains { plsKey(of: $0)?.hasPrefix("file") == true }
             && keyed.allSatisfy { line in
@@ -113,25 +162,40 @@ public enum PlaylistParser {
             }
     }
 
-    /// The lowercased key of a `Key=value` line, nil for anything else.
+    /// The lowercased key of a `Key=value` line (white space around the key dropped), nil for anything else.
     private static func plsKey(of line: String) -> String? {
-        guard let equals = line.firstIndex(of: "="), equals != line.startIndex,
-              !line[..<equals].contains(where: { $0 == "/" || $0 == ":" || $0 == " " }) else { return nil }
-        return line[..<equals].lowercased()
+        guard let equals = line.firstIndex(of: "="), equals != line.startIndex else { return nil }
+        let key = line[..<equals].trimmingWhitespace()
+        guard !key.isEmpty, !key.contains(where: { $0 == "/" || $0 == ":" || $0 == " " }) else { return nil }
+        return key.lowercased()
     }
 
-    private static func parsePLS(_ lines: [String], _ source: Source) throws -> PlaylistContent {
-        var files: [(index: Int, line: Int, value: String)] = []
-        for (number, line) in lines.enumerated() {
-            guard line.lowercased().hasPrefix("file"), let equals = line.firstIndex(of: "=") else { continue }
-            guard let index = Int(line[line.index(line.startIndex, offsetBy: 4)..<equals]) else {
-                throw PlaylistError(url: source.url, line: number + 1, message: "malformed entry '\(line.prefix(80))'")
+    /// The entries of a keyed list — a .pls's `FileN=` with their `TitleN=`, an ASF reference file's `RefN=` —
+    /// in the order of N, whatever order the lines are in: gaps in the numbering are fine, and
+    /// `NumberOfEntries` is not believed (it is often wrong; the keys say what is there). With a `header`
+    /// line, reading starts after it — lines before `[playlist]` (an HTML error's remains, a comment, a
+    /// stray line) are not entries, as Winamp and VLC read from the header on — and ends at the next
+    /// `[section]`.
+    private static func keyed(_ lines: [String], after header: Int? = nil, key: String, _ source: Source) throws -> [RawItem] {
+        var entries: [(index: Int, reference: Reference)] = []
+        var titles: [Int: String] = [:]
+        for number in (header.map { $0 + 1 } ?? 0)..<lines.count {
+            let line = lines[number]
+            if header != nil && line.hasPrefix("[") && line.hasSuffix("]") { break }
+            guard let name = plsKey(of: line), let equals = line.firstIndex(of: "=") else { continue }
+            let value = unquoted(String(line[line.index(after: equals)...].trimmingWhitespace()))
+            if name.hasPrefix(key) {
+                guard let index = Int(name.dropFirst(key.count)), index >= 0 else {
+                    throw PlaylistError(url: source.url, line: number + 1, message: "malformed entry '\(line.prefix(80))'")
+                }
+                entries.append((index, Reference(line: number + 1, value: value, base: source.base)))
+            } else if name.hasPrefix("title"), let index = Int(name.dropFirst(5)), titles[index] == nil {
+                titles[index] = value
             }
-            let value = String(line[line.index(after: equals)...].trimmingWhitespace())
-            files.append((index, number + 1, unquoted(value)))
         }
-        let ordered = files.sorted { $0.index < $1.index }
-        return .entries(try absolute(ordered.map { ($0.line, $0.value) }, source))
+        // By N, and by line among equal N: Swift's sort is not promised to be stable.
+        return entries.sorted { ($0.index, $0.reference.line) < ($1.index, $1.reference.line) }
+            .map { RawItem(title: titles[$0.index], references: [$0.reference]) }
     }
 
     /// `"value"` or `'value'` → `value`: some players write .pls values quoted, and mopidy and VLC read them so.
@@ -140,26 +204,38 @@ public enum PlaylistParser {
         return String(value.dropFirst().dropLast())
     }
 
-    private static func parseM3U(_ lines: [String], _ source: Source) throws -> PlaylistContent {
-        let candidates = lines.enumerated().filter { !$0.element.isEmpty && !$0.element.hasPrefix("#") }
-            .map { ($0.offset + 1, $0.element) }
-        return .entries(try absolute(candidates, source))
+    /// A list of URLs, one a line: an .m3u (each `#EXTINF:` title kept for the entry after it), a RealAudio
+    /// .ram (which ends at `--stop--`, as RealPlayer and totem read it; its rtsp: and pnm: entries are
+    /// skipped as every scheme but http and https is), a plain list.
+    private static func listed(_ lines: [String], _ source: Source) -> [RawItem] {
+        var items: [RawItem] = []
+        var title: String?
+        for (offset, line) in lines.enumerated() {
+            if line == "--stop--" { break }
+            if line.hasPrefix("#EXTINF:") {
+                title = extinfTitle(line)
+            } else if !line.isEmpty && !line.hasPrefix("#") {
+                items.append(RawItem(title: title, references: [Reference(line: offset + 1, value: line, base: source.base)]))
+                title = nil
+            }
+        }
+        return items
     }
 
-    private static func absolute(_ entries: [(line: Int, value: String)], _ source: Source) throws -> [String] {
-        guard entries.count <= maxEntries else {
-            throw PlaylistError(url: source.url, line: entries[maxEntries].line, message: "more than \(maxEntries) entries")
+    /// The title of `#EXTINF:duration attributes,title`: what follows the first comma outside quotes (IPTV-style
+    /// attributes such as `tvg-logo="a,b"` may hold commas); nil without a comma.
+    static func extinfTitle(_ line: String) -> String? {
+        var quoted = false
+        for index in line.indices {
+            switch line[index] {
+            case "\"": quoted.toggle()
+            case "," where !quoted:
+                let title = line[line.index(after: index)...].trimmingWhitespace()
+                return title.isEmpty ? nil : String(title)
+            default: break
+            }
         }
-        var accepted: [String] = []
-        var refused: PlaylistError?
-        for entry in entries {
-            do { accepted.append(try source.absolute(entry.value, line: entry.line)) }
-            catch let error as PlaylistError { refused = refused ?? error }
-        }
-        if accepted.isEmpty {
-            throw refused ?? PlaylistError(url: source.url, line: nil, message: "playlist lists no stream")
-        }
-        return accepted
+        return nil
     }
 
     /// `reference` resolved against the playlist's URL; only http and https are accepted. `escape`

@@ -29,6 +29,8 @@ public struct ResolvedStream: Sendable, Codable, Equatable {
     public var hls: HLSPlaylistSummary?
     /// For MPEG-DASH: what the MPD looked like.
     public var dash: DASHSummary?
+    /// Where a playlist on the way broke its format's rules and was read as players read it, one line each.
+    public var warnings: [String]?
 }
 
 /// An MPD at a glance, as `onair resolve` shows it.
@@ -142,14 +144,15 @@ public struct StreamResolver: Sendable {
             throw ResolutionError(input: url, message: "playlists nested deeper than \(maxDepth)")
         }
         let request = TransferRequest(url: url, headers: [("Icy-MetaData", "1")], connectTimeout: connectTimeout)
-        let response = try engine.fetch(request, maxBytes: max(PlaylistParser.maxBytes, MPDParser.maxBytes)) { head in
-            // An audio stream never ends: its headers tell all we need.
-            !PlaylistParser.isPlaylist(mediaType: head.mediaType, url: head.url, body: Data())
-                && !AudioContentType.isNotAudio(head.mediaType) && head.mediaType?.hasPrefix("text/") != true
-        }
+        // An audio stream never ends: its headers and first bytes tell all we need. What its first bytes
+        // show to be a playlist is read whole, whatever its Content-Type (PlaylistFetch).
+        let response = try PlaylistFetch.fetch(request, engine: engine, maxBytes: max(PlaylistParser.maxBytes, MPDParser.maxBytes))
         let head = response.head
         chain.append(URLRedaction.redact(head.url))
         if response.stoppedAfterHead {
+            if let media = PlaylistSniffer.unplayableMedia(response.body) {
+                throw ResolutionError(input: url, message: "\(URLRedaction.redact(head.url)) answers \(media), which onair does not play")
+            }
             let info = ConnectionInfo(head: head)
             return ResolvedStream(input: url, url: head.url, kind: .icy, contentType: head.mediaType,
                                   codec: AudioContentType.likelyCodec(for: head.mediaType), bitrate: info.bitrate,
@@ -169,7 +172,8 @@ public struct StreamResolver: Sendable {
         guard PlaylistParser.isPlaylist(mediaType: head.mediaType, url: head.url, body: response.body) else {
             throw ResolutionError(input: url, message: "neither an audio stream nor a playlist (Content-Type \(head.mediaType ?? "none"))")
         }
-        switch try PlaylistParser.parse(response.body, url: head.url) {
+        let reading = try PlaylistParser.read(response.body, url: head.url)
+        switch reading.content {
         case .hlsMedia(let playlist):
             return ResolvedStream(input: url, url: head.url, kind: .hls, contentType: head.mediaType, codec: nil,
                                   bitrate: nil, name: nil, chain: chain, variants: nil, hls: HLSPlaylistSummary(playlist))
@@ -193,8 +197,13 @@ public struct StreamResolver: Sendable {
         case .entries(let entries):
             var failures: [String] = []
             for entry in entries {
-                do { return try resolve(entry, depth: depth + 1, chain: &chain) }
-                catch { failures.append("\(error)") }
+                do {
+                    var resolved = try resolve(entry, depth: depth + 1, chain: &chain)
+                    if !reading.warnings.isEmpty { resolved.warnings = reading.warnings + (resolved.warnings ?? []) }
+                    return resolved
+                } catch {
+                    failures.append("\(error)")
+                }
             }
             throw ResolutionError(input: url, message: FailureSummary.line(failures, of: "entries"))
         }
