@@ -22,15 +22,23 @@ public struct UserCatalogue: Sendable {
     /// Adds `station`, or replaces the one with its id, keeping every other station as it was.
     /// The file is replaced atomically, so a crash or a full disk never leaves half a catalogue.
     public func add(_ station: Station) throws(CatalogueError) {
+        try add([station])
+    }
+
+    /// Adds `newStations` (each replacing the one with its id) in one rewrite of the file: all of them or,
+    /// when one is invalid, none (`onair stations import`).
+    public func add(_ newStations: [Station]) throws(CatalogueError) {
         var stations = try stations()
-        let index = stations.firstIndex { $0.id == station.id } ?? stations.endIndex
-        do {
-            try CatalogueValidator.validate(station, at: JSONPath([.key("stations"), .index(index)]))
-        } catch {
-            throw CatalogueError(path: url.path, field: error.path.description,
-                                 message: error.message + " (station \"\(station.id)\" not added)")
+        for station in newStations {
+            let index = stations.firstIndex { $0.id == station.id } ?? stations.endIndex
+            do {
+                try CatalogueValidator.validate(station, at: JSONPath([.key("stations"), .index(index)]))
+            } catch {
+                throw CatalogueError(path: url.path, field: error.path.description,
+                                     message: error.message + " (station \"\(station.id)\" not added)")
+            }
+            if index == stations.endIndex { stations.append(station) } else { stations[index] = station }
         }
-        if index == stations.endIndex { stations.append(station) } else { stations[index] = station }
         try write(CatalogueDocument(version: CatalogueDocument.currentVersion, stations: stations))
     }
 

@@ -6,7 +6,7 @@ import RadioModel
 struct StationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stations",
-        abstract: "List, search and show the stations in the catalogue.",
+        abstract: "List, search and show the stations in the catalogue; import a playlist of stations.",
         discussion: """
         The catalogue is the stations.json shipped with onair plus your own file \
         ($XDG_CONFIG_HOME/onair/stations.json, or $ONAIR_HOME/config/stations.json); a station of yours \
@@ -20,11 +20,12 @@ struct StationsCommand: ParsableCommand {
           onair stations show bbc-radio-3  one station's streams and programmes
           onair stations --json | jq -r .id
           onair stations check fip         does each of its streams play now?
+          onair stations import radio.m3u  add the stations a .pls/.m3u/.xspf/.asx lists
 
-        Exit codes: 0 success (also when nothing matches); 1 a checked station has no stream that plays; \
-        3 unknown station id or malformed catalogue; 64 usage error.
+        Exit codes: 0 success (also when nothing matches); 1 a checked station has no stream that plays, or \
+        a playlist to import could not be fetched or read; 3 unknown station id or malformed catalogue; 64 usage error.
         """,
-        subcommands: [List.self, Show.self, Check.self],
+        subcommands: [List.self, Show.self, Check.self, Import.self],
         defaultSubcommand: List.self
     )
 }
