@@ -49,6 +49,7 @@ final class DASHSegmentBaseTests: XCTestCase {
             (sidx(version: 0, references: []), "lists no segment"),
             (be(UInt32(16)) + Data("moof".utf8) + Data(count: 8), "is missing from the index range"),
             (Data([0, 0]), "is missing from the index range"),
+            (sidx(version: 0, references: [(100, 1)]).prefix(40) + Data([0xff]), "is larger than the index range"),
         ]
         for (box, reason) in cases {
             XCTAssertThrowsError(try SegmentIndex.parse(box, fileOffset: 0, url: mpdURL)) { error in

@@ -141,6 +141,9 @@ final class DASHManifest: @unchecked Sendable {
         transfer = engine.load(request, maxBytes: range.offset + range.length) { [self] result in
             transfer = nil
             switch result {
+            case .failure(let error) where error.kind == .tooLarge:
+                done(SegmentFailure(message: "\(URLRedaction.redact(base.url)) answers the Range request for its segment index with "
+                                    + "the whole file: SegmentBase needs a server that honours Range requests", isTransient: false))
             case .failure(let error):
                 done(SegmentFailure(message: "the segment index of \(URLRedaction.redact(base.url)): \(error.message)",
                                     isTransient: error.isTransient))

@@ -41,6 +41,7 @@ struct SegmentIndex: Sendable, Equatable {
                 reader.position = boxStart + size
                 continue
             }
+            guard size32 == 0 || size <= data.count - boxStart else { throw fail("is larger than the index range") }
             let boxSize = size32 == 0 ? data.count - boxStart : size
             return try readBody(&reader, anchor: fileOffset + boxStart + boxSize, fail: fail)
         }
