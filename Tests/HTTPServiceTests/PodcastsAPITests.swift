@@ -23,6 +23,22 @@ final class PodcastsAPITests: XCTestCase {
         harness?.stop()
     }
 
+    func testAFeedReadLenientlyIsFollowedWithItsWarnings() throws {
+        // No channel title, and the itunes: prefix used without its declaration: read as podcast apps read it.
+        server.route("/untitled.xml", FixtureHTTPServer.file(Data("""
+            <rss version="2.0"><channel><title> </title>
+            <item><title>One</title><guid>1</guid><itunes:duration>1:02</itunes:duration>
+            <enclosure url="/1.mp3" type="audio/mpeg"/></item></channel></rss>
+            """.utf8), contentType: "application/rss+xml"))
+        let followed = try harness.request("POST", "/api/v1/podcasts", json: ["url": server.url("/untitled.xml").absoluteString])
+        XCTAssertEqual(followed.status, 201, followed.text)
+        XCTAssertEqual((followed.json["podcast"] as? [String: Any])?["title"] as? String, "127.0.0.1")
+        let warnings = followed.json["warnings"] as? [String] ?? []
+        XCTAssertEqual(warnings.count, 2, followed.text)
+        XCTAssertTrue(warnings.contains { $0.contains("itunes:") }, followed.text)
+        XCTAssertTrue(warnings.contains { $0.contains("no title") }, followed.text)
+    }
+
     func testAFeedIsFollowedRefreshedWithA304ListedWithResumePositionsAndUnfollowed() throws {
         let episodeURL = server.url("/ep1.mp3").absoluteString
         let feed = Data("""

@@ -87,6 +87,22 @@ final class CommandsInProcessTests: XCTestCase {
         XCTAssertEqual(try store.liked().map(\.reference), ["station:\(url)"])
     }
 
+    func testAFeedReadLenientlyIsFollowedWithOneWarningLineEach() throws {
+        let server = try FixtureHTTPServer(routes: ["/feed.xml": FixtureHTTPServer.file(Data("""
+            <rss version="2.0"><channel><title>Tone Talk</title>
+            <item><title>One</title><guid>1</guid><itunes:duration>62</itunes:duration>
+            <enclosure url="http://127.0.0.1:9/1.mp3" type="audio/mpeg"/></item></channel></rss>
+            """.utf8), contentType: "application/rss+xml")])
+        defer { server.stop() }
+        let added = try onair(["podcasts", "add", server.url("/feed.xml").absoluteString])
+        XCTAssertEqual(added.status, 0, added.output.standardError)
+        XCTAssertEqual(added.output.standardOutput, "1  Tone Talk: 1 new episode\n")
+        let lines = added.output.standardError.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, added.output.standardError)
+        XCTAssertTrue(lines.first?.hasPrefix("onair: warning: http://127.0.0.1:") == true, added.output.standardError)
+        XCTAssertTrue(lines.first?.contains("prefix itunes: without declaring it") == true, added.output.standardError)
+    }
+
     func testARemovedPodcastIsNoLongerFollowed() throws {
         let server = try FixtureHTTPServer(routes: ["/feed.xml": FixtureHTTPServer.file(Data("""
             <rss version="2.0"><channel><title>Tone Talk</title>

@@ -24,13 +24,14 @@ extension API {
                 return try await offloaded {
                     let known = try stored { () throws(PodcastError) in try stores.podcasts.podcast(url: url) } != nil
                     let outcome: PodcastFetch.Outcome
+                    var warnings: [String] = []
                     do {
-                        outcome = try stores.podcastFetch.add(url)
+                        outcome = try stores.podcastFetch.add(url, warn: { warnings.append($0) })
                     } catch {
                         // The URL did not give a feed: no answer, an error status, or not RSS or Atom.
                         throw APIError.invalid("\(error)")
                     }
-                    return JSONResponse.make(try refreshed(outcome, stores), status: known ? .ok : .created)
+                    return JSONResponse.make(try refreshed(outcome, warnings: warnings, stores), status: known ? .ok : .created)
                 }
             },
             APIRoute(.post, "/api/v1/podcasts/refresh") { _, _ in
@@ -38,10 +39,13 @@ extension API {
                 return try await offloaded {
                     var results: [PodcastRefresh] = []
                     for podcast in try stored({ () throws(PodcastError) in try stores.podcasts.podcasts() }) {
+                        var warnings: [String] = []
                         do {
-                            results.append(try refreshed(try stores.podcastFetch.refresh(podcast), stores))
+                            let outcome = try stores.podcastFetch.refresh(podcast, warn: { warnings.append($0) })
+                            results.append(try refreshed(outcome, warnings: warnings, stores))
                         } catch {
-                            results.append(PodcastRefresh(podcast: try view(podcast, stores), notModified: false, added: 0, error: "\(error)"))
+                            results.append(PodcastRefresh(podcast: try view(podcast, stores), notModified: false, added: 0,
+                                                          warnings: warnings, error: "\(error)"))
                         }
                     }
                     return JSONResponse.make(PodcastRefreshList(podcasts: results))
@@ -66,8 +70,10 @@ extension API {
                 let stores = try libraryStores()
                 return try await offloaded {
                     let followed = try podcast(id, stores)
+                    var warnings: [String] = []
                     do {
-                        return JSONResponse.make(try refreshed(try stores.podcastFetch.refresh(followed), stores))
+                        let outcome = try stores.podcastFetch.refresh(followed, warn: { warnings.append($0) })
+                        return JSONResponse.make(try refreshed(outcome, warnings: warnings, stores))
                     } catch {
                         throw APIError(.badGateway, "\(error)")
                     }
@@ -123,10 +129,12 @@ extension API {
         PodcastView(podcast, episodes: try stored { () throws(PodcastError) in try stores.podcasts.episodes(of: podcast.id ?? 0).count })
     }
 
-    private func refreshed(_ outcome: PodcastFetch.Outcome, _ stores: LibraryStores) throws -> PodcastRefresh {
+    private func refreshed(_ outcome: PodcastFetch.Outcome, warnings: [String], _ stores: LibraryStores) throws -> PodcastRefresh {
         switch outcome {
-        case .updated(let podcast, let added): PodcastRefresh(podcast: try view(podcast, stores), notModified: false, added: added, error: nil)
-        case .notModified(let podcast): PodcastRefresh(podcast: try view(podcast, stores), notModified: true, added: 0, error: nil)
+        case .updated(let podcast, let added):
+            PodcastRefresh(podcast: try view(podcast, stores), notModified: false, added: added, warnings: warnings, error: nil)
+        case .notModified(let podcast):
+            PodcastRefresh(podcast: try view(podcast, stores), notModified: true, added: 0, warnings: warnings, error: nil)
         }
     }
 }
@@ -166,6 +174,8 @@ struct PodcastRefresh: Encodable {
     let notModified: Bool
     /// Episodes new in this copy of the feed.
     let added: Int
+    /// What the feed gets wrong but was read anyway (an undeclared namespace, no title), one line each.
+    let warnings: [String]
     /// Why this podcast's feed could not be refreshed (`POST /api/v1/podcasts/refresh` goes on with the others).
     let error: String?
 }

@@ -4087,7 +4087,8 @@ public enum OpenAPIDocument {
         "required": [
           "podcast",
           "notModified",
-          "added"
+          "added",
+          "warnings"
         ],
         "properties": {
           "podcast": {
@@ -4100,6 +4101,13 @@ public enum OpenAPIDocument {
           "added": {
             "type": "integer",
             "description": "Episodes new in this copy of the feed."
+          },
+          "warnings": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "What the feed gets wrong but was read anyway (an undeclared namespace, no title), one line each."
           },
           "error": {
             "type": [

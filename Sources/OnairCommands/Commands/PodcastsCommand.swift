@@ -56,6 +56,9 @@ struct PodcastsCommand: ParsableCommand {
         return podcasts
     }
 
+    /// What a feed gets wrong but is read anyway (an undeclared namespace, no title): one line each on stderr.
+    static func warn(_ message: String) { Console.message("onair: warning: \(message)") }
+
     static func report(_ outcome: PodcastFetch.Outcome) {
         switch outcome {
         case .updated(let podcast, let added): print("\(podcast.id!)  \(podcast.title): \(added) new episode\(added == 1 ? "" : "s")")
@@ -86,7 +89,7 @@ struct PodcastsCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let store = try openStore()
-                report(try PodcastsCommand.run(exitCode: ExitStatus.streamFailed) { () throws(PodcastError) in try fetcher(store).add(url) })
+                report(try PodcastsCommand.run(exitCode: ExitStatus.streamFailed) { () throws(PodcastError) in try fetcher(store).add(url, warn: PodcastsCommand.warn) })
             }
         }
     }
@@ -183,7 +186,7 @@ struct PodcastsCommand: ParsableCommand {
                 let podcasts = try selected(podcast, in: store)
                 for followed in podcasts {
                     report(try PodcastsCommand.run(exitCode: ExitStatus.streamFailed) { () throws(PodcastError) in
-                        try fetcher(store).refresh(followed)
+                        try fetcher(store).refresh(followed, warn: PodcastsCommand.warn)
                     })
                     guard download || keep != nil else { continue }
                     let kept = try PodcastsCommand.run(exitCode: ExitStatus.streamFailed) { () throws(PodcastError) in
