@@ -96,7 +96,7 @@ final class DASHManifest: @unchecked Sendable {
                         onWarning("\(URLRedaction.redact(response.head.url)): \(warning)")
                     }
                     checkClock(of: loaded, mpdHead: response.head, requestedAt: now) { [self] in
-                        loadIndexes(of: loaded) { [self] failure in completion(failure.map { .failure($0) } ?? list()) }
+                        loadIndexes(timeline.missingIndexes(loaded)[...]) { [self] failure in completion(failure.map { .failure($0) } ?? list()) }
                     }
                 } catch {
                     completion(.failure(SegmentFailure(message: "\(error)", isTransient: false)))
@@ -132,8 +132,8 @@ final class DASHManifest: @unchecked Sendable {
     // MARK: SegmentBase indexes
 
     /// Reads, one after the other, the `sidx` boxes the followed SegmentBase representations need.
-    private func loadIndexes(of mpd: MPD, then done: @escaping @Sendable (SegmentFailure?) -> Void) {
-        guard let base = timeline.missingIndexes(mpd).first else { return done(nil) }
+    private func loadIndexes(_ missing: ArraySlice<MPD.SegmentBase>, then done: @escaping @Sendable (SegmentFailure?) -> Void) {
+        guard let base = missing.first else { return done(nil) }
         let range = base.indexRange
         let request = TransferRequest(url: base.url, headers: [("Range", range.httpRange)], connectTimeout: options.connectTimeout,
                                       stallTimeout: options.stallTimeout, userAgent: options.userAgent)
@@ -158,7 +158,7 @@ final class DASHManifest: @unchecked Sendable {
                 }
                 do {
                     try timeline.addIndex(bytes, for: base)
-                    loadIndexes(of: mpd, then: done)
+                    loadIndexes(missing.dropFirst(), then: done)
                 } catch {
                     done(SegmentFailure(message: "\(error)", isTransient: false))
                 }
