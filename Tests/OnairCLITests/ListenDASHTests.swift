@@ -129,6 +129,13 @@ final class ListenDASHTests: XCTestCase {
                        "the index, then the initialisation: \(ranges)")
         XCTAssertEqual(ranges.count, 2 + 4, "one request per fragment: \(ranges)")
         XCTAssertFalse(ranges.contains("none"), "\(ranges)")
+
+        // A server that ignores Range answers with the whole file: one line saying what SegmentBase needs.
+        server.route("/od/tone.mp4", FixtureHTTPServer.file(bytes, contentType: "audio/mp4"))
+        let ignored = try onair.run(["listen", server.url("/od/show.mpd").absoluteString, "--sink", "wav:\(onair.home.file("no.wav").path)"])
+        XCTAssertFalse(ignored.succeeded)
+        XCTAssertEqual(ignored.stderrText.split(separator: "\n").filter { $0.contains("Range") }.count, 1, ignored.stderrText)
+        XCTAssertTrue(ignored.stderrText.contains("SegmentBase needs a server that honours Range requests"), ignored.stderrText)
     }
 
     /// FFmpeg's dash muxer with `-single_file 1` writes one file and a SegmentList of SegmentURL@mediaRange.
