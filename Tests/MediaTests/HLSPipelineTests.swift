@@ -81,6 +81,22 @@ final class HLSPipelineTests: XCTestCase {
         XCTAssertEqual(audio.dominantFrequency() ?? 0, 440, accuracy: 2)
     }
 
+    func testSegmentsRefusedOneAfterAnotherAreAnOutageThatEndsWithTheReconnectLimit() throws {
+        let encoder = try LiveHLSEncoder(frequency: 440)
+        let (faults, url) = try serve(encoder)
+        let first = try XCTUnwrap(faults.latestSequence()) + 3
+        for sequence in first..<first + 40 { faults.refuse(sequence: sequence) }
+        var harness = PipelineHarness()
+        harness.options.reconnect.maxConsecutiveFailures = 1
+        let (log, audio) = harness.play(seconds: nil, timeout: 40) { [options = harness.options] in
+            HLSStream(url: url, options: options, onEvent: $0)
+        }
+        let failure = try XCTUnwrap(log.failure, "a stream whose segments all fail ends: \(log.events)")
+        XCTAssertTrue(failure.contains("segment \(first + 2)") && failure.contains("HTTP 404"), failure)
+        XCTAssertTrue(log.events.contains { "\($0)".contains("disconnected") }, "the outage is reported once it is one: \(log.events)")
+        XCTAssertEqual(audio.dominantFrequency() ?? 0, 440, accuracy: 2, "what came before it played")
+    }
+
     func testAPlaylistThatStopsUpdatingForLessThanItsWindowLosesNothing() throws {
         let encoder = try LiveHLSEncoder(frequency: 440, listSize: 8)
         let (faults, url) = try serve(encoder)

@@ -74,6 +74,8 @@ public final class HLSStream: IngestSource, @unchecked Sendable {  // follower s
     /// A segment is being fetched, or waits for a retry.
     private var segmentBusy = false
     private var segmentAttempt = 0
+    /// Segments given up one after another since audio last arrived.
+    private var skippedInARow = 0
     /// Fetched, waiting for room in the queue.
     private var waiting: LoadedSegment?
     private var run: IngestRun?
@@ -285,6 +287,7 @@ public final class HLSStream: IngestSource, @unchecked Sendable {  // follower s
     private func segmentArrived(_ loaded: LoadedSegment) {
         segmentBusy = false
         segmentAttempt = 0
+        skippedInARow = 0
         consecutiveFailures = 0
         reresolvedWithoutSuccess = false
         // Fetched before the server restarted its numbering: the stream continues from its new live edge.
@@ -323,7 +326,15 @@ public final class HLSStream: IngestSource, @unchecked Sendable {  // follower s
             segmentAttempt = 0
             segmentBusy = false
             if let missing = tracker.giveUp(segment) { lose(missing) }
-            if !everConnected, registerFailure("\(name): \(failure.message)", permanent: false) { return }
+            // Once audio has flowed, one segment given up is a hole in the stream (its gap says so); given up one
+            // after another they are an outage, counted from the second like any failure (so `--max-reconnects`
+            // ends it) and across playlist reloads, which reset the count of failed fetches.
+            skippedInARow += 1
+            let outage = skippedInARow - (everConnected ? 1 : 0)
+            if outage > 0 {
+                consecutiveFailures = max(consecutiveFailures, outage - 1)
+                if registerFailure("\(name): \(failure.message)", permanent: false) { return }
+            }
             return pumpSegments()
         }
         engine.schedule(after: retryDelay()) { [self] in
