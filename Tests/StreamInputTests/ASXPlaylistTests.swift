@@ -134,11 +134,20 @@ final class ASXPlaylistTests: XCTestCase {
         asf.append(Data(repeating: 0x11, count: 8000))
         server.route("/file.asx", FixtureHTTPServer.file(asf, contentType: "video/x-ms-asf"))
         server.route("/stream", FixtureHTTPServer.file(asf, contentType: "application/octet-stream"))
-        for path in ["/file.asx", "/stream"] {
+        server.route("/listed.wax", FixtureHTTPServer.file(asf, contentType: "audio/x-ms-wax"))
+        for path in ["/file.asx", "/stream", "/listed.wax"] {
             XCTAssertThrowsError(try StreamResolver().resolve(url(path)), path) { error in
                 XCTAssertTrue("\(error)".contains("Windows Media (ASF)"), "\(error)")
                 XCTAssertFalse("\(error)".contains("\n"))
             }
+        }
+        // video/x-ms-asf names ASX files and ASF streams alike: the first bytes decide, so an endless ASF stream
+        // is never read as a document; audio/x-ms-wax names only metafiles, so that body was read whole.
+        XCTAssertThrowsError(try StreamResolver().resolve(url("/file.asx"))) { error in
+            XCTAssertTrue("\(error)".hasSuffix("answers Windows Media (ASF), which onair does not play"), "\(error)")
+        }
+        XCTAssertThrowsError(try StreamResolver().resolve(url("/listed.wax"))) { error in
+            XCTAssertTrue("\(error)".hasSuffix("Windows Media (ASF) data, not an ASX playlist: onair does not play Windows Media"), "\(error)")
         }
     }
 

@@ -47,10 +47,16 @@ public enum PlaylistSniffer {
     /// How many bytes of a response whose headers say "audio" are read before deciding it is one.
     public static let sniffLength = 1024
 
+    /// Media types that name a metafile and the media it lists alike (video/x-ms-asf is sent for .asx files
+    /// and for ASF streams; audio/x-pn-realaudio for .ram files and RealAudio): the first bytes decide, even
+    /// under a playlist's name, so an endless ASF stream is not read as a document.
+    static let ambiguousMediaTypes: Set<String> = ["video/x-ms-asf", "audio/x-pn-realaudio"]
+
     /// Whether a response's headers alone say it is a document to read whole (a playlist, an MPD, a web
     /// page, text) rather than, perhaps, an endless audio stream.
     static func headSaysDocument(_ head: ResponseHead) -> Bool {
-        PlaylistParser.isPlaylist(mediaType: head.mediaType, url: head.url, body: Data())
+        if let type = head.mediaType, ambiguousMediaTypes.contains(type) { return false }
+        return PlaylistParser.isPlaylist(mediaType: head.mediaType, url: head.url, body: Data())
             || AudioContentType.isNotAudio(head.mediaType) || head.mediaType?.hasPrefix("text/") == true
     }
 
