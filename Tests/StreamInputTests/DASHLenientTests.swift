@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import RadioModel
+import TestSupport
 @testable import StreamInput
 
 /// What real MPDs contain that the schema does not allow, or that onair cannot play: each fixture
@@ -39,6 +40,15 @@ final class DASHLenientTests: XCTestCase {
         XCTAssertNil(listing.playlist.segments.first?.initSection, "the resource starts with its own initialisation")
         XCTAssertEqual(listing.codec, "aac")
         XCTAssertEqual(listing.bandwidth, 96000)
+    }
+
+    func testResolvingSaysWhatTheMPDGetsWrong() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/dash-quirks/no-namespace-baseurl-only.mpd")
+        let server = try FixtureHTTPServer(routes: ["/show.mpd": FixtureHTTPServer.file(try Data(contentsOf: fixture), contentType: "application/dash+xml")])
+        defer { server.stop() }
+        let resolved = try StreamResolver().resolve(server.url("/show.mpd").absoluteString)
+        XCTAssertEqual(resolved.kind, .dash)
+        XCTAssertEqual(resolved.warnings, ["the MPD has no DASH namespace (urn:mpeg:dash:schema:mpd:2011); read leniently"])
     }
 
     func testYouTubesLiveSegmentListIsFollowedAndSaysNothingIsAvailableOnceItsBufferHasPassed() throws {

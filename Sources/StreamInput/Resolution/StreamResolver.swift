@@ -165,9 +165,11 @@ public struct StreamResolver: Sendable {
             guard listing.mimeType != nil || !listing.playlist.segments.isEmpty else {
                 throw ResolutionError(input: url, message: "the MPD has no audio representation onair can follow")
             }
-            return ResolvedStream(input: url, url: head.url, kind: .dash, contentType: listing.mimeType, codec: listing.codec,
-                                  bitrate: listing.bandwidth.map { $0 / 1000 }, name: nil, chain: chain, variants: nil,
-                                  dash: DASHSummary(mpd, listing: listing))
+            var resolved = ResolvedStream(input: url, url: head.url, kind: .dash, contentType: listing.mimeType, codec: listing.codec,
+                                          bitrate: listing.bandwidth.map { $0 / 1000 }, name: nil, chain: chain, variants: nil,
+                                          dash: DASHSummary(mpd, listing: listing))
+            if !mpd.warnings.isEmpty { resolved.warnings = mpd.warnings }
+            return resolved
         }
         guard PlaylistParser.isPlaylist(mediaType: head.mediaType, url: head.url, body: response.body) else {
             throw ResolutionError(input: url, message: "neither an audio stream nor a playlist (Content-Type \(head.mediaType ?? "none"))")
