@@ -1,7 +1,7 @@
 import Foundation
 import StreamInput
 
-/// .pls and .m3u station playlists (and HLS master playlists, which share the .m3u8 door): whatever a
+/// .pls, .m3u, ASX, XSPF and RAM station playlists (and HLS master playlists, which share the .m3u8 door): whatever a
 /// remote server sends, the entries that come out are http(s) URLs, never a local file or scheme.
 func fuzzPlaylist(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let body = Data(bytes: data, count: size)
