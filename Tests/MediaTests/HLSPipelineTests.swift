@@ -60,6 +60,35 @@ final class HLSPipelineTests: XCTestCase {
         assertEachSegmentOnceInOrder(faults.segmentRequests)
     }
 
+    func testAMediaPlaylistImportsItsMastersVariables() throws {
+        let encoder = try LiveHLSEncoder(frequency: 440)
+        _ = try serve(encoder)
+        // The master defines where segments are and takes the listener's token from its own query; the media
+        // playlist IMPORTs the first and names every segment by it (RFC 8216bis §4.4.2.3).
+        let master = """
+            #EXTM3U
+            #EXT-X-DEFINE:NAME="segments",VALUE="\(server.url("/hls").absoluteString)"
+            #EXT-X-DEFINE:QUERYPARAM="token"
+            #EXT-X-STREAM-INF:BANDWIDTH=128000,CODECS="mp4a.40.2"
+            media.m3u8?token={$token}
+            """
+        server.route("/define/master.m3u8", FixtureHTTPServer.file(Data(master.utf8), contentType: "application/vnd.apple.mpegurl"))
+        server.route("/define/media.m3u8") { request, connection in
+            let live = try String(contentsOf: encoder.directory.file(LiveHLSEncoder.playlistName), encoding: .utf8)
+            let lines = live.split(separator: "\n").map { line in
+                line == "#EXTM3U" ? "#EXTM3U\n#EXT-X-DEFINE:IMPORT=\"segments\"" : line.hasPrefix("#") ? String(line) : "{$segments}/\(line)"
+            }
+            try FixtureHTTPServer.file(Data(lines.joined(separator: "\n").utf8), contentType: "application/vnd.apple.mpegurl")(request, connection)
+        }
+        let (log, audio) = follow(server.url("/define/master.m3u8?token=t1").absoluteString, seconds: 4)
+        XCTAssertNil(log.failure, "\(log.events)")
+        XCTAssertEqual(audio.duration, 4, accuracy: 0.001)
+        XCTAssertEqual(audio.dominantFrequency() ?? 0, 440, accuracy: 2)
+        XCTAssertEqual(server.requests("/define/media.m3u8").first?.query["token"], "t1", "the token reached the variant's URI")
+        XCTAssertGreaterThanOrEqual(server.requests().filter { $0.path.hasPrefix("/hls/") && $0.path.hasSuffix(".ts") }.count, 2,
+                                    "the segments were fetched where the imported variable says they are")
+    }
+
     // MARK: Faults
 
     func testARefusedSegmentBecomesOneGapOfItsLength() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import StreamInput
 
@@ -39,6 +40,26 @@ final class HLSVariableTests: XCTestCase {
         XCTAssertEqual(playlist.segments.first?.encryption?.keyURL, "https://keys.radio.example/key?s=s1")
         XCTAssertEqual(playlist.segments.first?.encryption?.iv, Array(0...15))
         XCTAssertEqual(playlist.segments.first?.initSection?.url, "https://segments.radio.example/live/init.mp4")
+    }
+
+    func testResolvingAMasterHandsItsVariablesToTheMediaPlaylistButNotToTheJSON() throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        server.route("/hls/master.m3u8", FixtureHTTPServer.file(Data("""
+            #EXTM3U
+            #EXT-X-DEFINE:NAME="host",VALUE="keys.radio.example"
+            #EXT-X-DEFINE:QUERYPARAM="token"
+            #EXT-X-STREAM-INF:BANDWIDTH=128000,CODECS="mp4a.40.2"
+            audio.m3u8?session=s1&t={$token}
+            """.utf8), contentType: "application/vnd.apple.mpegurl"))
+        server.route("/hls/audio.m3u8", FixtureHTTPServer.file(try HLSQuirkFixtures.data("define-media.m3u8"),
+                                                               contentType: "application/vnd.apple.mpegurl"))
+        let resolved = try StreamResolver().resolve(server.url("/hls/master.m3u8?token=secret-7").absoluteString)
+        XCTAssertEqual(resolved.kind, .hls)
+        XCTAssertEqual(resolved.hls?.segments, 2, "the media playlist IMPORTed host and was read")
+        XCTAssertEqual(resolved.chosenVariant?.masterVariables, ["host": "keys.radio.example", "token": "secret-7"])
+        let json = String(decoding: try JSONEncoder().encode(resolved), as: UTF8.self)
+        XCTAssertFalse(json.contains("keys.radio.example"), "the master's variables stay out of resolve --json: \(json)")
     }
 
     func testImportWithoutTheMastersVariableOrInAMasterIsRefused() {

@@ -114,7 +114,8 @@ public enum StreamTarget: Sendable {
     private static func follow(_ resolved: ResolvedStream, options: LiveStreamOptions,
                                onEvent: @escaping @Sendable (StreamEvent) -> Void) -> IngestSource {
         guard resolved.kind != .icy else { return LiveSource(candidates: [resolved.url], options: options, onEvent: onEvent) }
-        return HLSStream(url: resolved.url, format: resolved.kind == .dash ? .dash : .hls, options: options, onEvent: onEvent)
+        return HLSStream(url: resolved.url, format: resolved.kind == .dash ? .dash : .hls,
+                         masterVariables: resolved.chosenVariant?.masterVariables ?? [:], options: options, onEvent: onEvent)
     }
 
     /// Follows playlists and redirects to the stream to connect to.

@@ -54,6 +54,8 @@ public final class HLSStream: IngestSource, @unchecked Sendable {  // follower s
     private var bandwidth: Int?
     /// The master's variants in the order to try them, and the one in use.
     private var alternatives: [HLSVariant] = []
+    /// The master's EXT-X-DEFINE variables, which the media playlist may IMPORT.
+    private var masterVariables: [String: String]
     private var alternativeIndex = 0
     /// The station's first URL is being resolved again (an expired URL): a master is welcome once more.
     private var reresolving = false
@@ -91,9 +93,12 @@ public final class HLSStream: IngestSource, @unchecked Sendable {  // follower s
 
     /// For HLS, `url` is a media playlist, or a master playlist whose variant `options.quality` picks;
     /// for DASH, an MPD whose audio representation `options.quality` picks.
-    public init(url: String, format: SegmentedFormat = .hls, options: LiveStreamOptions = LiveStreamOptions(),
-                engine: TransferEngine = .shared, onEvent: @escaping @Sendable (StreamEvent) -> Void) {
+    /// `masterVariables`: when `url` is a variant of a master playlist, the master's EXT-X-DEFINE variables.
+    public init(url: String, format: SegmentedFormat = .hls, masterVariables: [String: String] = [:],
+                options: LiveStreamOptions = LiveStreamOptions(), engine: TransferEngine = .shared,
+                onEvent: @escaping @Sendable (StreamEvent) -> Void) {
         self.url = url; self.options = options; self.engine = engine; self.onEvent = onEvent
+        self.masterVariables = masterVariables
         playlistURL = url
         loader = SegmentLoader(engine: engine, options: options)
         dash = format == .dash ? DASHManifest(url: url, engine: engine, options: options) { onEvent(.warning($0)) } : nil
@@ -143,7 +148,7 @@ public final class HLSStream: IngestSource, @unchecked Sendable {  // follower s
     private func playlistLoaded(_ response: HTTPResponse, startedAt: Double) {
         let content: PlaylistContent
         do {
-            content = try PlaylistParser.parse(response.body, url: response.head.url)
+            content = try PlaylistParser.parse(response.body, url: response.head.url, importing: masterVariables)
         } catch {
             // A playlist caught half-written heals on the next reload; one that never parsed will not.
             guard following else { return fail("\(error)") }
@@ -243,6 +248,7 @@ public final class HLSStream: IngestSource, @unchecked Sendable {  // follower s
         alternativeIndex = index
         let chosen = alternatives[index]
         playlistURL = chosen.url
+        masterVariables = chosen.masterVariables
         bandwidth = chosen.bandwidth > 0 ? chosen.bandwidth : nil
     }
 

@@ -16,6 +16,13 @@ public struct HLSVariant: Sendable, Equatable, Codable {
     public var audio: HLSVariantAudio?
     /// CHANNELS of the rendition, or of the variant's group's DEFAULT (else first) rendition; "16/JOC" is 16.
     public var channels: Int?
+    /// The master's EXT-X-DEFINE variables, which the variant's media playlist may IMPORT. Not in the JSON:
+    /// a QUERYPARAM variable is often the listener's token.
+    public var masterVariables: [String: String] = [:]
+
+    private enum CodingKeys: String, CodingKey {
+        case url, bandwidth, averageBandwidth, codecs, audioGroup, rendition, audio, channels
+    }
 
     public init(url: String, bandwidth: Int, averageBandwidth: Int? = nil, codecs: [String], audioGroup: String? = nil,
                 rendition: HLSRenditionSelection? = nil, audio: HLSVariantAudio? = nil, channels: Int? = nil) {
@@ -120,7 +127,8 @@ enum MasterPlaylistParser {
                               audioGroup: rendition.group, rendition: rendition.selection, channels: rendition.channels)
         }
         // Renditions, then variants, each in the playlist's order (which breaks ties in `StreamResolver.ranked`).
-        let entries = renditionVariants + variants
+        var entries = renditionVariants + variants
+        for index in entries.indices { entries[index].masterVariables = variables.values }
         guard !entries.isEmpty else {
             throw PlaylistError(url: url, line: nil, message: "master playlist without any variant")
         }

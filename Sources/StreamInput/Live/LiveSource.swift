@@ -46,7 +46,8 @@ public final class LiveSource: IngestSource, @unchecked Sendable {  // `current`
 
     /// Called by the ICY stream before it ends, so `nextRun` finds the HLS stream in its place.
     private func handOver(to resolved: ResolvedStream) {
-        let hls = HLSStream(url: resolved.url, format: resolved.kind == .dash ? .dash : .hls, options: options,
+        let hls = HLSStream(url: resolved.url, format: resolved.kind == .dash ? .dash : .hls,
+                            masterVariables: resolved.chosenVariant?.masterVariables ?? [:], options: options,
                             engine: engine, onEvent: onEvent)
         let taken = lock.withLock { () -> Bool in
             guard !stopped else { return false }

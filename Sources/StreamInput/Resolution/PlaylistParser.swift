@@ -38,12 +38,13 @@ public enum PlaylistParser {
         return PlaylistSniffer.isPlaylist(body)
     }
 
-    public static func parse(_ body: Data, url: String) throws -> PlaylistContent {
-        try read(body, url: url).content
+    /// `importing`: the master playlist's EXT-X-DEFINE variables, when `body` may be its media playlist.
+    public static func parse(_ body: Data, url: String, importing: [String: String] = [:]) throws -> PlaylistContent {
+        try read(body, url: url, importing: importing).content
     }
 
     /// The playlist whole: what to follow, its items with their titles, what was skipped and what was read leniently.
-    public static func read(_ body: Data, url: String) throws -> PlaylistReading {
+    public static func read(_ body: Data, url: String, importing: [String: String] = [:]) throws -> PlaylistReading {
         guard body.count <= maxBytes else {
             throw PlaylistError(url: url, line: nil, message: "playlist larger than \(maxBytes) bytes")
         }
@@ -99,7 +100,7 @@ public enum PlaylistParser {
         // A media playlist is known by its tags, even when its #EXTM3U line is missing (RFC 8216
         // requires it, but servers and hand-written lists omit it): its URIs are segments, not streams.
         if lines.contains(where: { $0.hasPrefix("#EXT-X-TARGETDURATION") || $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE") }) {
-            let playlist = try MediaPlaylistParser.parse(lines, base: base, url: url, escape: source.escape)
+            let playlist = try MediaPlaylistParser.parse(lines, base: base, url: url, escape: source.escape, imported: importing)
             return PlaylistReading(format: .lines, content: .hlsMedia(playlist), items: [], skipped: [], warnings: [])
         }
         return try reading(listed(lines, source), format: .lines, source: source)

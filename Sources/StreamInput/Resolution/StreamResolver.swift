@@ -139,7 +139,8 @@ public struct StreamResolver: Sendable {
         }
     }
 
-    private func resolve(_ url: String, depth: Int, chain: inout [String]) throws -> ResolvedStream {
+    /// `importing`: the variables of the master playlist whose variant `url` is (EXT-X-DEFINE IMPORT).
+    private func resolve(_ url: String, depth: Int, chain: inout [String], importing: [String: String] = [:]) throws -> ResolvedStream {
         guard depth <= maxDepth else {
             throw ResolutionError(input: url, message: "playlists nested deeper than \(maxDepth)")
         }
@@ -174,7 +175,7 @@ public struct StreamResolver: Sendable {
         guard PlaylistParser.isPlaylist(mediaType: head.mediaType, url: head.url, body: response.body) else {
             throw ResolutionError(input: url, message: "neither an audio stream nor a playlist (Content-Type \(head.mediaType ?? "none"))")
         }
-        let reading = try PlaylistParser.read(response.body, url: head.url)
+        let reading = try PlaylistParser.read(response.body, url: head.url, importing: importing)
         switch reading.content {
         case .hlsMedia(let playlist):
             return ResolvedStream(input: url, url: head.url, kind: .hls, contentType: head.mediaType, codec: nil,
@@ -185,7 +186,7 @@ public struct StreamResolver: Sendable {
             var failures: [String] = []
             for chosen in ranked(variants) {
                 do {
-                    var resolved = try resolve(chosen.url, depth: depth + 1, chain: &chain)
+                    var resolved = try resolve(chosen.url, depth: depth + 1, chain: &chain, importing: chosen.masterVariables)
                     resolved.codec = chosen.codec ?? resolved.codec
                     resolved.bitrate = chosen.bandwidth > 0 ? chosen.bandwidth / 1000 : resolved.bitrate
                     resolved.variants = variants
