@@ -7,7 +7,7 @@ import XCTest
 /// projects wrote), run through the built `onair` as a user runs it, each with an ONAIR_HOME and a
 /// corpus server of its own, and judged by `RealWorldJudge` against `expectations.json`. Only an
 /// outcome the case lists passes. One failure per case: its id, artifact, what was expected, what
-/// onair said. The shared cross-check of the same artifacts stays `../shared/realworld/run.sh`.
+/// onair said.
 final class RealWorldCorpusCLITests: XCTestCase {
     /// Cases run at once: most of each one's time is spent waiting (a 3 s listen, a process start).
     private static let parallelCases = 4
