@@ -6,9 +6,22 @@ import Foundation
 /// most of them) and no bidirectional override (it reorders what a reader sees). The one function for it.
 public enum UntrustedText {
     public static func printable(_ text: String, maxLength: Int? = nil) -> String {
+        // Most titles are printable ASCII, with nothing to take out: Unicode's property tables are read only for
+        // the rest (every stream title passes here, on the hot path of a recording).
+        let line = text.utf8.allSatisfy { (0x20...0x7E).contains($0) } ? text : withoutControls(text)
+        guard let maxLength, line.count > maxLength else { return line }
+        return String(line.prefix(maxLength)) + "…"
+    }
+
+    private static func withoutControls(_ text: String) -> String {
         var kept = String.UnicodeScalarView()
         var lastWasSpace = false
         for scalar in text.unicodeScalars {
+            if (0x20...0x7E).contains(scalar.value) {
+                kept.append(scalar)
+                lastWasSpace = scalar == " "
+                continue
+            }
             if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .lineSeparator
                 || scalar.properties.generalCategory == .paragraphSeparator {
                 // A line break or a tab becomes one space, so words stay apart; anything else goes.
@@ -17,11 +30,9 @@ public enum UntrustedText {
             }
             if bidiControls.contains(scalar.value) { continue }
             kept.append(scalar)
-            lastWasSpace = scalar == " "
+            lastWasSpace = false
         }
-        let line = String(kept)
-        guard let maxLength, line.count > maxLength else { return line }
-        return String(line.prefix(maxLength)) + "…"
+        return String(kept)
     }
 
     /// JSON as onair prints it (`--json`): every C1 control and bidirectional control written as a `\uXXXX`
