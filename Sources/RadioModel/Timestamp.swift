@@ -49,6 +49,31 @@ public enum Timestamp {
         return date.addingTimeInterval(fraction)
     }
 
+    /// The instant a date written in parts names, `offsetSeconds` east of UTC; nil for a day its month does
+    /// not have (30 February). For the readers of other formats' dates (RFC 822 in feeds, XMLTV's).
+    public static func date(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offsetSeconds: Int) -> Date? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let wall = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)),
+              calendar.component(.day, from: wall) == day else { return nil }
+        return wall.addingTimeInterval(Double(-offsetSeconds))
+    }
+
+    /// A zone written as an offset ("+0100", "-05:30") or as one of `names` (lowercase, minutes east of UTC), in
+    /// seconds east of UTC; nil for anything else.
+    public static func offsetSeconds(_ written: String, names: [String: Int]) -> Int? {
+        if let minutes = names[written.lowercased()] { return minutes * 60 }
+        let sign: Int
+        switch written.first {
+        case "+": sign = 1
+        case "-": sign = -1
+        default: return nil
+        }
+        let digits = written.dropFirst().filter { $0 != ":" }
+        guard digits.count == 4, digits.allSatisfy(\.isASCII), let value = Int(digits), value / 100 <= 14, value % 100 < 60 else { return nil }
+        return sign * (value / 100 * 3600 + value % 100 * 60)
+    }
+
     /// Bytes of ASCII read left to right.
     private struct Scanner {
         let bytes: [UInt8]

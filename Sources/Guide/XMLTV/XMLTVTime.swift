@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 
 /// XMLTV's time stamps. xmltv.dtd: "'YYYYMMDDhhmmss' or some initial substring … You can also append a
 /// timezone to the end; if no explicit timezone is given, UT is assumed. Examples: '200007281733 BST',
@@ -35,25 +36,11 @@ public enum XMLTVTime {
             guard let seconds = offsetSeconds(zone) else { return nil }
             offset = seconds
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let wall = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)),
-              calendar.component(.day, from: wall) == day else { return nil }
-        return wall.addingTimeInterval(Double(-offset))
+        return Timestamp.date(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offsetSeconds: offset)
     }
 
     /// "+0100", "-0530" (a colon is tolerated), or a zone name.
     static func offsetSeconds(_ text: String) -> Int? {
-        if let minutes = zones[text.lowercased()] { return minutes * 60 }
-        let sign: Int
-        switch text.first {
-        case "+": sign = 1
-        case "-": sign = -1
-        default: return nil
-        }
-        let digits = text.dropFirst().filter { $0 != ":" }
-        guard digits.count == 4, digits.allSatisfy(\.isASCII), let value = Int(digits),
-              value / 100 <= 14, value % 100 < 60 else { return nil }
-        return sign * (value / 100 * 3600 + value % 100 * 60)
+        Timestamp.offsetSeconds(text, names: zones)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 
 /// RSS's dates (RFC 822, as RFC 2822 reads it: "Tue, 24 Nov 2026 04:00:00 GMT"), read as podcast apps read
 /// them (feedparser's tests/test_date_parsers.py, AntennaPod's DateUtilsTest): the weekday may be left off
@@ -50,20 +51,11 @@ enum RFC822Date {
             guard let seconds = offsetSeconds(tokens[4]) else { return nil }
             offset = seconds
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let wall = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)),
-              calendar.component(.day, from: wall) == day else { return nil }
-        return wall.addingTimeInterval(Double(-offset))
+        return Timestamp.date(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offsetSeconds: offset)
     }
 
     /// "+0100", "-0530", "+13:00", "GMT-04:00", or a zone name.
     private static func offsetSeconds(_ written: String) -> Int? {
-        if let minutes = zones[written] { return minutes * 60 }
-        let zone = written.hasPrefix("gmt") ? String(written.dropFirst(3)) : written
-        guard let sign = zone.first.flatMap({ $0 == "+" ? 1 : $0 == "-" ? -1 : nil }) else { return nil }
-        let digits = zone.dropFirst().filter { $0 != ":" }
-        guard digits.count == 4, digits.allSatisfy(\.isASCII), let value = Int(digits), value / 100 <= 14, value % 100 < 60 else { return nil }
-        return sign * (value / 100 * 3600 + value % 100 * 60)
+        Timestamp.offsetSeconds(written.hasPrefix("gmt") && written.count > 3 ? String(written.dropFirst(3)) : written, names: zones)
     }
 }

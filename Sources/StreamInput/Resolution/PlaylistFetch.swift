@@ -10,26 +10,10 @@ import Foundation
 public enum PlaylistFetch {
     /// The response: for a stream `stoppedAfterHead` is true and `body` holds its first bytes.
     public static func fetch(_ request: TransferRequest, engine: TransferEngine = .shared, maxBytes: Int) throws -> HTTPResponse {
-        let outcome = Outcome()
+        let outcome = FetchOutcome()
         let collector = SniffingCollector(engine: engine, url: request.url, maxBytes: maxBytes) { outcome.set($0) }
         engine.start(request, delegate: collector)
         return try outcome.wait().get()
-    }
-}
-
-/// Hands the result from the network thread to the waiting one.
-private final class Outcome: @unchecked Sendable {  // `result` is written before `done` is signalled and read after
-    private let done = DispatchSemaphore(value: 0)
-    private var result: Result<HTTPResponse, TransferError>?
-
-    func set(_ result: Result<HTTPResponse, TransferError>) {
-        self.result = result
-        done.signal()
-    }
-
-    func wait() -> Result<HTTPResponse, TransferError> {
-        done.wait()
-        return result!
     }
 }
 

@@ -444,8 +444,8 @@ private let transferHeaderCallback: curl_write_callback = { pointer, size, count
     return size * count
 }
 
-/// Hands a `load` result from the network thread to the thread blocked in `fetch`.
-private final class FetchOutcome: @unchecked Sendable {  // `result` is written before `done` is signalled and read after
+/// Hands a `load` result from the network thread to the thread blocked in `fetch` (or `PlaylistFetch.fetch`).
+final class FetchOutcome: @unchecked Sendable {  // `result` is written before `done` is signalled and read after
     private let done = DispatchSemaphore(value: 0)
     // Written on the network thread before `done` is signalled, read after.
     private var result: Result<HTTPResponse, TransferError>?
