@@ -33,7 +33,7 @@ public enum CheckedXMLParser {
     public static func parse(_ data: Data, into delegate: XMLParserDelegate, namespaces: Bool = false,
                              assuming conventional: [String: String] = [:], limits: XMLLimits = .small) throws(XMLInputError) -> [String] {
         var (data, assumed) = (try XMLEncoding.checkable(data), [String]())
-        if namespaces { (data, assumed) = MarkupScan.declaringUndeclared(conventional, in: data) }
+        if namespaces, !conventional.isEmpty { (data, assumed) = MarkupScan.declaringUndeclared(in: data) { conventional[$0] } }
         for declaration in ["<!ENTITY", "<!NOTATION", "<!ATTLIST", "<!ELEMENT"] where data.range(of: Data(declaration.utf8)) != nil {
             throw XMLInputError("it has a DTD declaration (\(declaration))")
         }

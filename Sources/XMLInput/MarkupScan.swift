@@ -4,12 +4,12 @@ import Foundation
 /// the prefixes used without a declaration (which a caller may assume the conventional namespaces for),
 /// and the "&" that made it refuse a document. Comments, CDATA sections and processing instructions are
 /// skipped as the parser skips them; the bytes are `XMLEncoding.checkable`'s, so ASCII is ASCII.
-enum MarkupScan {
-    /// `data` with `xmlns:PREFIX="URI"` added to its root element for each prefix of `known` that a name
-    /// uses and no element declares (feeds write `<itunes:duration>` in an `<rss>` that never declares
-    /// `itunes`, which libxml2 refuses with code 201), and the prefixes so assumed.
-    static func declaringUndeclared(_ known: [String: String], in data: Data) -> (data: Data, assumed: [String]) {
-        guard !known.isEmpty else { return (data, []) }
+public enum MarkupScan {
+    /// `data` with `xmlns:PREFIX="URI"` added to its root element for each prefix that a name uses, no element
+    /// declares and `namespace` gives a URI for (feeds write `<itunes:duration>` in an `<rss>` that never
+    /// declares `itunes`; MPDs carry YouTube's `yt:` undeclared: libxml2 refuses both, code 201), and the
+    /// prefixes so assumed, sorted.
+    public static func declaringUndeclared(in data: Data, as namespace: (String) -> String?) -> (data: Data, assumed: [String]) {
         var used = Set<String>(), declared = Set<String>(), rootNameEnd: Int?
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             func text(_ range: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
@@ -42,13 +42,14 @@ enum MarkupScan {
                 }
             }
         }
-        let assumed = known.keys.filter { used.contains($0) && !declared.contains($0) }.sorted()
+        let assumed = used.subtracting(declared).compactMap { prefix in namespace(prefix).map { (prefix, $0) } }
+            .sorted { $0.0 < $1.0 }
         guard let rootNameEnd, !assumed.isEmpty else { return (data, []) }
-        let declarations = assumed.map { " xmlns:\($0)=\"\(known[$0]!)\"" }.joined()
+        let declarations = assumed.map { " xmlns:\($0.0)=\"\($0.1)\"" }.joined()
         var repaired = Data(data.prefix(rootNameEnd))
         repaired.append(Data(declarations.utf8))
         repaired.append(data.dropFirst(rootNameEnd))
-        return (repaired, assumed)
+        return (repaired, assumed.map(\.0))
     }
 
     /// The first "&" in text or an attribute that starts neither a reference to an entity XML predefines

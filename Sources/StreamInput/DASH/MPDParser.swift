@@ -62,40 +62,20 @@ enum UndeclaredPrefixes {
     /// More than this many is not an MPD with a stray vendor attribute.
     static let maxPrefixes = 8
 
-    /// The document with a declaration of each such prefix added to its root element, and the prefixes;
-    /// nil when there are none (or too many).
+    /// The document with a declaration of each such prefix added to its root element (a namespace of our
+    /// own: nothing onair reads is in it), and the prefixes; nil when there are none (or too many).
     static func declared(in body: Data) -> (Data, [String])? {
-        let text = String(decoding: body, as: UTF8.self)
-        let declared = Set(matches(of: #"xmlns:([A-Za-z_][A-Za-z0-9_.-]*)\s*="#, in: text))
-        let used = matches(of: #"</?([A-Za-z_][A-Za-z0-9_.-]*):[A-Za-z_]"#, in: text)
-            + matches(of: #"\s([A-Za-z_][A-Za-z0-9_.-]*):[A-Za-z_][A-Za-z0-9_.-]*\s*=\s*["']"#, in: text)
-        var missing: [String] = []
-        for prefix in used where !declared.contains(prefix) && !missing.contains(prefix) && !["xml", "xmlns"].contains(prefix.lowercased()) {
-            missing.append(prefix)
+        let (declared, prefixes) = MarkupScan.declaringUndeclared(in: body) { prefix in
+            isName(prefix) && !["xml", "xmlns"].contains(prefix.lowercased()) ? "urn:onair:undeclared:\(prefix)" : nil
         }
-        guard !missing.isEmpty, missing.count <= maxPrefixes, let root = rootTagNameEnd(in: text) else { return nil }
-        let declarations = missing.map { " xmlns:\($0)=\"urn:onair:undeclared:\($0)\"" }.joined()
-        var patched = text
-        patched.insert(contentsOf: declarations, at: root)
-        return (Data(patched.utf8), missing)
+        guard !prefixes.isEmpty, prefixes.count <= maxPrefixes else { return nil }
+        return (declared, prefixes)
     }
 
-    /// Where the name of the root `<MPD` tag ends, past any comment that mentions one.
-    private static func rootTagNameEnd(in text: String) -> String.Index? {
-        var rest = text.startIndex
-        while let tag = text.range(of: #"<!--|<([A-Za-z_][A-Za-z0-9_.-]*:)?MPD(?=[\s>/])"#, options: .regularExpression, range: rest..<text.endIndex) {
-            guard text[tag] == "<!--" else { return tag.upperBound }
-            guard let close = text.range(of: "-->", range: tag.upperBound..<text.endIndex) else { return nil }
-            rest = close.upperBound
-        }
-        return nil
-    }
-
-    private static func matches(of pattern: String, in text: String) -> [String] {
-        guard let expression = try? NSRegularExpression(pattern: pattern) else { return [] }
-        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
-            Range($0.range(at: 1), in: text).map { String(text[$0]) }
-        }
+    /// An XML name's ASCII form, so that what is declared, and named in the warning, is a prefix and nothing else.
+    private static func isName(_ prefix: String) -> Bool {
+        guard let first = prefix.unicodeScalars.first, first == "_" || first.properties.isAlphabetic && first.isASCII else { return false }
+        return prefix.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0)) }
     }
 }
 
