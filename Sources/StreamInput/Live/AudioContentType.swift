@@ -45,14 +45,20 @@ public enum AudioContentType {
         }
     }
 
-    /// Media types that are playlists rather than audio.
+    /// Media types that are playlists rather than audio: PLS, M3U and HLS, DASH, ASX (several spellings,
+    /// video/x-ms-asf included: web servers send .asx with the type of the media it lists), XSPF, RealAudio
+    /// metafiles.
     public static func isPlaylist(_ mediaType: String?) -> Bool {
         guard let mediaType else { return false }
-        return ["audio/x-scpls", "audio/scpls", "application/pls+xml", "audio/x-mpegurl", "audio/mpegurl",
-                "application/x-mpegurl", "application/vnd.apple.mpegurl", "application/vnd.apple.mpegurl.audio",
-                "application/dash+xml"]
-            .contains(mediaType)
+        return playlistMediaTypes.contains(mediaType)
     }
+
+    private static let playlistMediaTypes: Set<String> = [
+        "audio/x-scpls", "audio/scpls", "application/pls+xml", "audio/x-mpegurl", "audio/mpegurl", "application/x-mpegurl",
+        "application/vnd.apple.mpegurl", "application/vnd.apple.mpegurl.audio", "application/dash+xml",
+        "video/x-ms-asf", "video/x-ms-asx", "audio/x-ms-asx", "audio/x-ms-wax", "video/x-ms-wvx", "video/x-ms-wmx",
+        "application/x-ms-asx", "application/xspf+xml", "audio/x-pn-realaudio", "audio/x-pn-realaudio-plugin",
+    ]
 
     /// Media types that certainly are not a stream (an HTML page, a JSON error).
     public static func isNotAudio(_ mediaType: String?) -> Bool {

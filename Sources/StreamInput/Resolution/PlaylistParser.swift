@@ -31,7 +31,7 @@ public enum PlaylistParser {
 
     /// Whether a response looks like a playlist or a DASH MPD (by media type, path or first bytes).
     public static func isPlaylist(mediaType: String?, url: String, body: Data) -> Bool {
-        if AudioContentType.isPlaylist(mediaType) || mediaType.map(PlaylistSniffer.playlistMediaTypes.contains) == true { return true }
+        if AudioContentType.isPlaylist(mediaType) { return true }
         let path = (URL(string: url)?.path ?? "").lowercased()
         if PlaylistSniffer.playlistSuffixes.contains(where: path.hasSuffix) { return true }
         if MPDParser.isMPD(mediaType: mediaType, url: url, body: body) { return true }

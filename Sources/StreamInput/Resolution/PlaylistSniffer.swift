@@ -30,14 +30,6 @@ public enum PlaylistSniffer {
         case binary
     }
 
-    /// Media types of playlists that `AudioContentType.isPlaylist` does not name: ASX (several spellings,
-    /// video/x-ms-asf included: web servers send .asx with the type of the media it lists), XSPF, RealAudio
-    /// metafiles.
-    static let playlistMediaTypes: Set<String> = [
-        "video/x-ms-asf", "video/x-ms-asx", "audio/x-ms-asx", "audio/x-ms-wax", "video/x-ms-wvx", "video/x-ms-wmx",
-        "application/x-ms-asx", "application/xspf+xml", "audio/x-pn-realaudio", "audio/x-pn-realaudio-plugin",
-    ]
-
     /// Path suffixes of playlists (lowercased).
     static let playlistSuffixes = [".pls", ".m3u", ".m3u8", ".mpd", ".asx", ".wax", ".wvx", ".xspf", ".ram"]
 
