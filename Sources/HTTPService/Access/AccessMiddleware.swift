@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Outputs
+import RadioModel
 
 /// Lets a request through only as `WebAccess` says (see there). A bearer token needs nothing more; a
 /// login cookie needs the session's CSRF token on every POST, PUT, PATCH and DELETE (`X-CSRF-Token`, or
@@ -65,7 +66,7 @@ struct AccessMiddleware: RouterMiddleware {
                           else refusal: String) async throws -> Response {
         guard changesState(request.method) else { return try await next(request, context) }
         var request = request
-        guard let token = try await csrf(in: &request), WebCredentials.sameSecret(token, expected) else {
+        guard let token = try await csrf(in: &request), Secrets.equal(token, expected) else {
             throw Self.refusal(.forbidden, refusal, path: request.uri.path)
         }
         return try await next(request, context)

@@ -180,13 +180,6 @@ public final class WebCredentials: Sendable {
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
-    /// Whether two secrets are the same, in time that depends on their lengths only, not on where they differ.
-    static func sameSecret(_ given: String, _ expected: String) -> Bool {
-        let (a, b) = (Array(given.utf8), Array(expected.utf8))
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-    }
-
     static func digest(_ token: String) -> String {
         SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
     }

@@ -51,16 +51,7 @@ public final class HTTPRelayMount: Sendable {
 
     func admits(token: String?) -> Bool {
         guard let expected = options.token else { return true }
-        return token.map { Self.constantTimeEqual(Array($0.utf8), Array(expected.utf8)) } ?? false
-    }
-
-    /// Compares without an early exit, so response times do not reveal how much of a guess was right.
-    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
-        for index in 0..<max(a.count, b.count) {
-            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
-        }
-        return difference == 0
+        return token.map { Secrets.equal($0, expected) } ?? false
     }
 
     // MARK: Listeners
