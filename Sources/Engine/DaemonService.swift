@@ -80,8 +80,13 @@ public final class DaemonService: Sendable {
                 let shared = try SharedDatabase(location: location)
                 store = try PostgresScheduleStore(database: shared)
                 index = try PostgresRecordingsIndex(database: shared)
-                leases = try PostgresEpisodeLeases(database: shared, daemon: options.name, maxStreams: options.maxStreams)
-                jobStore = try PostgresJobStore(database: shared, daemon: options.name)
+                let cluster = try PostgresEpisodeLeases(database: shared, identity: DaemonIdentity(name: options.name), maxStreams: options.maxStreams)
+                for namesake in cluster.namesakes {
+                    log(DaemonEvent(event: "daemon-namesake", message: "another daemon named '\(options.name)' is running (\(namesake)); "
+                                    + "this one is \(cluster.daemon): the two share the work, but --name tells them apart for people"))
+                }
+                leases = cluster
+                jobStore = try PostgresJobStore(database: shared, daemon: cluster.daemon, predecessors: cluster.predecessors)
             } else {
                 store = try ScheduleStore(database: database)
                 index = try RecordingsIndex(database: database)

@@ -93,6 +93,38 @@ final class ClusterDaemonTests: XCTestCase {
 
     // MARK: Tests
 
+    /// Two daemons started as the README starts them, without --name, both take the host's name. Each is still its
+    /// own lease holder, so the station of a due episode has one connection at any moment (before, both counted
+    /// the lease as theirs and recorded the whole episode twice), and the second says it has a namesake.
+    func testTwoDaemonsWithoutANameRecordAnEpisodeOverOneConnectionAndTheSecondIsWarned() throws {
+        let machines = try [machine(), machine()]
+        var started: [RunningProcess] = []
+        for (count, onair) in machines.enumerated() {
+            let daemon = try onair.start(["daemon", "--json", "--http", "off", "--database", postgres.url])
+            daemons.append(daemon)
+            started.append(daemon)
+            XCTAssertTrue(eventually(timeout: 20) { (try? self.cluster(onair))?.daemons.count == count + 1 },
+                          "daemon \(count + 1) did not register: \(daemon.stderrText)")
+        }
+        let registered = try cluster(machines[0]).daemons
+        XCTAssertEqual(Set(registered.compactMap { $0["name"] as? String }).count, 1, "both took the host's name: \(registered)")
+        XCTAssertEqual(Set(registered.compactMap { $0["instance"] as? String }).count, 2, "each its own instance: \(registered)")
+        XCTAssertTrue(eventually(timeout: 5) { String(decoding: started[1].stdout, as: UTF8.self).contains("daemon-namesake") }, String(decoding: started[1].stdout, as: UTF8.self))
+
+        let start = try addEpisode(machines[0], in: 4, seconds: 20)
+        var most = 0
+        while Date() < start.addingTimeInterval(20) {
+            most = max(most, (try? icecast.mounts().first { $0.mount == "/cluster.mp3" }?.listeners) ?? 0)
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        XCTAssertEqual(most, 1, "one connection to the station while the episode recorded, never two")
+        let episode = try waitUntilDone(machines[0], timeout: 30)
+        let logs = started.map { String(decoding: $0.stdout, as: UTF8.self) }.joined(separator: "\n")
+        XCTAssertEqual(episode["status"] as? String, "done", "\(episode)\n\(logs)")
+        XCTAssertEqual((episode["files"] as? [String])?.count, 1, "one recording, not two: \(episode)")
+        XCTAssertEqual(try indexed(machines[0]).count, 1, "indexed once")
+    }
+
     func testKillingTheRecordingDaemonLeavesOneEpisodeInTwoPartsTakenOverWithinThirtySeconds() throws {
         // Each with its own home (kept until the test ends: it is removed with its object).
         let machines = try ["a", "b", "c"].map { name in (name, try machine()) }

@@ -24,8 +24,11 @@ final class EpisodeLeasesTests: XCTestCase {
 
     private func database() throws -> SharedDatabase { try SharedDatabase(location: try PostgresLocation(url: server.url)) }
 
-    private func leases(_ name: String, maxStreams: Int = 10, length: TimeInterval = 15) throws -> PostgresEpisodeLeases {
-        try PostgresEpisodeLeases(database: try database(), daemon: name, maxStreams: maxStreams, length: length)
+    /// A daemon named `name`; `host` as it tells (the test process plays every daemon, so a daemon on another
+    /// host is one whose process is not taken for an earlier life of this one).
+    private func leases(_ name: String, host: String = ProcessInfo.processInfo.hostName, maxStreams: Int = 10,
+                        length: TimeInterval = 15) throws -> PostgresEpisodeLeases {
+        try PostgresEpisodeLeases(database: try database(), identity: DaemonIdentity(name: name, host: host), maxStreams: maxStreams, length: length)
     }
 
     /// A due episode on `station`.
@@ -85,6 +88,31 @@ final class EpisodeLeasesTests: XCTestCase {
         XCTAssertEqual(try restarted.orphaned().map { $0.episode.id }, [news.id], "its own episode, from before the restart")
         XCTAssertEqual(try restarted.orphaned().first?.wasOwn, true)
         XCTAssertTrue(try leases("b").orphaned().isEmpty, "another daemon waits for the lease to run out")
-        XCTAssertEqual(try restarted.claim(news), held, "the same lease: no other daemon held the station meanwhile")
+        XCTAssertTrue(try leases("a", host: "another-box").orphaned().isEmpty, "and so does a namesake on another host")
+        XCTAssertEqual(try restarted.claim(news), StationLease(station: "news", epoch: held.epoch + 1),
+                       "the station passes to the new process: its earlier life, were it still running, is fenced")
+    }
+
+    func testTwoDaemonsGivenOneNameNeverBothHoldAStationAndTheSecondIsWarned() throws {
+        let first = try leases("box", host: "box-1")
+        let second = try leases("box", host: "box-2")
+        XCTAssertNotEqual(first.daemon, second.daemon, "one identity per process")
+        XCTAssertTrue(first.namesakes.isEmpty)
+        XCTAssertEqual(second.namesakes.count, 1, "the warning names the live namesake")
+        XCTAssertTrue(second.namesakes.first?.contains(first.daemon) == true, "\(second.namesakes)")
+        XCTAssertTrue(second.predecessors.isEmpty, "a live daemon on another host is nobody's earlier life")
+
+        var news = try episode("news")
+        let held = try XCTUnwrap(try first.claim(news))
+        XCTAssertNil(try second.claim(try episode("news")), "the station is the first's: one connection to it, not two")
+        news.status = .recording
+        try store.update(news)
+        XCTAssertTrue(try second.orphaned().isEmpty, "the first's episode is not the second's to resume")
+        XCTAssertTrue(try first.holds(held))
+
+        let cluster = try PostgresEpisodeLeases.cluster(in: try database())
+        XCTAssertEqual(Set(cluster.daemons.map(\.instance)), [first.identity.instance, second.identity.instance])
+        XCTAssertEqual(Set(cluster.daemons.map(\.host)), ["box-1", "box-2"])
+        XCTAssertEqual(cluster.leases.map { "\($0.daemon) \($0.instance)" }, ["box \(first.identity.instance)"])
     }
 }

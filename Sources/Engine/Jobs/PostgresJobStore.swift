@@ -10,12 +10,16 @@ import SharedStore
 public final class PostgresJobStore: JobStorage {
     private let database: SharedDatabase
     private let daemon: String
+    /// `daemon` and its earlier lives (`PostgresEpisodeLeases.predecessors`), whose jobs are its own.
+    private let mine: [String]
     private let length: TimeInterval
 
-    /// `length`: how long a lease lasts unless renewed: as long as the episodes' leases, renewed with them.
-    public init(database: SharedDatabase, daemon: String, length: TimeInterval = 15) throws {
+    /// `daemon`: the lease holder's key (`DaemonIdentity.owner`). `length`: how long a lease lasts unless
+    /// renewed: as long as the episodes' leases, renewed with them.
+    public init(database: SharedDatabase, daemon: String, predecessors: [String] = [], length: TimeInterval = 15) throws {
         self.database = database
         self.daemon = daemon
+        mine = [daemon] + predecessors
         self.length = length
         try database.migrate([
             ("jobs-v1", [
@@ -44,11 +48,11 @@ public final class PostgresJobStore: JobStorage {
         return try database.transaction { session in
             // Unheld: the jobs of a daemon that is gone, and this daemon's own from before it restarted.
             try session.query("""
-                DELETE FROM job WHERE NOT persist AND (daemon IS NULL OR expires <= now() OR (daemon = \(daemon) AND NOT id = ANY(\(running))))
+                DELETE FROM job WHERE NOT persist AND (daemon IS NULL OR expires <= now() OR (daemon = ANY(\(mine)) AND NOT id = ANY(\(running))))
                 """)
             return try session.query("""
                 UPDATE job SET daemon = \(daemon), expires = now() + \(length) * interval '1 second'
-                WHERE id IN (SELECT id FROM job WHERE persist AND (daemon IS NULL OR expires <= now() OR (daemon = \(daemon) AND NOT id = ANY(\(running))))
+                WHERE id IN (SELECT id FROM job WHERE persist AND (daemon IS NULL OR expires <= now() OR (daemon = ANY(\(mine)) AND NOT id = ANY(\(running))))
                              ORDER BY id LIMIT \(limit.map(Int64.init)) FOR UPDATE SKIP LOCKED)
                 RETURNING id, spec
                 """).map { row in

@@ -45,7 +45,9 @@ struct DaemonCommand: ParsableCommand {
         Several daemons, on one machine or many, share one schedule through a PostgreSQL database \
         (--database or ONAIR_DATABASE_URL): each claims due episodes with its station's lease (all of a \
         station's episodes on one daemon), renews it every 3 s, and takes over the episodes of a daemon \
-        whose lease ran out (15 s), recording the rest as a second part. Give each one a --name.
+        whose lease ran out (15 s), recording the rest as a second part. Leases belong to each daemon \
+        process (its --name, by default the host's, and an instance id made at start), so daemons given one \
+        name never both record a station; give each its own --name to tell them apart in `onair status`.
 
         It serves HTTP on --http (default 127.0.0.1:8080): the web app at /, the API under /api/v1 (described \
         at /api/openapi.json), podcast feeds of the recordings under /feeds/, each catalogue station's live \

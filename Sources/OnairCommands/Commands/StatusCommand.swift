@@ -81,14 +81,15 @@ struct StatusCommand: ParsableCommand {
         print("Daemons sharing \(cluster.database):")
         if cluster.daemons.isEmpty { print("  none yet") }
         let daemons = cluster.daemons.map { daemon in
-            ["  \(daemon.name)", "pid \(daemon.pid)", "\(daemon.leases)/\(daemon.maxStreams) stations",
+            ["  \(daemon.name)", daemon.instance.isEmpty ? "" : "instance \(daemon.instance)", daemon.host, "pid \(daemon.pid)",
+             "\(daemon.leases)/\(daemon.maxStreams) stations",
              String(format: "heartbeat %.0f s ago", daemon.heartbeatAge)]
         }
         if !daemons.isEmpty { print(TextTable.render(daemons)) }
         print("\nLeases:")
         if cluster.leases.isEmpty { print("  none") }
         let leases = cluster.leases.map { lease in
-            ["  \(lease.station)", lease.daemon, "epoch \(lease.epoch)",
+            ["  \(lease.station)", lease.instance.isEmpty ? lease.daemon : "\(lease.daemon) (\(lease.instance))", "epoch \(lease.epoch)",
              lease.expiresIn > 0 ? String(format: "expires in %.0f s", lease.expiresIn) : String(format: "expired %.0f s ago", -lease.expiresIn)]
         }
         if !leases.isEmpty { print(TextTable.render(leases, maxWidths: [40])) }

@@ -2,33 +2,62 @@ import Foundation
 import PostgresNIO
 import SharedStore
 
-/// Leases in the shared PostgreSQL database: the `daemon` registry (name, capacity, heartbeat) and
-/// one `station_lease` row per station being recorded. Claims lock the episode with
-/// `FOR UPDATE SKIP LOCKED`, so daemons claiming at once never wait on each other and never both win;
-/// every time comes from the database's clock, so daemons' clocks need not agree.
+/// Leases in the shared PostgreSQL database: the `daemon` registry (one row per daemon process: its
+/// identity, name, host, capacity and heartbeat) and one `station_lease` row per station being recorded.
+/// Claims lock the episode with `FOR UPDATE SKIP LOCKED`, so daemons claiming at once never wait on each
+/// other and never both win; every time comes from the database's clock, so daemons' clocks need not agree.
 public final class PostgresEpisodeLeases: EpisodeLeases {
-    public let daemon: String
+    public let identity: DaemonIdentity
+    public var daemon: String { identity.owner }
+    /// This daemon's earlier lives: registered with its name on its host by a process that is gone (or by
+    /// a version before identities). Their episodes, leases and jobs are this daemon's to resume at once.
+    public let predecessors: [String]
+    /// Other live daemons with this one's name (fresh heartbeat), as a warning shows them.
+    public let namesakes: [String]
     public let renewInterval: TimeInterval
     private let database: SharedDatabase
     private let maxStreams: Int
     private let length: TimeInterval
+    private var mine: [String] { [daemon] + predecessors }
 
     /// `length`: how long a lease lasts unless renewed (renewed every fifth of it).
-    public init(database: SharedDatabase, daemon: String, maxStreams: Int, length: TimeInterval = 15) throws(ScheduleError) {
+    public init(database: SharedDatabase, identity: DaemonIdentity, maxStreams: Int, length: TimeInterval = 15) throws(ScheduleError) {
         self.database = database
-        self.daemon = daemon
+        self.identity = identity
         self.maxStreams = maxStreams
         self.length = length
         renewInterval = length / 5
         do {
             try database.migrate(Self.migrations)
+            let sameName = try database.query("""
+                SELECT name, label IS NULL, coalesce(host, ''), pid, heartbeat > now() - \(length) * interval '1 second',
+                       EXTRACT(EPOCH FROM now() - heartbeat)::float8
+                FROM daemon WHERE label = \(identity.name) OR (label IS NULL AND name = \(identity.name))
+                """).map { try $0.decode((String, Bool, String, Int64, Bool, Double).self) }
+            let earlierLives = sameName.filter { _, beforeIdentities, host, pid, _, _ in
+                beforeIdentities || (host == identity.host && (pid == Int64(getpid()) || !Self.isRunning(pid)))
+            }
+            let earlierOwners = earlierLives.map(\.0)
+            predecessors = earlierOwners
+            namesakes = sameName.filter { owner, _, _, _, fresh, _ in fresh && !earlierOwners.contains(owner) }.map { owner, _, host, pid, _, age in
+                "\(owner) on \(host), pid \(pid), heartbeat \(Int(age)) s ago"
+            }
             try database.query("""
-                INSERT INTO daemon (name, max_streams, pid, started_at, heartbeat, load) VALUES (\(daemon), \(maxStreams), \(Int64(getpid())), now(), now(), 0)
-                ON CONFLICT (name) DO UPDATE SET max_streams = EXCLUDED.max_streams, pid = EXCLUDED.pid, started_at = now(), heartbeat = now()
+                INSERT INTO daemon (name, label, instance, host, max_streams, pid, started_at, heartbeat, load)
+                VALUES (\(identity.owner), \(identity.name), \(identity.instance), \(identity.host), \(maxStreams), \(Int64(getpid())), now(), now(), 0)
+                """)
+            // Daemons gone for a day that hold nothing are forgotten, so `onair status` lists the living.
+            try database.query("""
+                DELETE FROM daemon d WHERE heartbeat < now() - interval '1 day'
+                    AND NOT EXISTS (SELECT 1 FROM station_lease l WHERE l.daemon = d.name AND l.expires > now())
                 """)
         } catch {
             throw ScheduleError("cluster: \(error)")
         }
+    }
+
+    private static func isRunning(_ pid: Int64) -> Bool {
+        kill(pid_t(truncatingIfNeeded: pid), 0) == 0 || errno == EPERM
     }
 
     public func claim(_ episode: Episode) throws -> StationLease? {
@@ -40,7 +69,7 @@ public final class PostgresEpisodeLeases: EpisodeLeases {
             let current = try session.query("""
                 SELECT daemon, expires > now() FROM station_lease WHERE station = \(episode.station) FOR UPDATE
                 """).first.map { try $0.decode((String, Bool).self) }
-            if let (holder, live) = current, live, holder != daemon { return nil }
+            if let (holder, live) = current, live, !mine.contains(holder) { return nil }
             if current?.0 != daemon {
                 let held = try session.query("""
                     SELECT count(*) FROM station_lease WHERE daemon = \(daemon) AND expires > now()
@@ -61,11 +90,11 @@ public final class PostgresEpisodeLeases: EpisodeLeases {
     public func orphaned() throws -> [(episode: Episode, wasOwn: Bool)] {
         try database.transaction { session in
             let own = Set(try session.query("""
-                SELECT id FROM episode WHERE status = 'recording' AND daemon = \(daemon)
+                SELECT id FROM episode WHERE status = 'recording' AND daemon = ANY(\(mine))
                 """).map { try $0.decode(Int64.self) })
             return try session.query("""
                 SELECT e.id, e.record FROM episode e LEFT JOIN station_lease l ON l.station = e.station
-                WHERE e.status = 'recording' AND (l.station IS NULL OR l.expires <= now() OR e.daemon = \(daemon))
+                WHERE e.status = 'recording' AND (l.station IS NULL OR l.expires <= now() OR e.daemon = ANY(\(mine)))
                 ORDER BY e.window_start, e.id
                 """).map(PostgresScheduleStore.episode).map { ($0, own.contains($0.id!)) }
         }
@@ -102,18 +131,21 @@ public final class PostgresEpisodeLeases: EpisodeLeases {
         try database.migrate(migrations)
         return try database.transaction { session in
             let daemons = try session.query("""
-                SELECT d.name, d.max_streams, d.pid, EXTRACT(EPOCH FROM now() - d.heartbeat)::float8,
+                SELECT coalesce(d.label, d.name), coalesce(d.instance, ''), coalesce(d.host, ''), d.max_streams, d.pid,
+                       EXTRACT(EPOCH FROM now() - d.heartbeat)::float8,
                        (SELECT count(*) FROM station_lease l WHERE l.daemon = d.name AND l.expires > now())
-                FROM daemon d ORDER BY d.name
+                FROM daemon d ORDER BY 1, d.started_at
                 """).map { row in
-                let (name, maxStreams, pid, age, leases) = try row.decode((String, Int64, Int64, Double, Int64).self)
-                return ClusterStatus.Daemon(name: name, maxStreams: Int(maxStreams), pid: Int32(pid), heartbeatAge: age, leases: Int(leases))
+                let (name, instance, host, maxStreams, pid, age, leases) = try row.decode((String, String, String, Int64, Int64, Double, Int64).self)
+                return ClusterStatus.Daemon(name: name, instance: instance, host: host, maxStreams: Int(maxStreams), pid: Int32(pid),
+                                            heartbeatAge: age, leases: Int(leases))
             }
             let leases = try session.query("""
-                SELECT station, daemon, epoch, EXTRACT(EPOCH FROM expires - now())::float8 FROM station_lease ORDER BY station
+                SELECT l.station, coalesce(d.label, l.daemon), coalesce(d.instance, ''), l.epoch, EXTRACT(EPOCH FROM l.expires - now())::float8
+                FROM station_lease l LEFT JOIN daemon d ON d.name = l.daemon ORDER BY l.station
                 """).map { row in
-                let (station, daemon, epoch, remaining) = try row.decode((String, String, Int64, Double).self)
-                return ClusterStatus.Lease(station: station, daemon: daemon, epoch: epoch, expiresIn: remaining)
+                let (station, daemon, instance, epoch, remaining) = try row.decode((String, String, String, Int64, Double).self)
+                return ClusterStatus.Lease(station: station, daemon: daemon, instance: instance, epoch: epoch, expiresIn: remaining)
             }
             return ClusterStatus(database: database.location.description, daemons: daemons, leases: leases)
         }
@@ -130,13 +162,19 @@ public final class PostgresEpisodeLeases: EpisodeLeases {
                                         expires TIMESTAMPTZ NOT NULL)
             """,
         ]),
+        // A daemon's row, and the `daemon` of its leases, episodes and jobs, name its identity (`name/instance`);
+        // rows from before keep a NULL label and are known by their name.
+        ("cluster-v2-identity", ["ALTER TABLE daemon ADD COLUMN label TEXT, ADD COLUMN instance TEXT, ADD COLUMN host TEXT"]),
     ]
 }
 
 /// The daemons sharing a database, their load and the stations' leases.
 public struct ClusterStatus: Codable, Sendable {
     public struct Daemon: Codable, Sendable {
+        /// Its `--name`; `instance` tells apart daemons given the same one.
         public var name: String
+        public var instance: String
+        public var host: String
         public var maxStreams: Int
         public var pid: Int32
         /// Seconds since its last heartbeat.
@@ -147,7 +185,9 @@ public struct ClusterStatus: Codable, Sendable {
 
     public struct Lease: Codable, Sendable {
         public var station: String
+        /// The holder's `--name` and instance.
         public var daemon: String
+        public var instance: String
         public var epoch: Int64
         /// Seconds until it expires (negative: expired).
         public var expiresIn: Double
