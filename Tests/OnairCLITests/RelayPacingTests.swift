@@ -29,8 +29,10 @@ final class RelayPacingTests: XCTestCase {
         print(String(format: "relay pacing over 60 s: drift %+.1f ms, longest wait at the reader %.1f ms",
                      drift * 1000, reader.longestWait() * 1000))
         XCTAssertEqual(drift, 0, accuracy: 0.02, "60 s of wall clock must bring 60 s of PCM")
-        // Data comes every 10 ms tick; a starving reader would wait seconds. The margin is for a loaded CI machine.
-        XCTAssertLessThan(reader.longestWait(), 0.1, "the reader never waits for data, stall or not")
+        // A starving reader would wait out the stall's 10 s. Paced, data comes every 10 ms tick, 0.1 s ahead in the
+        // FIFO; on a machine loaded beyond its cores the writer may be scheduled late (a 0.15 s wait at load 6.4 on
+        // two cores), which snapserver's 1 s buffer (its default) never lets a listener hear, so the bound is half of it.
+        XCTAssertLessThan(reader.longestWait(), 0.5, "the reader never waits for data long enough to be heard, stall or not")
 
         let audio = try SnapcastFormat.audio(reader.data)
         XCTAssertEqual(audio.longestSilence(), 10, accuracy: 0.6, "the stall comes out as silence of its length")
