@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -56,7 +57,9 @@ let package = Package(
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // PostgreSQL, the shared store several daemons use instead of each one's SQLite file: the connection
         // (postgres-nio, bridged for the synchronous stores on an event-loop thread of its own) and its migrations.
-        .target(name: "SharedStore", dependencies: ["Store", .product(name: "PostgresNIO", package: "postgres-nio")]),
+        .target(name: "SharedStore", dependencies: [
+            "Store", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
         // Recording episodes: partial files and their journals, finalising, naming, track splitting, the index.
         .target(name: "Recording", dependencies: [
             "Media", "RadioModel", "StreamInput", "Store", "SharedStore", .product(name: "GRDB", package: "GRDB.swift"),

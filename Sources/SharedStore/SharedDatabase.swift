@@ -2,16 +2,30 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import PostgresNIO
 import Store
 
-/// Where the shared database is: `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (also `postgres://`).
+/// Where the shared database is: `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (also `postgres://`),
+/// with libpq's `sslmode` and `sslrootcert` parameters: `?sslmode=verify-full&sslrootcert=/etc/onair/db-ca.pem`.
 public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
+    /// libpq's `sslmode`s, as psql reads them. `prefer` (libpq's default) encrypts when the server offers
+    /// TLS and verifies nothing; `require` insists on TLS; `verify-ca` also checks the server's certificate
+    /// chain, and `verify-full` its name too: the two that stop a machine in the middle.
+    public enum TLSMode: String, Sendable, CaseIterable {
+        case disable, allow, prefer, require
+        case verifyCA = "verify-ca"
+        case verifyFull = "verify-full"
+    }
+
     public let host: String
     public let port: Int
     public let user: String
     public let password: String?
     public let database: String
+    public let tlsMode: TLSMode
+    /// `sslrootcert`: the certificate authorities (PEM) that `verify-ca`/`verify-full` trust; the system's when nil.
+    public let rootCertificates: String?
 
     public init(url text: String) throws(StoreError) {
         guard let url = URLComponents(string: text), ["postgresql", "postgres"].contains(url.scheme ?? ""),
@@ -24,10 +38,49 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         self.user = user
         password = url.password
         self.database = database.isEmpty ? user : database
+        var mode = TLSMode.prefer, roots: String?
+        for item in url.queryItems ?? [] {
+            switch item.name {
+            case "sslmode":
+                guard let value = item.value.flatMap(TLSMode.init(rawValue:)) else {
+                    throw StoreError("invalid sslmode '\(item.value ?? "")' in the database URL: use one of "
+                                     + TLSMode.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                mode = value
+            case "sslrootcert":
+                roots = item.value
+            default:
+                throw StoreError("the database URL's parameter '\(item.name)' is not one onair reads: sslmode and sslrootcert are")
+            }
+        }
+        tlsMode = mode
+        rootCertificates = roots
     }
 
     /// The URL without its password, for messages and `onair status`.
-    public var description: String { "postgresql://\(user)@\(host):\(port)/\(database)" }
+    public var description: String {
+        "postgresql://\(user)@\(host):\(port)/\(database)" + (tlsMode == .prefer ? "" : "?sslmode=\(tlsMode.rawValue)")
+    }
+
+    /// postgres-nio's TLS setting for `tlsMode`; a root certificate file that cannot be read is one line.
+    func connectionTLS() throws(StoreError) -> PostgresConnection.Configuration.TLS {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch tlsMode {
+        case .disable: return .disable
+        // postgres-nio has no plain-first mode: `allow` encrypts when it can, as `prefer` does.
+        case .allow, .prefer, .require: configuration.certificateVerification = .none
+        case .verifyCA: configuration.certificateVerification = .noHostnameVerification
+        case .verifyFull: configuration.certificateVerification = .fullVerification
+        }
+        if let rootCertificates { configuration.trustRoots = .file(rootCertificates) }
+        let context: NIOSSLContext
+        do {
+            context = try NIOSSLContext(configuration: configuration)
+        } catch {
+            throw StoreError("database \(self): cannot use sslrootcert '\(rootCertificates ?? "")': \(error)")
+        }
+        return tlsMode == .require || tlsMode == .verifyCA || tlsMode == .verifyFull ? .require(context) : .prefer(context)
+    }
 }
 
 /// A statement's rows, and a way to run more statements in the same transaction.
@@ -76,6 +129,7 @@ public final class SharedDatabase: @unchecked Sendable {  // `connection` is onl
     private var connection: PostgresConnection?
     private let logger: Logger
     private let timeout: TimeAmount
+    private let tls: PostgresConnection.Configuration.TLS
 
     /// Connects at once, so a wrong URL or a server that is down is reported before anything starts.
     /// `timeout`: how long connecting, and then each statement, may wait for the server's answer
@@ -83,6 +137,7 @@ public final class SharedDatabase: @unchecked Sendable {  // `connection` is onl
     public init(location: PostgresLocation, timeout: TimeInterval = 30) throws(StoreError) {
         self.location = location
         self.timeout = .milliseconds(Int64(timeout * 1000))
+        tls = try location.connectionTLS()
         var logger = Logger(label: "onair.postgres")
         logger.logLevel = .critical
         self.logger = logger
@@ -151,7 +206,7 @@ public final class SharedDatabase: @unchecked Sendable {  // `connection` is onl
     private func openConnection() throws -> PostgresConnection {
         if let connection, !connection.isClosed { return connection }
         var configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
-                                                             password: location.password, database: location.database, tls: .disable)
+                                                             password: location.password, database: location.database, tls: tls)
         // Covers the TCP connection and the server's start-up handshake.
         configuration.options.connectTimeout = timeout
         let opened = try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 1, logger: logger).wait()
@@ -162,6 +217,13 @@ public final class SharedDatabase: @unchecked Sendable {  // `connection` is onl
     /// PSQLError's own description hides the server's message; this is the line a user needs.
     private func describe(_ error: PSQLError) -> String {
         if let message = error.serverInfo?[.message] { return message }
+        if error.code == .sslUnsupported { return "the server does not offer TLS" }
+        if let tls = error.underlying as? NIOSSLExtraError, tls == .failedToValidateHostname {
+            return "the server's certificate is not for \(location.host)"
+        }
+        if case .handshakeFailed? = error.underlying as? NIOSSLError {
+            return "the server's certificate is not signed by " + (location.rootCertificates.map { "an authority in \($0)" } ?? "an authority this system trusts")
+        }
         if case .connectTimeout? = error.underlying as? ChannelError { return "cannot connect: \(NoAnswer(timeout: timeout).description)" }
         if let failure = error.underlying as? NIOConnectionError,
            let io = failure.connectionErrors.lazy.compactMap({ $0.error as? IOError }).first {

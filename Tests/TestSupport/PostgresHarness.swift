@@ -21,20 +21,27 @@ public enum PostgresHarnessError: Error, CustomStringConvertible {
 public final class PostgresHarness: @unchecked Sendable {  // `server` is touched by the test's own thread only
     public static let binaries = "/usr/lib/postgresql/15/bin"
     public let port: UInt16
+    /// With `tls`: the server's certificate for `localhost`, and the authority that signed it.
+    public let certificates: TestCertificates?
     private let directory: TemporaryDirectory
     private var server: RunningProcess?
 
     /// What `--database` takes: the superuser `onair`, no password (trust on loopback), database `onair`.
     public var url: String { "postgresql://onair@127.0.0.1:\(port)/onair" }
 
-    public init() throws {
+    /// `tls`: the server also speaks TLS (`ssl = on`), with a certificate for `localhost` made for it.
+    public init(tls: Bool = false) throws {
         guard FileManager.default.isExecutableFile(atPath: "\(Self.binaries)/initdb") else {
             throw PostgresHarnessError.notInstalled("\(Self.binaries)/initdb")
         }
         directory = try TemporaryDirectory(prefix: "onair-postgres")
+        certificates = tls ? try TestCertificates.make(in: directory.url, serverNames: ["localhost"]) : nil
+        // The server reads its key only when its own user owns it and nobody else may read it.
+        let serverFiles = certificates.map { [$0.key.path, $0.certificate.path] } ?? []
+        serverFiles.forEach { chmod($0, 0o600) }
         if geteuid() == 0 {
             guard let nobody = getpwnam("nobody"), let nogroup = getgrnam("nogroup"),
-                  chown(directory.url.path, nobody.pointee.pw_uid, nogroup.pointee.gr_gid) == 0
+                  ([directory.url.path] + serverFiles).allSatisfy({ chown($0, nobody.pointee.pw_uid, nogroup.pointee.gr_gid) == 0 })
             else { throw PostgresHarnessError.startFailed("cannot hand \(directory.url.path) to nobody:nogroup") }
         }
         try Self.runUnprivileged("\(Self.binaries)/initdb", ["-D", directory.file("data").path, "-U", "onair", "--auth=trust",
@@ -63,7 +70,9 @@ public final class PostgresHarness: @unchecked Sendable {  // `server` is touche
     public func start() throws {
         let process = try ProcessRunner.start("\(Self.binaries)/postgres",
                                               ["-D", directory.file("data").path, "-p", "\(port)", "-k", directory.url.path,
-                                               "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=50"],
+                                               "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=50"]
+                                                + (certificates.map { ["-c", "ssl=on", "-c", "ssl_cert_file=\($0.certificate.path)",
+                                                                       "-c", "ssl_key_file=\($0.key.path)"] } ?? []),
                                               unprivileged: true)
         server = process
         let deadline = Date(timeIntervalSinceNow: 30)
