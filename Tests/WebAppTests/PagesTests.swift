@@ -161,6 +161,19 @@ final class PagesTests: XCTestCase {
         }
     }
 
+    /// Found by the service soak: while PostgreSQL restarted, /schedule answered 422, the status of a refused form.
+    func testAPageThatCannotReadWhatItShowsIsUnavailableNotARefusedForm() async throws {
+        try await test { client, harness in
+            try FileManager.default.createDirectory(at: harness.paths.config, withIntermediateDirectories: true)
+            try Data("{ not json".utf8).write(to: harness.paths.userCatalogueURL)
+            for page in ["/schedule", "/guide"] {
+                let answer = try await client.execute(uri: page, method: .get)
+                XCTAssertEqual(answer.status, .serviceUnavailable, page)
+                XCTAssertTrue(String(buffer: answer.body).contains("stations.json"), "the page says what it could not read: \(String(buffer: answer.body))")
+            }
+        }
+    }
+
     func testAnInvalidRuleIsRefusedWithItsReasonAndNothingIsStored() async throws {
         try await test { client, harness in
             let zone = try await client.execute(uri: "/schedule/rules", method: .post, headers: WebForm.headers,

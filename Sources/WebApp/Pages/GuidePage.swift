@@ -111,9 +111,7 @@ extension Pages {
                 status = .notFound
             }
             let zone = selected == nil ? TimeZone.current : shown.first?.entry.flatMap { TimeZone(identifier: $0.timeZone) } ?? .current
-            guard let day = GuideListing.day(date, in: zone) else {
-                throw GuideError("\(date ?? "") is not a day: give one as YYYY-MM-DD.")
-            }
+            guard let day = GuideListing.day(date, in: zone) else { throw NotADay(date: date ?? "") }
             let dayText = { (instant: Date) -> String in
                 let formatter = DateFormatter()
                 formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -144,9 +142,12 @@ extension Pages {
                     unmapped: listing.station == nil
                         ? "Not mapped to a station, so not recordable from here: onair guide map \(listing.channel.id) STATION." : nil)
             }
+        } catch let error as NotADay {
+            chrome.error = "\(error.date) is not a day: give one as YYYY-MM-DD."
+            status = .unprocessableContent
         } catch {
             chrome.error = "\(error)"
-            status = .unprocessableContent
+            status = Self.unreadable
         }
         view.chrome = chrome
         return renderer.render("guide", view, status: status)
@@ -177,4 +178,9 @@ extension Pages {
     private static func clock(_ local: String) -> String {
         String(local.dropFirst(11).prefix(5))
     }
+}
+
+/// The `date` asked for is not one: the request's fault (422), not the guide's.
+private struct NotADay: Error {
+    let date: String
 }

@@ -7,6 +7,10 @@ struct Pages: Sendable {
     let services: WebServices
     let renderer: PageRenderer
 
+    /// The status of a page that could not read what it shows (the database restarting, a catalogue file
+    /// that no longer parses): 503, as the API answers, and not the 422 of a form it refused.
+    static let unreadable = HTTPResponse.Status.serviceUnavailable
+
     /// A page's address with a notice to show once, after a form did what it said.
     static func location(_ path: String, notice: String) -> String {
         var components = URLComponents()

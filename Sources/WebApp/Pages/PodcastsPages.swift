@@ -119,6 +119,7 @@ extension Pages {
     func podcasts(notice: String? = nil, error: String? = nil) -> RenderedPage {
         var chrome = Chrome(title: "Podcasts", section: "/podcasts", notice: notice, error: error)
         var items: [PodcastsView.Item] = []
+        var status: HTTPResponse.Status = error == nil ? .ok : .unprocessableContent
         do {
             items = try services.podcasts.podcasts().map { podcast in
                 let count = try services.podcasts.episodes(of: podcast.id ?? 0).count
@@ -127,8 +128,9 @@ extension Pages {
             }
         } catch {
             chrome.error = "\(error)"
+            status = Self.unreadable
         }
-        return renderer.render("podcasts", PodcastsView(chrome: chrome, podcasts: items, hasPodcasts: !items.isEmpty), status: chrome.error == nil ? .ok : .unprocessableContent)
+        return renderer.render("podcasts", PodcastsView(chrome: chrome, podcasts: items, hasPodcasts: !items.isEmpty), status: status)
     }
 
     /// Follows the feed at the form's URL (as `onair podcasts add` does): on to its page.

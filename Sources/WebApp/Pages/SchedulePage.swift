@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import Hummingbird
 import RadioModel
 import Scheduling
 
@@ -133,6 +134,7 @@ extension Pages {
     func schedule(notice: String? = nil, error: String? = nil) -> RenderedPage {
         var chrome = Chrome(title: "Schedule", section: "/schedule", notice: notice, error: error)
         var view = ScheduleView(chrome: chrome, programmes: [], hasProgrammes: false, stations: [], rules: [], next: [], episodes: [])
+        var status: HTTPResponse.Status = error == nil ? .ok : .unprocessableContent
         do {
             let catalogue = try services.catalogue()
             view.stations = catalogue.stations.map { ScheduleView.Option(value: $0.id, label: $0.name) }
@@ -163,8 +165,9 @@ extension Pages {
         } catch {
             chrome.error = "\(error)"
             view.chrome = chrome
+            status = Self.unreadable
         }
-        return renderer.render("schedule", view, status: chrome.error == nil ? .ok : .unprocessableContent)
+        return renderer.render("schedule", view, status: status)
     }
 
     /// Checks the rule through `RuleRequest` (as `onair schedule add` does), saves it and wakes the scheduler.
