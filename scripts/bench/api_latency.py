@@ -31,6 +31,16 @@ def fill(database, count):
                        " values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
 
 
+def start_daemon(onair, home, port):
+    """`onair daemon --http 127.0.0.1:PORT` in ONAIR_HOME `home`, with an empty catalogue."""
+    stations = os.path.join(home, "stations.json")
+    with open(stations, "w") as f:
+        json.dump({"version": 1, "stations": []}, f)
+    return subprocess.Popen([onair, "daemon", "--http", f"127.0.0.1:{port}"],
+                            env={**os.environ, "ONAIR_HOME": home, "ONAIR_STATIONS": stations},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--onair", required=True)
@@ -40,12 +50,7 @@ def main():
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as home:
         port = free_port()
-        stations = os.path.join(home, "stations.json")
-        with open(stations, "w") as f:
-            json.dump({"version": 1, "stations": []}, f)
-        daemon = subprocess.Popen([args.onair, "daemon", "--http", f"127.0.0.1:{port}"],
-                                  env={**os.environ, "ONAIR_HOME": home, "ONAIR_STATIONS": stations},
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        daemon = start_daemon(args.onair, home, port)
         try:
             url = f"http://127.0.0.1:{port}/api/v1/recordings"
             for _ in range(100):

@@ -54,19 +54,24 @@ ICECAST_CONFIG = """<icecast>
 """
 
 
-def icecast_row(station, count, seconds, tmp):
-    directory = os.path.join(tmp, f"icecast-{count}")
+def start_icecast(directory, clients):
+    """Icecast 2.4 on a free port with its files in `directory` (made here, under a folder nobody may enter,
+    as it runs as nobody when we are root); returns the process and the port."""
     os.makedirs(directory)
-    os.chmod(tmp, 0o777)
+    os.chmod(os.path.dirname(directory), 0o777)
     os.chmod(directory, 0o777)
     port = free_port()
     config = os.path.join(directory, "icecast.xml")
     with open(config, "w") as f:
-        f.write(ICECAST_CONFIG.format(clients=count + 10, port=port, dir=directory))
+        f.write(ICECAST_CONFIG.format(clients=clients, port=port, dir=directory))
     command = [shutil.which("icecast2") or "/usr/bin/icecast2", "-c", config]
     if os.geteuid() == 0:
         command = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"] + command
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL), port
+
+
+def icecast_row(station, count, seconds, tmp):
+    server, port = start_icecast(os.path.join(tmp, f"icecast-{count}"), count + 10)
     source = None
     try:
         time.sleep(1)

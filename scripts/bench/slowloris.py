@@ -12,11 +12,12 @@ open at the end.
 
 Usage: scripts/bench/slowloris.py --onair .build/release/onair [--clients 200] [--seconds 20]
 """
-import argparse, json, os, shutil, socket, statistics, subprocess, sys, tempfile, threading, time
+import argparse, os, socket, statistics, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from api_latency import start_daemon  # noqa: E402
 from http_relay import free_port  # noqa: E402
-from relay_vs_icecast import ICECAST_CONFIG  # noqa: E402
+from relay_vs_icecast import start_icecast  # noqa: E402
 
 
 class Slowloris:
@@ -133,40 +134,20 @@ def main():
     print("| server | slowloris clients | answered | failed | p50 | p99 | slowest | slowloris connections closed by the server | open at the end |")
     print("|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as home:
-        port = free_port()
-        stations = os.path.join(home, "stations.json")
-        with open(stations, "w") as f:
-            json.dump({"version": 1, "stations": []}, f)
-        daemon = subprocess.Popen([args.onair, "daemon", "--http", f"127.0.0.1:{port}"],
-                                  env={**os.environ, "ONAIR_HOME": home, "ONAIR_STATIONS": stations},
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        try:
-            wait_for(port, "/api/v1/stations")
-            for row in rows("onair daemon", port, "/api/v1/stations", args.clients, args.seconds):
-                print(row, flush=True)
-        finally:
-            daemon.terminate()
-            daemon.wait()
+        def onair():
+            port = free_port()
+            return start_daemon(args.onair, home, port), port
 
-        directory = os.path.join(home, "icecast")
-        os.makedirs(directory)
-        os.chmod(home, 0o777)
-        os.chmod(directory, 0o777)
-        port = free_port()
-        config = os.path.join(directory, "icecast.xml")
-        with open(config, "w") as f:
-            f.write(ICECAST_CONFIG.format(clients=args.clients * 3, port=port, dir=directory))
-        command = [shutil.which("icecast2") or "/usr/bin/icecast2", "-c", config]
-        if os.geteuid() == 0:
-            command = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"] + command
-        icecast = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        try:
-            wait_for(port, "/status-json.xsl")
-            for row in rows("Icecast 2.4", port, "/status-json.xsl", args.clients, args.seconds):
-                print(row, flush=True)
-        finally:
-            icecast.terminate()
-            icecast.wait()
+        for name, path, start in (("onair daemon", "/api/v1/stations", onair),
+                                  ("Icecast 2.4", "/status-json.xsl", lambda: start_icecast(os.path.join(home, "icecast"), args.clients * 3))):
+            server, port = start()
+            try:
+                wait_for(port, path)
+                for row in rows(name, port, path, args.clients, args.seconds):
+                    print(row, flush=True)
+            finally:
+                server.terminate()
+                server.wait()
 
 
 if __name__ == "__main__":
