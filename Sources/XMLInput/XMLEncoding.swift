@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 
 /// A document's bytes made checkable: `CheckedXMLParser` looks for DTD declarations, processing
 /// instructions and start tags in the bytes, which works only where every ASCII character libxml2 reads
@@ -59,7 +60,7 @@ enum XMLEncoding {
             }
             let (declared, range) = declaredEncoding(text)
             if let declared, !wide.names.contains(declared) {
-                throw XMLInputError("it declares the encoding \(declared) but is written in \(wide.name)")
+                throw XMLInputError("it declares the encoding \(shown(declared)) but is written in \(wide.name)")
             }
             return Data((range.map { text.replacingCharacters(in: $0, with: "UTF-8") } ?? text).utf8)
         }
@@ -79,9 +80,15 @@ enum XMLEncoding {
             throw XMLInputError("it is not valid UTF-8 and declares no other encoding")
         }
         if let declared, declared != "utf-8", declared != "utf8" {
-            throw XMLInputError("it declares the encoding \(declared), which onair does not read (UTF-8, UTF-16, UTF-32, ISO-8859-1 or windows-1252)")
+            throw XMLInputError("it declares the encoding \(shown(declared)), which onair does not read (UTF-8, UTF-16, UTF-32, ISO-8859-1 or windows-1252)")
         }
         return data
+    }
+
+    /// A declared encoding as an error quotes it: the declaration is read loosely, so its value may run on to
+    /// the document's next quote, line breaks and all (found by the xmltv fuzz target); an error is one line.
+    private static func shown(_ declared: String) -> String {
+        UntrustedText.printable(declared, maxLength: 40)
     }
 
     /// The encoding the XML declaration at the start of `text` names, lowercased, and where its value is.

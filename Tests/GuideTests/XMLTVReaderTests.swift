@@ -104,6 +104,16 @@ extension XMLTVReaderTests {
         }
     }
 
+    /// Found by the xmltv fuzz target in CI: the declaration's encoding value, read loosely, ran on to the
+    /// next quote over two lines, and the error quoted it whole. An error is one line, the value bounded.
+    func testAnEncodingValueRunningOverLinesIsQuotedOnOneLine() {
+        let guide = "<?xml version=\"1.0\" encoding=\"UTF-stunde</title>\n    <sub-title lang=\"en\">Blue</sub-title>\n<?xml?><tv/>"
+        XCTAssertThrowsError(try XMLTVReader.read(Data(guide.utf8))) { error in
+            XCTAssertEqual("\(error)", "not a valid XMLTV document: it declares the encoding utf-stunde</title>     <sub-title lang=, "
+                           + "which onair does not read (UTF-8, UTF-16, UTF-32, ISO-8859-1 or windows-1252)")
+        }
+    }
+
     /// Constructs Foundation's parser traps on, found by the fuzz target: a processing instruction
     /// without data, declarations of an internal DTD subset (and so entity expansion bombs).
     func testConstructsTheParserCannotReadAreOneError() {
