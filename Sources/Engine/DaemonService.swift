@@ -80,7 +80,8 @@ public final class DaemonService: Sendable {
                 let shared = try SharedDatabase(location: location)
                 store = try PostgresScheduleStore(database: shared)
                 index = try PostgresRecordingsIndex(database: shared)
-                let cluster = try PostgresEpisodeLeases(database: shared, identity: DaemonIdentity(name: options.name), maxStreams: options.maxStreams)
+                let cluster = try PostgresEpisodeLeases(database: shared, identity: DaemonIdentity(name: options.name), maxStreams: options.maxStreams,
+                                                        recordings: paths.recordings)
                 for namesake in cluster.namesakes {
                     log(DaemonEvent(event: "daemon-namesake", message: "another daemon named '\(options.name)' is running (\(namesake)); "
                                     + "this one is \(cluster.daemon): the two share the work, but --name tells them apart for people"))

@@ -37,6 +37,7 @@ public final class EpisodeRecordings: EpisodeRecorder, Sendable {
             var plan = target.recordingPlan(programme: job.programme, timeZone: TimeZone(identifier: rule.timeZone),
                                             template: try rule.output.map { try FileNameTemplate($0) } ?? (rule.splitTracks ? .tracks : .standard),
                                             base: paths.recordings, format: RecordingFormat(rawValue: rule.format) ?? .copy)
+            plan.episode = id
             let running = RunningEpisode(job: job, finished: finished)
             // Registered before it joins: a window may close (and look for it) as soon as it is attached.
             episodes.withLock { $0[id] = running }

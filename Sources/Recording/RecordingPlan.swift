@@ -35,6 +35,9 @@ public struct RecordingPlan: Sendable {
     /// Seconds of pre-roll the station sends at the start of every connection (the catalogue's
     /// `preRoll`): marked `[pre-roll]` in the chapters and the index from each connection on.
     public var preRollSeconds: Double?
+    /// The schedule's episode this recording is a part of: written into its journal, so that whoever
+    /// finishes the file after a crash (this daemon, or one taking the episode over) attaches it to that episode.
+    public var episode: Int64?
 
     public init(station: StationLabel, programme: ProgrammeLabel?, source: String, timeZone: TimeZone,
                 template: FileNameTemplate, base: URL, format: RecordingFormat) {

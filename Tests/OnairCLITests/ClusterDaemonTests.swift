@@ -74,12 +74,28 @@ final class ClusterDaemonTests: XCTestCase {
     }
 
     /// A one-off rule on the Icecast station starting `delay` seconds from now (a whole second).
-    private func addEpisode(_ onair: OnairBinary, in delay: Double, seconds: Int) throws -> Date {
+    private func addEpisode(_ onair: OnairBinary, in delay: Double, seconds: Int, output: String? = nil) throws -> Date {
         let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + delay).rounded(.up))
         let add = try onair.run(["schedule", "add", icecast.url(mount: "/cluster.mp3").absoluteString, "--on", OnairBinary.utcText(start),
-                                 "--for", "\(seconds)s", "--tz", "UTC", "--database", postgres.url])
+                                 "--for", "\(seconds)s", "--tz", "UTC", "--database", postgres.url] + (output.map { ["--output", $0] } ?? []))
         XCTAssertTrue(add.succeeded, "\(add)")
         return start
+    }
+
+    /// Files under `folder` whose name says they are unfinished (a partial file or its journal).
+    private func unfinished(under folder: URL) -> [String] {
+        let walker = FileManager.default.enumerator(at: folder.resolvingSymlinksInPath(), includingPropertiesForKeys: nil)
+        return (walker?.allObjects as? [URL] ?? []).map(\.lastPathComponent).filter { $0.contains(".partial") }
+    }
+
+    /// The only lease, once a daemon has claimed it.
+    private func firstLease(_ onair: OnairBinary) -> [String: Any]? {
+        var lease: [String: Any]?
+        _ = eventually(timeout: 20) {
+            lease = (try? self.cluster(onair))?.leases.first
+            return lease != nil
+        }
+        return lease
     }
 
     private func waitUntilDone(_ onair: OnairBinary, timeout: TimeInterval) throws -> [String: Any] {
@@ -93,11 +109,14 @@ final class ClusterDaemonTests: XCTestCase {
 
     // MARK: Tests
 
-    /// Two daemons started as the README starts them, without --name, both take the host's name. Each is still its
-    /// own lease holder, so the station of a due episode has one connection at any moment (before, both counted
-    /// the lease as theirs and recorded the whole episode twice), and the second says it has a namesake.
-    func testTwoDaemonsWithoutANameRecordAnEpisodeOverOneConnectionAndTheSecondIsWarned() throws {
-        let machines = try [machine(), machine()]
+    /// Two daemons started as the README starts them, without --name, both take the host's name, each with its own
+    /// home, and a rule whose absolute `--output` puts its files in a folder they share. Each daemon is still its own
+    /// lease holder, so the station of a due episode has one connection at any moment (before, both counted the lease
+    /// as theirs and recorded the whole episode twice), and the second says it has a namesake. `kill -9` of the one
+    /// recording leaves, after the takeover, two finished and indexed parts in the rule's folder and no partial file:
+    /// the survivor finishes the dead daemon's part from its journal there (before, it looked in its own folder only).
+    func testTwoDaemonsWithoutANameRecordOverOneConnectionAndAKillLeavesTwoFinishedPartsInTheRulesFolder() throws {
+        let machines = try [OnairBinary(), OnairBinary()]
         var started: [RunningProcess] = []
         for (count, onair) in machines.enumerated() {
             let daemon = try onair.start(["daemon", "--json", "--http", "off", "--database", postgres.url])
@@ -108,26 +127,48 @@ final class ClusterDaemonTests: XCTestCase {
         }
         let registered = try cluster(machines[0]).daemons
         XCTAssertEqual(Set(registered.compactMap { $0["name"] as? String }).count, 1, "both took the host's name: \(registered)")
-        XCTAssertEqual(Set(registered.compactMap { $0["instance"] as? String }).count, 2, "each its own instance: \(registered)")
+        let instances = registered.compactMap { $0["instance"] as? String }
+        XCTAssertEqual(Set(instances).count, 2, "each its own instance: \(registered)")
         XCTAssertTrue(eventually(timeout: 5) { String(decoding: started[1].stdout, as: UTF8.self).contains("daemon-namesake") }, String(decoding: started[1].stdout, as: UTF8.self))
 
-        let start = try addEpisode(machines[0], in: 4, seconds: 20)
-        var most = 0
-        while Date() < start.addingTimeInterval(20) {
+        let seconds = 36.0
+        let start = try addEpisode(machines[0], in: 4, seconds: Int(seconds), output: shared.url.path + "/{station}/{date} {time}.{ext}")
+        let holder = try XCTUnwrap(firstLease(machines[0])?["instance"] as? String, "nobody claimed the episode")
+        // `onair status` lists the daemons in the order they started.
+        let victim = try XCTUnwrap(instances.firstIndex(of: holder).map { started[$0] }, "the holder \(holder) is one of \(instances)")
+        var most = 0, killedAt: Date?
+        while Date() < start.addingTimeInterval(seconds) {
             most = max(most, (try? icecast.mounts().first { $0.mount == "/cluster.mp3" }?.listeners) ?? 0)
+            if killedAt == nil, Date() >= start.addingTimeInterval(10) {
+                kill(victim.pid, SIGKILL)
+                killedAt = Date()
+            }
             Thread.sleep(forTimeInterval: 0.25)
         }
-        XCTAssertEqual(most, 1, "one connection to the station while the episode recorded, never two")
-        let episode = try waitUntilDone(machines[0], timeout: 30)
+        XCTAssertEqual(most, 1, "one connection to the station at any moment, never two")
+        let episode = try waitUntilDone(machines[0], timeout: 40)
         let logs = started.map { String(decoding: $0.stdout, as: UTF8.self) }.joined(separator: "\n")
         XCTAssertEqual(episode["status"] as? String, "done", "\(episode)\n\(logs)")
-        XCTAssertEqual((episode["files"] as? [String])?.count, 1, "one recording, not two: \(episode)")
-        XCTAssertEqual(try indexed(machines[0]).count, 1, "indexed once")
+        let files = episode["files"] as? [String] ?? []
+        XCTAssertEqual(files.count, 2, "the killed daemon's part and the survivor's: \(episode)\n\(logs)")
+        XCTAssertTrue(files.allSatisfy { $0.hasPrefix(shared.url.resolvingSymlinksInPath().path + "/") || $0.hasPrefix(shared.url.path + "/") },
+                      "both in the rule's folder: \(files)")
+        XCTAssertEqual(try indexed(machines[0]).compactMap { $0["file"] as? String }, files, "both indexed, once each, in order")
+        XCTAssertEqual(unfinished(under: shared.url), [], "no partial file or journal is left behind")
+        let parts = try indexed(machines[0])
+        guard parts.count == 2, let firstEnd = OnairBinary.date(parts[0]["endUTC"]), let secondStart = OnairBinary.date(parts[1]["startUTC"]),
+              let killedAt else { return XCTFail("parts: \(parts)") }
+        XCTAssertEqual(firstEnd.timeIntervalSince(killedAt), 0, accuracy: 2, "the first part ends at the kill (finished from its journal)")
+        let durations = try files.map { try FFprobe.decodePCM(URL(fileURLWithPath: $0)).duration }
+        XCTAssertEqual(durations.reduce(0, +) + secondStart.timeIntervalSince(firstEnd), seconds, accuracy: 3,
+                       "the window less the takeover, and nothing twice")
     }
 
+    /// Each daemon keeps its files in its own folder: the survivor finds the killed daemon's part in that daemon's
+    /// folder, as the database registered it, finishes it and attaches it.
     func testKillingTheRecordingDaemonLeavesOneEpisodeInTwoPartsTakenOverWithinThirtySeconds() throws {
         // Each with its own home (kept until the test ends: it is removed with its object).
-        let machines = try ["a", "b", "c"].map { name in (name, try machine()) }
+        let machines = try ["a", "b", "c"].map { name in (name, try OnairBinary()) }
         var named: [String: RunningProcess] = [:]
         for (name, onair) in machines { named[name] = try startDaemon(onair, name: name) }
         let first = machines[0].1
@@ -152,6 +193,8 @@ final class ClusterDaemonTests: XCTestCase {
         XCTAssertEqual(episode["status"] as? String, "done", "\(episode)\n\(logs)")
         let files = episode["files"] as? [String] ?? []
         XCTAssertEqual(files.count, 2, "one episode in two parts, whichever of the two survivors took it: \(episode)\n\(logs)")
+        let victimHome = try XCTUnwrap(machines.first { $0.0 == holder }?.1.home.url)
+        XCTAssertEqual(unfinished(under: victimHome), [], "the killed daemon's part was finished where it was")
         XCTAssertTrue((episode["reason"] as? String)?.contains("gap of") == true, "the gap is told: \(episode)")
 
         let parts = try indexed(first)
@@ -181,6 +224,54 @@ final class ClusterDaemonTests: XCTestCase {
         }
         let durations = try files.map { try FFprobe.decodePCM(URL(fileURLWithPath: $0)).duration }
         XCTAssertEqual(durations.reduce(0, +) + secondStart.timeIntervalSince(firstEnd), 45, accuracy: 3, "the window less the gap, and nothing more")
+    }
+
+    /// The killed daemon's folder is out of the survivor's reach (here: its link is gone, as a folder on another box
+    /// would be). The episode taken over says so; the killed daemon, started again, finishes its part and attaches it to
+    /// the episode the survivor completed, with the gap between the parts in the index.
+    func testAPartOutOfReachIsToldAndAttachedWhenItsDaemonStartsAgain() throws {
+        let away = try TemporaryDirectory(prefix: "onair-own-recordings")
+        let (a, b) = (try OnairBinary(), try OnairBinary())
+        let link = a.home.file("recordings")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: away.url)
+        let first = try startDaemon(a, name: "a")
+        let start = try addEpisode(a, in: 4, seconds: 30)
+        XCTAssertEqual(firstLease(a)?["daemon"] as? String, "a", "a claims it, alone")
+        let survivor = try startDaemon(b, name: "b")
+        Thread.sleep(until: start.addingTimeInterval(8))
+        kill(first.pid, SIGKILL)
+        _ = first.waitForExit(timeout: 5)
+        let unplugged = a.home.file("recordings-unplugged")
+        try FileManager.default.moveItem(at: link, to: unplugged)
+
+        var taken: [String: Any] = [:]
+        XCTAssertTrue(eventually(timeout: 30) {
+            taken = (try? self.episodes(b))?.first ?? [:]
+            return (taken["reason"] as? String)?.hasPrefix("taken over") == true
+        }, "b takes the episode over: \(String(decoding: survivor.stdout, as: UTF8.self))")
+        XCTAssertTrue((taken["reason"] as? String)?.contains("the part daemon a on ") == true
+                      && (taken["reason"] as? String)?.contains("is not reachable here") == true, "the episode says where part 1 is: \(taken)")
+        XCTAssertEqual(unfinished(under: away.url).count, 2, "a's partial file and journal wait in its folder")
+
+        try FileManager.default.moveItem(at: unplugged, to: link)
+        let restarted = try startDaemon(a, name: "a")
+        let episode = try waitUntilDone(a, timeout: start.addingTimeInterval(30).timeIntervalSinceNow + 40)
+        let logs = [survivor, restarted].map { String(decoding: $0.stdout, as: UTF8.self) }.joined(separator: "\n")
+        XCTAssertEqual(episode["status"] as? String, "done", "\(episode)\n\(logs)")
+        XCTAssertTrue(eventually(timeout: 20) { ((try? self.episodes(a))?.first?["files"] as? [String])?.count == 2 },
+                      "a attaches its part: \((try? self.episodes(a))?.first ?? [:])\n\(logs)")
+        let attached = try episodes(a).first ?? [:]
+        XCTAssertFalse((attached["reason"] as? String)?.contains("not reachable") ?? true, "the note goes once it is reached: \(attached)")
+        XCTAssertEqual(unfinished(under: away.url), [], "no partial file is left behind")
+        let files = attached["files"] as? [String] ?? []
+        let parts = try indexed(a)
+        XCTAssertEqual(parts.compactMap { $0["file"] as? String }, files, "both indexed, in the order they were recorded")
+        XCTAssertTrue(files.first?.hasPrefix(away.url.resolvingSymlinksInPath().path) == true || files.first?.hasPrefix(link.path) == true,
+                      "part 1 is a's: \(files)")
+        XCTAssertTrue(eventually(timeout: 10) {
+            (((try? self.indexed(a))?.last?["gaps"] as? [[String: Any]])?.first?["at"] as? Double) == 0
+        }, "the gap opens the second part: \((try? self.indexed(a)) ?? [])")
+        for file in files { XCTAssertEqual(try FFprobe.decodeErrors(URL(fileURLWithPath: file)), 0, "\(file) decodes cleanly") }
     }
 
     func testTheDatabaseRestartingMidEpisodeCostsOneLogLineAndNoAudio() throws {

@@ -49,6 +49,23 @@ final class FileNameTemplateTests: XCTestCase {
         XCTAssertEqual(path(try FileNameTemplate("show.v2"), ext: "opus"), "/music/onair/show.v2.opus")
     }
 
+    /// Where a daemon taking an episode over looks for the part its template made: below every path it can make.
+    func testTheFixedDirectoryIsTheLongestPrefixWithoutATokenAndHoldsEveryPath() throws {
+        let cases: [(String, String)] = [
+            ("/srv/radio/{station}/{date}.{ext}", "/srv/radio"),
+            ("/srv/radio/shows/{date} {time}.{ext}", "/srv/radio/shows"),
+            ("/srv/{station} radio/x/{date}.{ext}", "/srv"),
+            ("{station}/{date}.{ext}", "/music/onair"),
+            ("archive/{station}/{date}.{ext}", "/music/onair/archive"),
+            ("/show.mp3", "/"),
+        ]
+        for (text, directory) in cases {
+            let template = try FileNameTemplate(text)
+            XCTAssertEqual(template.fixedDirectory(base: base).path, directory, text)
+            XCTAssertTrue(path(template, programme: "P", title: "T").hasPrefix(directory == "/" ? "/" : directory + "/"), text)
+        }
+    }
+
     func testATokenValueThatLooksLikeATokenIsNotExpanded() throws {
         XCTAssertEqual(path(try FileNameTemplate("{station} {title}"), station: "{title}", title: "x"), "/music/onair/{title} x.mp3")
     }

@@ -38,7 +38,8 @@ final class RecorderPipelineTests: XCTestCase {
         options.reconnect.initialDelay = 0.3
         options.reconnect.maxDelay = 0.3
         let index = try RecordingsIndex(directory: directory.url.appendingPathComponent("data"))
-        let recording = try record(server.url("/drop.aac"), seconds: 8, options: options, into: directory, index: index)
+        let recording = try record(server.url("/drop.aac"), seconds: 8, options: options, into: directory, index: index, episode: 42)
+        XCTAssertEqual(recording.episode, 42, "the episode the journal named, so that a part finished after a crash finds its episode")
         XCTAssertEqual(recording.container, "mp4")
         XCTAssertTrue(recording.file.hasSuffix(".m4a"), recording.file)
         XCTAssertEqual(recording.duration, 8, accuracy: 0.1)
@@ -122,9 +123,10 @@ final class RecorderPipelineTests: XCTestCase {
 
     /// Records `url` by stream copy for `seconds` of audio, finalised into `index`.
     private func record(_ url: URL, seconds: Double, options: LiveStreamOptions, into directory: TemporaryDirectory,
-                        index: RecordingsIndex, station: String = "Test FM") throws -> FinishedRecording {
-        let plan = RecordingPlan(station: StationLabel(id: "test", name: station), programme: nil, source: url.absoluteString,
+                        index: RecordingsIndex, station: String = "Test FM", episode: Int64? = nil) throws -> FinishedRecording {
+        var plan = RecordingPlan(station: StationLabel(id: "test", name: station), programme: nil, source: url.absoluteString,
                                  timeZone: TimeZone(identifier: "UTC")!, template: .standard, base: directory.url, format: .copy)
+        plan.episode = episode
         let outcomes = Outcomes()
         let finaliser = Finaliser(index: index, measuresLoudness: true)
         let recorder = CopyRecorder(plan: plan, finaliser: finaliser, onEvent: outcomes.add)

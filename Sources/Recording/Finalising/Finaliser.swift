@@ -118,7 +118,7 @@ public final class Finaliser: @unchecked Sendable {  // immutable; the work is s
             end: contents.endedAt ?? start.startedAt.addingTimeInterval(written.duration + gaps.reduce(0) { $0 + $1.seconds }),
             timeZone: start.timeZone, file: file.path, cueSheet: cueSheet?.path, size: finalSize ?? 0, duration: written.duration,
             codec: written.codecName, container: container.rawValue, titles: titles, gaps: gaps, source: contents.source,
-            track: start.track, loudness: loudness?.integrated)
+            track: start.track, loudness: loudness?.integrated, episode: start.episode)
         try journal.append(.finalised(finished))
         try journal.sync()
         try index?.add(finished)

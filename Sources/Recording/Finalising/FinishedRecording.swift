@@ -25,6 +25,8 @@ public struct FinishedRecording: Codable, Equatable, Sendable {
     /// EBU R128 integrated loudness, LUFS, measured when finalised; nil for silence (and recordings
     /// finalised before onair measured it).
     public var loudness: Double?
+    /// The schedule's episode it is a part of, from its journal.
+    public var episode: Int64?
 
     /// "2026-11-22T06:00:00+01:00" in the station's time zone.
     public var startLocal: String { Self.local(start, timeZone) }

@@ -16,4 +16,9 @@ public enum LeftoverRecordings {
         }
         return found.sorted { $0.path < $1.path }
     }
+
+    /// The schedule's episode a journal's recording is a part of, if it names one.
+    public static func episode(ofJournal url: URL) -> Int64? {
+        Journal.start(of: url)?.episode
+    }
 }

@@ -106,6 +106,19 @@ public struct FileNameTemplate: Sendable, Equatable, CustomStringConvertible {
         return url.appendingPathComponent(stem + "." + values.fileExtension)
     }
 
+    /// The deepest directory every path of this template lies under: `base` (or `/` for an absolute template)
+    /// and the template's directories before the first with a token. A recording's partial file and
+    /// journal are somewhere below it, where a daemon taking over an episode looks for them.
+    public func fixedDirectory(base: URL) -> URL {
+        var url = text.hasPrefix("/") ? URL(fileURLWithPath: "/", isDirectory: true) : base
+        for component in text.split(separator: "/", omittingEmptySubsequences: true).dropLast() {
+            guard !component.contains("{") else { break }
+            let tidy = Self.tidied(FileNameToken.truncated(String(component), maxBytes: Self.maxStemBytes))
+            url.appendPathComponent(tidy.isEmpty ? "untitled" : tidy, isDirectory: true)
+        }
+        return url
+    }
+
     /// One pass over the text, so a value that itself looks like a token stays as it is.
     private static func expand(_ component: Substring, _ replacements: [String: String]) -> String {
         var result = ""

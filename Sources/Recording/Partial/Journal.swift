@@ -63,6 +63,16 @@ final class Journal {
         return data.split(separator: 0x0A).compactMap { try? Self.decoder.decode(JournalEntry.self, from: Data($0)) }
     }
 
+    /// The start entry of the journal at `url`, read without taking its lock (the recording may be
+    /// running): its first line, at most 64 KiB of it.
+    static func start(of url: URL) -> RecordingStart? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 65_536), let line = head.split(separator: 0x0A).first,
+              case .start(let start)? = try? decoder.decode(JournalEntry.self, from: Data(line)) else { return nil }
+        return start
+    }
+
     /// Releases the lock.
     func close() {
         guard descriptor >= 0 else { return }

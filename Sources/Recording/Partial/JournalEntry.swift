@@ -48,6 +48,8 @@ public struct RecordingStart: Codable, Equatable, Sendable {
     public var format: String
     /// A track cut from a stream by `--split-tracks`.
     public var track: TrackMark?
+    /// The schedule's episode it is a part of (none for `onair record`, and in journals written before).
+    public var episode: Int64?
 }
 
 /// A station as a recording names it.

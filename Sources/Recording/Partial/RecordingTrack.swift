@@ -51,7 +51,7 @@ final class RecordingTrack {
             version: RecordingStart.currentVersion, station: plan.station, programme: plan.programme, source: plan.source,
             startedAt: startedAt, timeZone: plan.timeZone.identifier, template: plan.template.text, base: plan.base.path,
             partialFile: partial.url.lastPathComponent, container: containers.final.rawValue,
-            fileExtension: containers.fileExtension, format: plan.format.rawValue, track: track)
+            fileExtension: containers.fileExtension, format: plan.format.rawValue, track: track, episode: plan.episode)
         let file = partial
         let output = ContainerOutput.stream { bytes in file.append(bytes) }
         do {

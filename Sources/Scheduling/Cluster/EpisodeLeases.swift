@@ -30,11 +30,38 @@ public protocol EpisodeLeases: Sendable {
     /// Also this daemon's own (`wasOwn`: it claimed them last), lease or not: those it does not run
     /// (the caller skips the others) were its own before it restarted, and are resumed at once rather
     /// than when that lease runs out.
-    func orphaned() throws -> [(episode: Episode, wasOwn: Bool)]
+    func orphaned() throws -> [OrphanedEpisode]
     /// Renews the leases (and the daemon's heartbeat, with its load); returns those it no longer holds.
     func renew(_ leases: Set<StationLease>) throws -> Set<StationLease>
     /// Whether the lease is still this daemon's: checked before an episode's outcome is written.
     func holds(_ lease: StationLease) throws -> Bool
     /// Gives a station up once none of its episodes runs here.
     func release(_ lease: StationLease) throws
+}
+
+/// An episode left recording by a daemon that stopped renewing its lease.
+public struct OrphanedEpisode: Sendable {
+    public var episode: Episode
+    /// This daemon (or an earlier life of it) claimed it last.
+    public var wasOwn: Bool
+    /// The daemon that claimed it last, where the database still knows it: the part it was writing
+    /// is in its recordings folder unless the rule's template put it elsewhere.
+    public var holder: DaemonPlace?
+
+    public init(episode: Episode, wasOwn: Bool, holder: DaemonPlace? = nil) {
+        self.episode = episode; self.wasOwn = wasOwn; self.holder = holder
+    }
+}
+
+/// Where a daemon keeps its files, as it registered them.
+public struct DaemonPlace: Sendable, Equatable {
+    /// Its `--name`.
+    public var name: String
+    public var host: String
+    /// Its recordings folder (absolute), if it registered one.
+    public var recordings: String?
+
+    public init(name: String, host: String, recordings: String?) {
+        self.name = name; self.host = host; self.recordings = recordings
+    }
 }

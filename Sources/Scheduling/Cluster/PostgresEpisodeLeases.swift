@@ -20,8 +20,11 @@ public final class PostgresEpisodeLeases: EpisodeLeases {
     private let length: TimeInterval
     private var mine: [String] { [daemon] + predecessors }
 
-    /// `length`: how long a lease lasts unless renewed (renewed every fifth of it).
-    public init(database: SharedDatabase, identity: DaemonIdentity, maxStreams: Int, length: TimeInterval = 15) throws(ScheduleError) {
+    /// `length`: how long a lease lasts unless renewed (renewed every fifth of it). `recordings`: this
+    /// daemon's recordings folder, registered so that a daemon taking its episodes over on the same host
+    /// finds the parts it left there.
+    public init(database: SharedDatabase, identity: DaemonIdentity, maxStreams: Int, length: TimeInterval = 15,
+                recordings: URL? = nil) throws(ScheduleError) {
         self.database = database
         self.identity = identity
         self.maxStreams = maxStreams
@@ -43,8 +46,9 @@ public final class PostgresEpisodeLeases: EpisodeLeases {
                 "\(owner) on \(host), pid \(pid), heartbeat \(Int(age)) s ago"
             }
             try database.query("""
-                INSERT INTO daemon (name, label, instance, host, max_streams, pid, started_at, heartbeat, load)
-                VALUES (\(identity.owner), \(identity.name), \(identity.instance), \(identity.host), \(maxStreams), \(Int64(getpid())), now(), now(), 0)
+                INSERT INTO daemon (name, label, instance, host, max_streams, pid, started_at, heartbeat, load, recordings)
+                VALUES (\(identity.owner), \(identity.name), \(identity.instance), \(identity.host), \(maxStreams), \(Int64(getpid())), now(), now(), 0,
+                        \(recordings?.standardizedFileURL.path))
                 """)
             // Daemons gone for a day that hold nothing are forgotten, so `onair status` lists the living.
             try database.query("""
@@ -87,16 +91,25 @@ public final class PostgresEpisodeLeases: EpisodeLeases {
         }
     }
 
-    public func orphaned() throws -> [(episode: Episode, wasOwn: Bool)] {
+    public func orphaned() throws -> [OrphanedEpisode] {
         try database.transaction { session in
             let own = Set(try session.query("""
                 SELECT id FROM episode WHERE status = 'recording' AND daemon = ANY(\(mine))
                 """).map { try $0.decode(Int64.self) })
+            let holders = Dictionary(try session.query("""
+                SELECT e.id, coalesce(d.label, d.name), coalesce(d.host, ''), d.recordings
+                FROM episode e JOIN daemon d ON d.name = e.daemon WHERE e.status = 'recording'
+                """).map { row -> (Int64, DaemonPlace) in
+                let (id, name, host, recordings) = try row.decode((Int64, String, String, String?).self)
+                return (id, DaemonPlace(name: name, host: host, recordings: recordings))
+            }, uniquingKeysWith: { first, _ in first })
             return try session.query("""
                 SELECT e.id, e.record FROM episode e LEFT JOIN station_lease l ON l.station = e.station
                 WHERE e.status = 'recording' AND (l.station IS NULL OR l.expires <= now() OR e.daemon = ANY(\(mine)))
                 ORDER BY e.window_start, e.id
-                """).map(PostgresScheduleStore.episode).map { ($0, own.contains($0.id!)) }
+                """).map(PostgresScheduleStore.episode).map {
+                OrphanedEpisode(episode: $0, wasOwn: own.contains($0.id!), holder: holders[$0.id!])
+            }
         }
     }
 
@@ -165,6 +178,7 @@ public final class PostgresEpisodeLeases: EpisodeLeases {
         // A daemon's row, and the `daemon` of its leases, episodes and jobs, name its identity (`name/instance`);
         // rows from before keep a NULL label and are known by their name.
         ("cluster-v2-identity", ["ALTER TABLE daemon ADD COLUMN label TEXT, ADD COLUMN instance TEXT, ADD COLUMN host TEXT"]),
+        ("cluster-v3-recordings", ["ALTER TABLE daemon ADD COLUMN recordings TEXT"]),
     ]
 }
 

@@ -413,22 +413,40 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     }
 
     /// Episodes whose daemon stopped renewing its lease (or stopped), claimed first, so that one
-    /// daemon alone changes each: the part it was writing is finished from its journal (where the
-    /// directory is shared) and attached, and the rest of the window recorded as a part of its own.
+    /// daemon alone changes each. The part its daemon was writing is finished from its journal wherever
+    /// this daemon reaches it (this daemon's folder, the rule's own, the other daemon's on this host) and
+    /// attached; where it cannot be reached, the episode says so, and the daemon that wrote it attaches it
+    /// when it starts again. The rest of the window is recorded as a part of its own.
     private func takeOverOrphans(_ leases: any EpisodeLeases, at instant: Date) throws {
-        var recovered: [FinishedRecording]?
-        for (orphan, wasOwn) in try leases.orphaned() where !lock.withLock({ running.contains(orphan.id!) }) {
-            guard let rule = rules[orphan.ruleID], let lease = try leases.claim(orphan) else { continue }
-            lock.withLock { held[orphan.id!] = lease }
-            recovered = recovered ?? partsFinishedOnStart + finishLeftoverJournals()
-            let reason = wasOwn ? "resumed after a restart" : "taken over: its daemon stopped renewing its lease"
-            let episode = try resume(orphan, parts: recovered!, at: instant, reason: reason)
+        var claimed: [(orphan: OrphanedEpisode, rule: ScheduleRule)] = []
+        for orphan in try leases.orphaned() where !lock.withLock({ running.contains(orphan.episode.id!) }) {
+            guard let rule = rules[orphan.episode.ruleID], let lease = try leases.claim(orphan.episode) else { continue }
+            lock.withLock { held[orphan.episode.id!] = lease }
+            claimed.append((orphan, rule))
+        }
+        guard !claimed.isEmpty else { return }
+        let ids = Set(claimed.map { $0.orphan.episode.id! })
+        let holderFolders = claimed.compactMap { $0.orphan.holder?.recordings }.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let recovered = partsFinishedOnStart + finishLeftoverJournals(in: journalFolders(of: claimed.map(\.rule)) + holderFolders, episodes: ids)
+        try attach(recovered.filter { $0.episode.map(ids.contains) ?? false })
+        for (orphan, rule) in claimed {
+            let id = orphan.episode.id!
+            var reason = orphan.wasOwn ? "resumed after a restart" : "taken over: its daemon stopped renewing its lease"
+            if let holder = orphan.holder, !orphan.wasOwn, !recovered.contains(where: { $0.episode == id }) {
+                reason += "; \(Self.unreachablePartNote(holder)), if it wrote one: it finishes and attaches it when it starts again"
+            }
+            let episode = try resume(orphan.episode, parts: recovered, at: instant, reason: reason)
             if episode.status == .scheduled, !rule.paused {
                 try start(episode, rule: rule, at: instant)
             } else {
-                releaseLease(of: orphan.id!)
+                releaseLease(of: id)
             }
         }
+    }
+
+    /// How an episode taken over says that its earlier daemon's part was out of this daemon's reach.
+    private static func unreachablePartNote(_ holder: DaemonPlace) -> String {
+        "the part daemon \(holder.name) on \(holder.host) was writing is not reachable here"
     }
 
     // MARK: Restart
@@ -437,9 +455,12 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     /// and notes the episodes missed while the daemon was not running.
     private func recoverAfterRestart() throws {
         let instant = now()
-        // Sharing a database, the first tick takes over what no daemon holds a lease on (this one's
-        // own episodes among them), claiming each first; the parts finished here wait for that.
-        let recovered = finishLeftoverJournals()
+        let rules = try store.rules()
+        // Parts that name their episode are attached to it at once, wherever it stands now (another
+        // daemon may have recorded the rest meanwhile). Sharing a database, the first tick takes over what
+        // no daemon holds a lease on (this one's own episodes among them), claiming each first.
+        let recovered = finishLeftoverJournals(in: journalFolders(of: rules), episodes: nil)
+        try attach(recovered.filter { $0.episode != nil })
         if leases == nil {
             for episode in try store.episodes(status: .recording) {
                 try resume(episode, parts: recovered, at: instant, reason: "resumed after a restart")
@@ -447,7 +468,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         } else {
             partsFinishedOnStart = recovered
         }
-        for rule in try store.rules() where !rule.paused {
+        for rule in rules where !rule.paused {
             let since = max(rule.createdAt, instant.addingTimeInterval(-options.missedLookBack))
             for occurrence in try RuleExpansion(rule, guide: guide).occurrences(endingAfter: since, limit: 50)
                 where occurrence.window.end <= instant && occurrence.window.start >= since {
@@ -458,11 +479,14 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     }
 
     /// An episode that was recording when its daemon stopped: its finished parts attached, and
-    /// scheduled again for the rest of its window, or closed if the window is over.
+    /// scheduled again for the rest of its window, or closed if the window is over. A part belongs to the
+    /// episode its journal names: a runtime job's part, or another episode's on the same station and
+    /// time, never joins it. (Journals from before they named their episode give parts that are indexed,
+    /// and attached to none.)
     @discardableResult
     private func resume(_ interrupted: Episode, parts recovered: [FinishedRecording], at instant: Date, reason: String) throws -> Episode {
-        var episode = interrupted
-        let parts = recovered.filter { episode.window.contains($0.start) && episode.station.contains($0.station.id) }
+        var episode = try store.episode(id: interrupted.id!) ?? interrupted
+        let parts = recovered.filter { $0.episode == episode.id }
         episode.files += parts.map(\.file).filter { !episode.files.contains($0) }
         if episode.windowEnd > instant {
             episode.status = .scheduled
@@ -476,10 +500,54 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         return episode
     }
 
-    /// Finishes the partial files whose recording is no longer running (their journal is not locked).
-    private func finishLeftoverJournals() -> [FinishedRecording] {
+    /// Attaches finished parts to the episodes their journals name, in the order they were recorded,
+    /// whatever the episode's state: the part of a daemon that was cut off, finished when it starts
+    /// again, joins the parts the daemon that took over recorded, and the gap before the next part is noted.
+    private func attach(_ parts: [FinishedRecording]) throws {
+        guard !parts.isEmpty else { return }
+        let indexed = try index.all()
+        let starts = Dictionary(indexed.map { ($0.file, $0.startUTC) }, uniquingKeysWith: { first, _ in first })
+        for part in parts {
+            guard let id = part.episode else { continue }
+            let updated = try store.updateEpisode(id: id) { episode in
+                episode.files = Self.ordered(episode.files + [part.file], starts: starts)
+                // It is reached now: the note that it was not goes.
+                episode.reason = episode.reason.map {
+                    $0.components(separatedBy: "; ").filter { !$0.hasPrefix("the part daemon ") }.joined(separator: "; ")
+                }
+            }
+            guard let updated else { continue }
+            log(DaemonEvent("part-attached", episode: updated, files: [part.file]))
+            let next = updated.files.filter { (starts[$0] ?? .distantPast) > part.start }.min { starts[$0]! < starts[$1]! }
+            if let next { noteGapBefore([next], of: id, indexed: indexed) }
+        }
+    }
+
+    /// Where partial files of the schedule's episodes may be: the recordings folder, and the folder of
+    /// every rule whose template is absolute (a folder outside it, perhaps shared by several daemons).
+    private func journalFolders(of rules: some Sequence<ScheduleRule>) -> [URL] {
+        [recordings] + rules.compactMap(\.output).filter { $0.hasPrefix("/") }.compactMap {
+            try? FileNameTemplate($0).fixedDirectory(base: recordings)
+        }
+    }
+
+    /// Finishes the partial files whose recording is no longer running (their journal is not locked):
+    /// in the recordings folder, every one; elsewhere (a rule's folder, another daemon's), only those
+    /// whose journal names an episode, of `episodes` if given: files there may be other programs' own.
+    private func finishLeftoverJournals(in folders: [URL], episodes: Set<Int64>?) -> [FinishedRecording] {
+        let ownFolder = recordings.resolvingSymlinksInPath().path + "/"
+        var seen: Set<String> = [], journals: [URL] = []
+        for folder in folders where folder.standardizedFileURL.path != "/" {
+            for journal in LeftoverRecordings.journals(under: folder) where seen.insert(journal.standardizedFileURL.path).inserted {
+                journals.append(journal)
+            }
+        }
         var recovered: [FinishedRecording] = []
-        for journal in LeftoverRecordings.journals(under: recordings) {
+        for journal in journals {
+            let episode = LeftoverRecordings.episode(ofJournal: journal)
+            let isOwn = journal.standardizedFileURL.path.hasPrefix(ownFolder)
+            if let episodes, let episode, !episodes.contains(episode), !isOwn { continue }
+            guard isOwn || episode != nil else { continue }
             let result = Result { () throws(RecordingError) in try finaliser.finalise(journal: journal) }
             switch result {
             case .success(let finished):
