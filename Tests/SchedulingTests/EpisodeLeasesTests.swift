@@ -61,6 +61,39 @@ final class EpisodeLeasesTests: XCTestCase {
         XCTAssertNotNil(try leases("b").claim(try episode("two")))
     }
 
+    /// Episodes due at once are claimed in one transaction: three daemons claiming 60 at the same moment share them
+    /// out, each episode and each station to one daemon, none past a daemon's --max-streams.
+    func testOneClaimTakesManyEpisodesUpToMaxStreamsAndDaemonsClaimingAtOnceShareThemOut() throws {
+        let due = try (0..<30).flatMap { index in [try episode("station-\(index)"), try episode("station-\(index)")] }
+        let daemons = try ["a", "b", "c"].map { try leases($0, maxStreams: 12) }
+        let results = Locked<[Int: [Int64: StationLease]]>([:])
+        DispatchQueue.concurrentPerform(iterations: 3) { turn in
+            let claimed = (try? daemons[turn].claim(due)) ?? [:]
+            results.withLock { $0[turn] = claimed }
+        }
+        let claims = results.current
+        let stationsOf = { (turn: Int) in Set(claims[turn, default: [:]].values.map(\.station)) }
+        for turn in 0..<3 {
+            XCTAssertLessThanOrEqual(stationsOf(turn).count, 12, "daemon \(turn) within --max-streams: \(stationsOf(turn).count)")
+        }
+        XCTAssertTrue(stationsOf(0).isDisjoint(with: stationsOf(1)) && stationsOf(0).isDisjoint(with: stationsOf(2))
+                      && stationsOf(1).isDisjoint(with: stationsOf(2)), "no station on two daemons")
+        let claimedIDs = claims.values.flatMap(\.keys)
+        XCTAssertEqual(claimedIDs.count, Set(claimedIDs).count, "no episode to two daemons")
+        // What one round left (daemons claiming at the same moment skip each other's locked rows) the next takes.
+        for (turn, daemon) in daemons.enumerated() {
+            let more = try daemon.claim(due.filter { !claimedIDs.contains($0.id!) })
+            results.withLock { $0[turn, default: [:]].merge(more) { first, _ in first } }
+        }
+        let all = results.current.values.flatMap(\.keys)
+        XCTAssertEqual(Set(all).count, 60, "every episode claimed once the three daemons have looked twice")
+        XCTAssertEqual(results.current.values.map { Set($0.values.map(\.station)).count }.reduce(0, +), 30, "each station by one daemon")
+        // Room is counted in stations: a station's second episode takes none, a new station past it is left.
+        let small = try leases("d", maxStreams: 1)
+        let (first, second, other) = (try episode("own"), try episode("own"), try episode("other"))
+        XCTAssertEqual(Set(try small.claim([first, other, second]).keys), [first.id!, second.id!])
+    }
+
     func testAnExpiredLeaseIsTakenOverWithAHigherEpochAndTheOldHolderIsFenced() throws {
         let a = try leases("a", length: 1), b = try leases("b", length: 1)
         var news = try episode("news")

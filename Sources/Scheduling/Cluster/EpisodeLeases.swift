@@ -22,9 +22,11 @@ public protocol EpisodeLeases: Sendable {
     var daemon: String { get }
     /// How often `renew` is due: a fraction of the lease's length.
     var renewInterval: TimeInterval { get }
-    /// Claims `episode` (scheduled, or recording under an expired lease) for this daemon with its
-    /// station's lease; nil if another daemon has it or this daemon is at its `--max-streams`.
-    func claim(_ episode: Episode) throws -> StationLease?
+    /// Claims as many of `episodes` (scheduled, or recording under an expired lease) as this daemon may,
+    /// with their stations' leases, in one transaction: not those another daemon is claiming or has
+    /// claimed, nor those of a station another daemon holds, nor new stations past `--max-streams`
+    /// (taken in the order given). The leases, by episode id.
+    func claim(_ episodes: [Episode]) throws -> [Int64: StationLease]
     /// Episodes still marked recording whose station's lease has expired: their daemon is gone (or
     /// cut off); the rest of an open window is to be recorded by another, a closed one is closed.
     /// Also this daemon's own (`wasOwn`: it claimed them last), lease or not: those it does not run
@@ -37,6 +39,13 @@ public protocol EpisodeLeases: Sendable {
     func holds(_ lease: StationLease) throws -> Bool
     /// Gives a station up once none of its episodes runs here.
     func release(_ lease: StationLease) throws
+}
+
+extension EpisodeLeases {
+    /// Claims one episode; nil if another daemon has it or its station, or this daemon is full.
+    public func claim(_ episode: Episode) throws -> StationLease? {
+        try claim([episode])[episode.id!]
+    }
 }
 
 /// An episode left recording by a daemon that stopped renewing its lease.

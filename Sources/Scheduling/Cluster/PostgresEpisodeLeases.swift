@@ -4,8 +4,8 @@ import SharedStore
 
 /// Leases in the shared PostgreSQL database: the `daemon` registry (one row per daemon process: its
 /// identity, name, host, capacity and heartbeat) and one `station_lease` row per station being recorded.
-/// Claims lock the episode with `FOR UPDATE SKIP LOCKED`, so daemons claiming at once never wait on each
-/// other and never both win; every time comes from the database's clock, so daemons' clocks need not agree.
+/// A claim takes many due episodes in one transaction: they are locked with `FOR UPDATE SKIP LOCKED`, so
+/// daemons claiming at once never wait on each other and never both win; every time comes from the database's clock, so daemons' clocks need not agree.
 public final class PostgresEpisodeLeases: EpisodeLeases {
     public let identity: DaemonIdentity
     public var daemon: String { identity.owner }
@@ -64,30 +64,53 @@ public final class PostgresEpisodeLeases: EpisodeLeases {
         kill(pid_t(truncatingIfNeeded: pid), 0) == 0 || errno == EPERM
     }
 
-    public func claim(_ episode: Episode) throws -> StationLease? {
-        try database.transaction { session -> StationLease? in
-            let locked = try session.query("""
-                SELECT id FROM episode WHERE id = \(episode.id!) AND status IN ('scheduled', 'recording') FOR UPDATE SKIP LOCKED
-                """)
-            guard !locked.isEmpty else { return nil }
-            let current = try session.query("""
-                SELECT daemon, expires > now() FROM station_lease WHERE station = \(episode.station) FOR UPDATE
-                """).first.map { try $0.decode((String, Bool).self) }
-            if let (holder, live) = current, live, !mine.contains(holder) { return nil }
-            if current?.0 != daemon {
-                let held = try session.query("""
-                    SELECT count(*) FROM station_lease WHERE daemon = \(daemon) AND expires > now()
-                    """).first!.decode(Int64.self)
-                guard held < maxStreams else { return nil }
+    public func claim(_ episodes: [Episode]) throws -> [Int64: StationLease] {
+        guard !episodes.isEmpty else { return [:] }
+        return try database.transaction { session -> [Int64: StationLease] in
+            // Episodes another daemon is claiming at this moment are skipped, never waited for.
+            let locked = Dictionary(try session.query("""
+                SELECT id, station FROM episode WHERE id = ANY(\(episodes.map { $0.id! })) AND status IN ('scheduled', 'recording')
+                FOR UPDATE SKIP LOCKED
+                """).map { try $0.decode((Int64, String).self) }, uniquingKeysWith: { first, _ in first })
+            guard !locked.isEmpty else { return [:] }
+            // Locked in one order by every daemon, so that two claiming stations at once never deadlock.
+            let current = Dictionary(try session.query("""
+                SELECT station, daemon, expires > now() FROM station_lease WHERE station = ANY(\(Array(Set(locked.values)).sorted()))
+                ORDER BY station FOR UPDATE
+                """).map { row -> (String, (holder: String, live: Bool)) in
+                let (station, holder, live) = try row.decode((String, String, Bool).self)
+                return (station, (holder, live))
+            }, uniquingKeysWith: { first, _ in first })
+            var room = maxStreams - Int(try session.query("""
+                SELECT count(*) FROM station_lease WHERE daemon = \(daemon) AND expires > now()
+                """).first!.decode(Int64.self))
+            var stations: [String] = []
+            for episode in episodes {
+                guard let station = locked[episode.id!], !stations.contains(station) else { continue }
+                if let (holder, live) = current[station], live, !mine.contains(holder) { continue }
+                if current[station]?.holder != daemon {
+                    guard room > 0 else { continue }
+                    room -= 1
+                }
+                stations.append(station)
             }
-            let epoch = try session.query("""
-                INSERT INTO station_lease (station, daemon, epoch, expires) VALUES (\(episode.station), \(daemon), 1, now() + \(length) * interval '1 second')
+            guard !stations.isEmpty else { return [:] }
+            let epochs = Dictionary(try session.query("""
+                INSERT INTO station_lease (station, daemon, epoch, expires)
+                SELECT station, \(daemon), 1, now() + \(length) * interval '1 second' FROM unnest(\(stations)::text[]) AS station
                 ON CONFLICT (station) DO UPDATE SET daemon = EXCLUDED.daemon, expires = EXCLUDED.expires,
                     epoch = CASE WHEN station_lease.daemon = EXCLUDED.daemon THEN station_lease.epoch ELSE station_lease.epoch + 1 END
-                RETURNING epoch
-                """).first!.decode(Int64.self)
-            try session.query("UPDATE episode SET daemon = \(daemon), epoch = \(epoch) WHERE id = \(episode.id!)")
-            return StationLease(station: episode.station, epoch: epoch)
+                -- A lease another daemon wrote for another episode of the station while this transaction ran
+                -- (its row was not there to lock) stays that daemon's: this claim leaves the station.
+                WHERE station_lease.expires <= now() OR station_lease.daemon = ANY(\(mine))
+                RETURNING station, epoch
+                """).map { try $0.decode((String, Int64).self) }, uniquingKeysWith: { first, _ in first })
+            let claimed = locked.filter { epochs[$0.value] != nil }
+            try session.query("""
+                UPDATE episode e SET daemon = \(daemon), epoch = l.epoch FROM station_lease l
+                WHERE e.id = ANY(\(Array(claimed.keys))) AND l.station = e.station
+                """)
+            return claimed.mapValues { StationLease(station: $0, epoch: epochs[$0]!) }
         }
     }
 

@@ -197,6 +197,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             lastRetentionSweep = instant
             retention.sweep(rules: Array(rules.values), now: instant)
         }
+        var occurrences: [DueOccurrence] = []
         for (id, due) in nextDue where due <= instant {
             guard let rule = rules[id], let expansion = try? RuleExpansion(rule, guide: guide) else {
                 nextDue[id] = nil
@@ -204,13 +205,15 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             }
             let upcoming = expansion.occurrences(endingAfter: instant, limit: 4)
             for occurrence in upcoming where occurrence.window.start.addingTimeInterval(-options.preroll) <= instant {
-                try store.episode(of: rule, occurrence)
+                occurrences.append(DueOccurrence(rule, occurrence))
             }
             nextDue[id] = upcoming.first { $0.window.start.addingTimeInterval(-options.preroll) > instant }?
                 .window.start.addingTimeInterval(-options.preroll)
                 ?? expansion.occurrences(endingAfter: upcoming.last?.window.end ?? instant, limit: 1).first?
                     .window.start.addingTimeInterval(-options.preroll)
         }
+        try store.episodes(of: occurrences, creatingAs: .scheduled, reason: nil)
+        var due: [(episode: Episode, rule: ScheduleRule)] = []
         for episode in try store.episodes(status: .scheduled) where !lock.withLock({ running.contains(episode.id!) }) {
             if let rule = rules[episode.ruleID], try isNoLongerListed(episode, of: rule) {
                 // The guide moved or dropped this broadcast before it began: its new time is an episode of its own.
@@ -219,20 +222,16 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             } else if episode.windowEnd <= instant {
                 try mark(episode, .missed, reason: episode.reason ?? "not started before its end")
             } else if episode.windowStart.addingTimeInterval(-options.preroll) <= instant, let rule = rules[episode.ruleID], !rule.paused {
-                if let leases {
-                    // Hundreds of episodes due at once take longer to claim than a lease lasts: the
-                    // first ones' leases must not lapse (and free room past --max-streams) meanwhile.
-                    if now().timeIntervalSince(lastRenewal) >= leases.renewInterval {
-                        try renew(leases)
-                        lastRenewal = now()
-                    }
-                    // Another daemon has it, or its station; or this daemon is full.
-                    guard let lease = try leases.claim(episode) else { continue }
-                    lock.withLock { held[episode.id!] = lease }
-                }
-                try start(episode, rule: rule, at: instant)
+                due.append((episode, rule))
             }
         }
+        if let leases, !due.isEmpty {
+            // All at once, in one transaction: another daemon has some of them, or their stations; or this one is full.
+            let claimed = try leases.claim(due.map(\.episode))
+            due = due.filter { claimed[$0.episode.id!] != nil }
+            lock.withLock { for (episode, _) in due { held[episode.id!] = claimed[episode.id!] } }
+        }
+        try start(due, at: instant)
     }
 
     /// Whether a guide rule's episode, not yet begun, is no longer in the guide at its time.
@@ -258,35 +257,51 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         for id in lock.withLock({ running }) where (try? store.episode(id: id)) == nil { recorder.stop(episodeID: id) }
     }
 
-    private func start(_ episode: Episode, rule: ScheduleRule, at instant: Date) throws {
-        // Room for the episode first: a sweep may be half a minute away.
+    /// Starts recording these episodes (claimed, with a shared database): their new state written in one
+    /// transaction, then each handed to the recorder.
+    private func start(_ batch: [(episode: Episode, rule: ScheduleRule)], at instant: Date) throws {
+        guard !batch.isEmpty else { return }
+        // Room for the episodes first: a sweep may be half a minute away.
         retention.makeRoom(now: instant)
-        var started = episode
-        started.status = .recording
-        // A second of slack: the preroll normally starts the connection before the window.
-        if instant > episode.windowStart.addingTimeInterval(1) {
-            started.late = true
-            let lateness = String(format: "started %.0f s late", instant.timeIntervalSince(episode.windowStart))
-            started.reason = episode.reason.map { "\($0); \(lateness)" } ?? lateness
-        }
-        let recorded = try index.all().filter { episode.files.contains($0.file) }.map(\.endUTC).max()
-        if let recorded, instant.timeIntervalSince(recorded) > 1 {
-            // The rest is a part of its own; what is missing between the parts is told, with its times.
-            let gap = "gap of \(Int(instant.timeIntervalSince(recorded).rounded())) s from \(recorded.formatted(.iso8601)) to \(instant.formatted(.iso8601))"
-            started.reason = started.reason.map { "\($0); \(gap)" } ?? gap
-        }
-        try store.update(started)
-        lock.withLock { _ = running.insert(episode.id!) }
-        log(DaemonEvent("episode-started", episode: started, message: started.reason))
-        do {
-            let job = EpisodeJob(episode: started, rule: rule, late: started.late, recordFrom: max(episode.windowStart, recorded ?? .distantPast))
-            try recorder.record(job) { [self] outcome in
-                finished(episode.id!, rule: rule, outcome)
+        // Episodes resumed after a restart or a takeover have parts: the rest starts where they end.
+        let indexed = batch.contains { !$0.episode.files.isEmpty } ? try index.all() : []
+        let jobs = batch.map { episode, rule -> EpisodeJob in
+            var started = episode
+            started.status = .recording
+            // A second of slack: the preroll normally starts the connection before the window.
+            if instant > episode.windowStart.addingTimeInterval(1) {
+                started.late = true
+                let lateness = String(format: "started %.0f s late", instant.timeIntervalSince(episode.windowStart))
+                started.reason = episode.reason.map { "\($0); \(lateness)" } ?? lateness
             }
-        } catch {
-            lock.withLock { _ = running.remove(episode.id!) }
-            try mark(started, .failed, reason: "\(error)")
-            releaseLease(of: episode.id!)
+            let recorded = indexed.filter { episode.files.contains($0.file) }.map(\.endUTC).max()
+            if let recorded, instant.timeIntervalSince(recorded) > 1 {
+                // The rest is a part of its own; what is missing between the parts is told, with its times.
+                let gap = "gap of \(Int(instant.timeIntervalSince(recorded).rounded())) s from \(recorded.formatted(.iso8601)) to \(instant.formatted(.iso8601))"
+                started.reason = started.reason.map { "\($0); \(gap)" } ?? gap
+            }
+            return EpisodeJob(episode: started, rule: rule, late: started.late, recordFrom: max(episode.windowStart, recorded ?? .distantPast))
+        }
+        try store.update(jobs.map(\.episode))
+        for job in jobs {
+            let id = job.episode.id!, rule = job.rule
+            // Hundreds of recordings starting at once take a while: the first ones' leases must not lapse
+            // (and free room past --max-streams) meanwhile.
+            if let leases, now().timeIntervalSince(lastRenewal) >= leases.renewInterval {
+                try renew(leases)
+                lastRenewal = now()
+            }
+            lock.withLock { _ = running.insert(id) }
+            log(DaemonEvent("episode-started", episode: job.episode, message: job.episode.reason))
+            do {
+                try recorder.record(job) { [self] outcome in
+                    finished(id, rule: rule, outcome)
+                }
+            } catch {
+                lock.withLock { _ = running.remove(id) }
+                try mark(job.episode, .failed, reason: "\(error)")
+                releaseLease(of: id)
+            }
         }
     }
 
@@ -437,7 +452,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             }
             let episode = try resume(orphan.episode, parts: recovered, at: instant, reason: reason)
             if episode.status == .scheduled, !rule.paused {
-                try start(episode, rule: rule, at: instant)
+                try start([(episode, rule)], at: instant)
             } else {
                 releaseLease(of: id)
             }
@@ -468,13 +483,16 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         } else {
             partsFinishedOnStart = recovered
         }
+        var missed: [DueOccurrence] = []
         for rule in rules where !rule.paused {
             let since = max(rule.createdAt, instant.addingTimeInterval(-options.missedLookBack))
             for occurrence in try RuleExpansion(rule, guide: guide).occurrences(endingAfter: since, limit: 50)
                 where occurrence.window.end <= instant && occurrence.window.start >= since {
-                let episode = try store.episode(of: rule, occurrence, creatingAs: .missed, reason: "the daemon was not running")
-                if episode.status == .scheduled { try mark(episode, .missed, reason: "the daemon was not running") }
+                missed.append(DueOccurrence(rule, occurrence))
             }
+        }
+        for episode in try store.episodes(of: missed, creatingAs: .missed, reason: "the daemon was not running") where episode.status == .scheduled {
+            try mark(episode, .missed, reason: "the daemon was not running")
         }
     }
 

@@ -62,20 +62,22 @@ public final class PostgresScheduleStore: ScheduleStorage {
     // MARK: Episodes
 
     @discardableResult
-    public func episode(of rule: ScheduleRule, _ occurrence: Occurrence, creatingAs status: EpisodeStatus,
-                        reason: String?) throws(ScheduleError) -> Episode {
-        try access { session in
-            let episode = Episode(ruleID: rule.id!, station: rule.station, occurrence: occurrence, status: status, reason: reason)
-            // Several daemons create the same due episode at once: the first insert wins, the others read it.
-            try session.query("""
-                INSERT INTO episode (rule_id, station, programme_start, window_start, window_end, status, updated_at, record)
-                VALUES (\(episode.ruleID), \(episode.station), \(episode.programmeStart), \(episode.windowStart), \(episode.windowEnd),
-                        \(episode.status.rawValue), \(episode.updatedAt), \(try Self.json(episode)))
-                ON CONFLICT (rule_id, programme_start) DO NOTHING
-                """)
-            return try session.query("""
-                SELECT id, record FROM episode WHERE rule_id = \(episode.ruleID) AND programme_start = \(episode.programmeStart)
-                """).first.map(Self.episode)!
+    public func episodes(of due: [DueOccurrence], creatingAs status: EpisodeStatus, reason: String?) throws(ScheduleError) -> [Episode] {
+        guard !due.isEmpty else { return [] }
+        return try access { session in
+            try due.map { due in
+                let episode = Episode(ruleID: due.rule.id!, station: due.rule.station, occurrence: due.occurrence, status: status, reason: reason)
+                // Several daemons create the same due episode at once: the first insert wins, the others read it.
+                try session.query("""
+                    INSERT INTO episode (rule_id, station, programme_start, window_start, window_end, status, updated_at, record)
+                    VALUES (\(episode.ruleID), \(episode.station), \(episode.programmeStart), \(episode.windowStart), \(episode.windowEnd),
+                            \(episode.status.rawValue), \(episode.updatedAt), \(try Self.json(episode)))
+                    ON CONFLICT (rule_id, programme_start) DO NOTHING
+                    """)
+                return try session.query("""
+                    SELECT id, record FROM episode WHERE rule_id = \(episode.ruleID) AND programme_start = \(episode.programmeStart)
+                    """).first.map(Self.episode)!
+            }
         }
     }
 
@@ -98,8 +100,9 @@ public final class PostgresScheduleStore: ScheduleStorage {
         try access { session in try session.query("SELECT id, record FROM episode WHERE id = \(id)").first.map(Self.episode) }
     }
 
-    public func update(_ episode: Episode) throws(ScheduleError) {
-        try access { session in try Self.write(episode, session) }
+    public func update(_ episodes: [Episode]) throws(ScheduleError) {
+        guard !episodes.isEmpty else { return }
+        try access { session in for episode in episodes { try Self.write(episode, session) } }
     }
 
     @discardableResult

@@ -11,16 +11,17 @@ public protocol ScheduleStorage: Sendable {
     func remove(ruleID: Int64) throws(ScheduleError) -> ScheduleRule?
     /// Pauses or resumes a rule; nil if there is no such rule.
     func setPaused(ruleID: Int64, _ paused: Bool) throws(ScheduleError) -> ScheduleRule?
-    /// The episode of `rule` for `occurrence`, created as `status` if it is not there yet.
+    /// The episodes of these rules' occurrences, in order, each created as `status` if it is not there yet,
+    /// in one transaction: hundreds of episodes due at once cost one commit, not hundreds.
     @discardableResult
-    func episode(of rule: ScheduleRule, _ occurrence: Occurrence, creatingAs status: EpisodeStatus, reason: String?) throws(ScheduleError) -> Episode
+    func episodes(of due: [DueOccurrence], creatingAs status: EpisodeStatus, reason: String?) throws(ScheduleError) -> [Episode]
     /// Episodes with `status`, earliest window first.
     func episodes(status: EpisodeStatus) throws(ScheduleError) -> [Episode]
     /// Episodes, newest first; of one rule if given.
     func episodes(ruleID: Int64?, limit: Int) throws(ScheduleError) -> [Episode]
     func episode(id: Int64) throws(ScheduleError) -> Episode?
-    /// Changes an episode, stamping the time of the change.
-    func update(_ episode: Episode) throws(ScheduleError)
+    /// Changes episodes in one transaction, stamping the time of the change.
+    func update(_ episodes: [Episode]) throws(ScheduleError)
     /// Changes an episode as the database holds it now, in one transaction that locks it, so that
     /// two daemons adding parts to it at once both keep theirs; nil if there is no such episode.
     @discardableResult
@@ -33,10 +34,25 @@ public protocol ScheduleStorage: Sendable {
     func changeCounter() throws(ScheduleError) -> Int
 }
 
+/// A rule's occurrence whose episode is due to exist.
+public struct DueOccurrence: Sendable {
+    public var rule: ScheduleRule
+    public var occurrence: Occurrence
+
+    public init(_ rule: ScheduleRule, _ occurrence: Occurrence) { self.rule = rule; self.occurrence = occurrence }
+}
+
 extension ScheduleStorage {
+    /// The episode of `rule` for `occurrence`, created as `status` if it is not there yet.
     @discardableResult
-    public func episode(of rule: ScheduleRule, _ occurrence: Occurrence) throws(ScheduleError) -> Episode {
-        try episode(of: rule, occurrence, creatingAs: .scheduled, reason: nil)
+    public func episode(of rule: ScheduleRule, _ occurrence: Occurrence, creatingAs status: EpisodeStatus = .scheduled,
+                        reason: String? = nil) throws(ScheduleError) -> Episode {
+        try episodes(of: [DueOccurrence(rule, occurrence)], creatingAs: status, reason: reason)[0]
+    }
+
+    /// Changes an episode, stamping the time of the change.
+    public func update(_ episode: Episode) throws(ScheduleError) {
+        try update([episode])
     }
 
     public func episodes(ruleID: Int64? = nil) throws(ScheduleError) -> [Episode] {

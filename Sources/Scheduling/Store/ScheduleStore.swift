@@ -57,16 +57,17 @@ public final class ScheduleStore: ScheduleStorage {
 
     // MARK: Episodes
 
-    /// The episode of `rule` for `occurrence`, created as `status` if it is not there yet.
     @discardableResult
-    public func episode(of rule: ScheduleRule, _ occurrence: Occurrence, creatingAs status: EpisodeStatus,
-                        reason: String?) throws(ScheduleError) -> Episode {
-        try access { db in
-            if let existing = try Episode.filter(Column("ruleID") == rule.id! && Column("programmeStart") == occurrence.start)
-                .fetchOne(db) { return existing }
-            var episode = Episode(ruleID: rule.id!, station: rule.station, occurrence: occurrence, status: status, reason: reason)
-            try episode.insert(db)
-            return episode
+    public func episodes(of due: [DueOccurrence], creatingAs status: EpisodeStatus, reason: String?) throws(ScheduleError) -> [Episode] {
+        guard !due.isEmpty else { return [] }
+        return try access { db in
+            try due.map { due in
+                if let existing = try Episode.filter(Column("ruleID") == due.rule.id! && Column("programmeStart") == due.occurrence.start)
+                    .fetchOne(db) { return existing }
+                var episode = Episode(ruleID: due.rule.id!, station: due.rule.station, occurrence: due.occurrence, status: status, reason: reason)
+                try episode.insert(db)
+                return episode
+            }
         }
     }
 
@@ -89,11 +90,15 @@ public final class ScheduleStore: ScheduleStorage {
         try access(write: false) { db in try Episode.fetchOne(db, key: id) }
     }
 
-    /// Changes an episode, stamping the time of the change.
-    public func update(_ episode: Episode) throws(ScheduleError) {
-        var changed = episode
-        changed.updatedAt = Date()
-        try access { db in try changed.update(db) }
+    public func update(_ episodes: [Episode]) throws(ScheduleError) {
+        guard !episodes.isEmpty else { return }
+        let stamp = Date()
+        try access { db in
+            for var changed in episodes {
+                changed.updatedAt = stamp
+                try changed.update(db)
+            }
+        }
     }
 
     @discardableResult
