@@ -131,8 +131,9 @@ public final class DaemonService: Sendable {
         schedulerOptions.preroll = options.preroll
         (schedulerOptions.minFree, schedulerOptions.retentionSweep) = (options.minFree, options.retentionSweep)
         let episodes = EpisodeRecordings(stations: stations, finaliser: finaliser, paths: paths, lookup: lookup)
+        let jobStations = leases.map(JobStationLeases.init)
         let jobs = RuntimeJobs(stations: stations, store: jobStore, finaliser: finaliser, paths: paths,
-                               maxStations: options.sharedDatabase == nil ? nil : options.maxStreams, lookup: lookup)
+                               maxStations: options.sharedDatabase == nil ? nil : options.maxStreams, stationLeases: jobStations, lookup: lookup)
         // Sharing a database, the jobs' leases are renewed with the episodes' (a database out of reach is then one log line).
         let shareJobs: @Sendable () throws -> Void = {
             let (lost, failures) = try jobs.shareWork()
@@ -141,7 +142,8 @@ public final class DaemonService: Sendable {
             }
             for (id, failure) in failures { log(DaemonEvent(event: "job-failed", message: "job \(id): \(failure)")) }
         }
-        let scheduler = ScheduleDaemon(store: store, guide: guide, index: index, leases: leases, alsoOnRenewal: shareJobs, finaliser: finaliser,
+        let scheduler = ScheduleDaemon(store: store, guide: guide, index: index, leases: leases, jobStations: jobStations,
+                                       alsoOnRenewal: shareJobs, finaliser: finaliser,
                                        recordings: paths.recordings, recorder: episodes, options: schedulerOptions, log: logAndCount)
         self.scheduler = scheduler
         guideRefresher = GuideRefresher(store: guide, every: options.guideRefresh) { url, outcome in

@@ -357,6 +357,24 @@ final class ClusterDaemonTests: XCTestCase {
         XCTAssertEqual(jobs(machines[0].1).compactMap { $0["id"] as? Int }, [id])
         XCTAssertEqual(jobs(machines[1].1).count, 0, "one daemon runs each job")
 
+        // The station is a's now, job or episode: the same station asked of b is refused with one line naming a, and an
+        // episode of it comes to a, over the job's connection.
+        let station = icecast.url(mount: "/cluster.mp3").absoluteString
+        let refused = try machines[1].1.run(["jobs", "start", "relay", station, "--to", "http://127.0.0.1:\(try FreePort.pick())/other.mp3"])
+        XCTAssertFalse(refused.succeeded, "\(refused)")
+        XCTAssertTrue(refused.stderrText.contains("is open on daemon a") && refused.stderrText.split(separator: "\n").count == 1,
+                      "one line naming the daemon: \(refused)")
+        let start = try addEpisode(machines[0].1, in: 3, seconds: 6)
+        var most = 0
+        while Date() < start.addingTimeInterval(6) {
+            most = max(most, (try? icecast.mounts().first { $0.mount == "/cluster.mp3" }?.listeners) ?? 0)
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        XCTAssertEqual(most, 1, "the episode joins the job's connection on a: one connection to the station")
+        let episode = try waitUntilDone(machines[0].1, timeout: 30)
+        XCTAssertEqual(episode["status"] as? String, "done", "\(episode)")
+        XCTAssertTrue(String(decoding: named["a"]!.stdout, as: UTF8.self).contains("episode-started"), "a recorded the episode")
+
         kill(named["a"]!.pid, SIGKILL)
         let killedAt = Date()
         _ = named["a"]!.waitForExit(timeout: 5)

@@ -94,6 +94,18 @@ final class EpisodeLeasesTests: XCTestCase {
         XCTAssertEqual(Set(try small.claim([first, other, second]).keys), [first.id!, second.id!])
     }
 
+    /// A runtime job holds its station's lease as an episode does: one daemon of the cluster has the station open.
+    func testAJobsStationIsHeldLikeAnEpisodesAndItsEpisodesGoToTheDaemonRunningTheJob() throws {
+        let a = try leases("a"), b = try leases("b")
+        guard case .claimed(let lease) = try a.claimStation("news") else { return XCTFail("a free station is claimed") }
+        XCTAssertEqual(try a.claimStation("news"), .claimed(lease), "its own again, same epoch")
+        guard case .heldBy(let holder) = try b.claimStation("news") else { return XCTFail("a live lease is a's") }
+        XCTAssertEqual(holder.name, "a")
+        let news = try episode("news")
+        XCTAssertNil(try b.claim(news), "b leaves the episode of a station a's job holds")
+        XCTAssertEqual(try a.claim(news), lease, "a records it over the job's connection")
+    }
+
     func testAnExpiredLeaseIsTakenOverWithAHigherEpochAndTheOldHolderIsFenced() throws {
         let a = try leases("a", length: 1), b = try leases("b", length: 1)
         var news = try episode("news")

@@ -3,6 +3,7 @@ import Media
 import Outputs
 import RadioModel
 import Recording
+import Scheduling
 import StreamInput
 
 /// The jobs a daemon runs beside its scheduled episodes, started and stopped at runtime: relays to
@@ -19,15 +20,17 @@ public final class RuntimeJobs: Sendable {
     /// `--max-streams` of a daemon sharing a database: the stations it has open (episodes' and jobs')
     /// that a job may bring the count to; nil, no bound (one daemon on its own).
     private let maxStations: Int?
+    /// Sharing a database: the stations' leases the jobs hold, so that a station has one connection in the cluster.
+    private let stationLeases: JobStationLeases?
     private let running = Locked<[Int64: RunningJob]>([:])
     /// Held while a job is added and started, and while unheld jobs are claimed: a job just added is
     /// running (and known to be) before this daemon looks for jobs to claim.
     private let starting = NSLock()
 
     public init(stations: Stations, store: any JobStorage, finaliser: Finaliser, paths: AppPaths, maxStations: Int? = nil,
-                lookup: @escaping @Sendable (String) throws -> StreamTarget) {
+                stationLeases: JobStationLeases? = nil, lookup: @escaping @Sendable (String) throws -> StreamTarget) {
         self.stations = stations; self.store = store; self.finaliser = finaliser; self.paths = paths; self.lookup = lookup
-        self.maxStations = maxStations
+        self.maxStations = maxStations; self.stationLeases = stationLeases
     }
 
     /// Starts a job; it runs until `stop`, whoever asked for it.
@@ -132,11 +135,27 @@ public final class RuntimeJobs: Sendable {
     private func finish(_ job: RunningJob) -> JobStatus {
         let status = job.status
         stations.leave(job.membership)
+        stationLeases?.release(job.spec.station)
         if job.spec.kind == .record { finaliser.waitUntilIdle() }
         return status
     }
 
+    /// Sharing a database, the station's lease first: another daemon holding it has the station open.
     private func run(_ spec: JobSpec, id: Int64, target: StreamTarget) throws -> JobStatus {
+        if let holder = try stationLeases?.hold(spec.station) {
+            let host = holder.host.isEmpty ? "" : " on \(holder.host)"
+            throw EngineError("\(URLRedaction.redact(spec.station)) is open on daemon \(holder.name)\(host): start the job there, "
+                              + "so that the station keeps one connection", kind: .configuration)
+        }
+        do {
+            return try runHeld(spec, id: id, target: target)
+        } catch {
+            stationLeases?.release(spec.station)
+            throw error
+        }
+    }
+
+    private func runHeld(_ spec: JobSpec, id: Int64, target: StreamTarget) throws -> JobStatus {
         let tally = JobTally()
         var recorder: RecordingConsumer?
         var sinks: [(spec: SinkSpec, consumer: StreamConsumer)] = []

@@ -27,6 +27,9 @@ public protocol EpisodeLeases: Sendable {
     /// claimed, nor those of a station another daemon holds, nor new stations past `--max-streams`
     /// (taken in the order given). The leases, by episode id.
     func claim(_ episodes: [Episode]) throws -> [Int64: StationLease]
+    /// Takes `station`'s lease for a runtime job: when it is free, expired or this daemon's already. Else
+    /// the daemon holding it, which the job is to be asked of.
+    func claimStation(_ station: String) throws -> StationClaim
     /// Episodes still marked recording whose station's lease has expired: their daemon is gone (or
     /// cut off); the rest of an open window is to be recorded by another, a closed one is closed.
     /// Also this daemon's own (`wasOwn`: it claimed them last), lease or not: those it does not run
@@ -46,6 +49,12 @@ extension EpisodeLeases {
     public func claim(_ episode: Episode) throws -> StationLease? {
         try claim([episode])[episode.id!]
     }
+}
+
+/// What claiming a station for a runtime job came to.
+public enum StationClaim: Sendable, Equatable {
+    case claimed(StationLease)
+    case heldBy(DaemonPlace)
 }
 
 /// An episode left recording by a daemon that stopped renewing its lease.

@@ -95,16 +95,7 @@ public final class PostgresEpisodeLeases: EpisodeLeases {
                 stations.append(station)
             }
             guard !stations.isEmpty else { return [:] }
-            let epochs = Dictionary(try session.query("""
-                INSERT INTO station_lease (station, daemon, epoch, expires)
-                SELECT station, \(daemon), 1, now() + \(length) * interval '1 second' FROM unnest(\(stations)::text[]) AS station
-                ON CONFLICT (station) DO UPDATE SET daemon = EXCLUDED.daemon, expires = EXCLUDED.expires,
-                    epoch = CASE WHEN station_lease.daemon = EXCLUDED.daemon THEN station_lease.epoch ELSE station_lease.epoch + 1 END
-                -- A lease another daemon wrote for another episode of the station while this transaction ran
-                -- (its row was not there to lock) stays that daemon's: this claim leaves the station.
-                WHERE station_lease.expires <= now() OR station_lease.daemon = ANY(\(mine))
-                RETURNING station, epoch
-                """).map { try $0.decode((String, Int64).self) }, uniquingKeysWith: { first, _ in first })
+            let epochs = try writeLeases(stations, session)
             let claimed = locked.filter { epochs[$0.value] != nil }
             try session.query("""
                 UPDATE episode e SET daemon = \(daemon), epoch = l.epoch FROM station_lease l
@@ -112,6 +103,39 @@ public final class PostgresEpisodeLeases: EpisodeLeases {
                 """)
             return claimed.mapValues { StationLease(station: $0, epoch: epochs[$0]!) }
         }
+    }
+
+    public func claimStation(_ station: String) throws -> StationClaim {
+        try database.transaction { session -> StationClaim in
+            let holder = { () throws -> DaemonPlace? in
+                try session.query("""
+                    SELECT coalesce(d.label, l.daemon), coalesce(d.host, ''), d.recordings FROM station_lease l LEFT JOIN daemon d ON d.name = l.daemon
+                    WHERE l.station = \(station) AND l.expires > now() AND NOT l.daemon = ANY(\(self.mine))
+                    """).first.map { row in
+                    let (name, host, recordings) = try row.decode((String, String, String?).self)
+                    return DaemonPlace(name: name, host: host, recordings: recordings)
+                }
+            }
+            if let other = try holder() { return .heldBy(other) }
+            if let epoch = try writeLeases([station], session)[station] { return .claimed(StationLease(station: station, epoch: epoch)) }
+            // Another daemon wrote it meanwhile.
+            return .heldBy(try holder() ?? DaemonPlace(name: "another daemon", host: "", recordings: nil))
+        }
+    }
+
+    /// Writes this daemon's lease on each of `stations` (renewed if it is this daemon's, a higher epoch
+    /// if it was another's and expired); the epochs of those written.
+    private func writeLeases(_ stations: [String], _ session: PostgresSession) throws -> [String: Int64] {
+        Dictionary(try session.query("""
+            INSERT INTO station_lease (station, daemon, epoch, expires)
+            SELECT station, \(daemon), 1, now() + \(length) * interval '1 second' FROM unnest(\(stations)::text[]) AS station
+            ON CONFLICT (station) DO UPDATE SET daemon = EXCLUDED.daemon, expires = EXCLUDED.expires,
+                epoch = CASE WHEN station_lease.daemon = EXCLUDED.daemon THEN station_lease.epoch ELSE station_lease.epoch + 1 END
+            -- A live lease another daemon wrote while this transaction ran (its row was not there to lock)
+            -- stays that daemon's: this claim leaves the station.
+            WHERE station_lease.expires <= now() OR station_lease.daemon = ANY(\(mine))
+            RETURNING station, epoch
+            """).map { try $0.decode((String, Int64).self) }, uniquingKeysWith: { first, _ in first })
     }
 
     public func orphaned() throws -> [OrphanedEpisode] {

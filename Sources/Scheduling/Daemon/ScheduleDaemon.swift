@@ -80,6 +80,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     private let leases: (any EpisodeLeases)?
     /// Other work shared through the database (the runtime jobs): renewed and taken over at each renewal of the leases.
     private let alsoOnRenewal: (@Sendable () throws -> Void)?
+    private let jobStations: JobStationLeases?
     private let finaliser: Finaliser
     private let recordings: URL
     private let recorder: EpisodeRecorder
@@ -109,13 +110,17 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     /// daemon takes it over (if another daemon does, the part is in the shared index all the same).
     private var partsFinishedOnStart: [FinishedRecording] = []
 
+    /// `jobStations`: the stations the runtime jobs hold (with `leases`), renewed with the episodes' leases.
     public init(store: any ScheduleStorage, guide: GuideStore? = nil, index: any RecordingsIndexing, leases: (any EpisodeLeases)? = nil,
-                alsoOnRenewal: (@Sendable () throws -> Void)? = nil, finaliser: Finaliser, recordings: URL, recorder: EpisodeRecorder, options: Options = Options(),
+                jobStations: JobStationLeases? = nil, alsoOnRenewal: (@Sendable () throws -> Void)? = nil, finaliser: Finaliser, recordings: URL,
+                recorder: EpisodeRecorder, options: Options = Options(),
                 now: @escaping @Sendable () -> Date = { Date() }, log: @escaping @Sendable (DaemonEvent) -> Void) {
         self.store = store; self.guide = guide; self.index = index; self.leases = leases; self.alsoOnRenewal = alsoOnRenewal
+        self.jobStations = jobStations
         self.finaliser = finaliser
         self.recordings = recordings; self.recorder = recorder; self.options = options; self.now = now; self.log = log
         retention = RetentionKeeper(store: store, index: index, minFree: options.minFree, recordings: recordings, log: log)
+        jobStations?.setEpisodesUse { [weak self] lease in self?.holding.contains(lease) ?? false }
     }
 
     /// Runs until `stop()`: recovery first, then the loop. Blocks the calling thread.
@@ -212,7 +217,10 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
                 ?? expansion.occurrences(endingAfter: upcoming.last?.window.end ?? instant, limit: 1).first?
                     .window.start.addingTimeInterval(-options.preroll)
         }
-        try store.episodes(of: occurrences, creatingAs: .scheduled, reason: nil)
+        // In one order on every daemon: daemons creating the same episodes at once then wait for each other
+        // row by row, and never deadlock (a dictionary's order differs from process to process).
+        try store.episodes(of: occurrences.sorted { ($0.rule.id!, $0.occurrence.start) < ($1.rule.id!, $1.occurrence.start) },
+                           creatingAs: .scheduled, reason: nil)
         var due: [(episode: Episode, rule: ScheduleRule)] = []
         for episode in try store.episodes(status: .scheduled) where !lock.withLock({ running.contains(episode.id!) }) {
             if let rule = rules[episode.ruleID], try isNoLongerListed(episode, of: rule) {
@@ -393,6 +401,8 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             guard let lease, !wasFenced, !held.values.contains(lease) else { return nil }
             return lease
         }
+        // A runtime job here still has the station open.
+        if let lease, jobStations?.holds(lease) == true { return }
         guard let lease else { return }
         do {
             try leases.release(lease)
@@ -414,8 +424,9 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
 
     /// Renews what this daemon holds; an episode whose lease was lost stops at once.
     private func renew(_ leases: any EpisodeLeases) throws {
-        let lost = try leases.renew(holding)
+        let lost = try leases.renew(holding.union(jobStations?.current ?? []))
         guard !lost.isEmpty else { return }
+        jobStations?.forget(lost)
         let stopped = lock.withLock { () -> [Int64] in
             let ids = held.filter { lost.contains($0.value) }.map(\.key)
             fenced.formUnion(ids)
