@@ -48,29 +48,20 @@ final class ClusterDaemonTests: XCTestCase {
     }
 
     private func cluster(_ onair: OnairBinary) throws -> (daemons: [[String: Any]], leases: [[String: Any]]) {
-        let status = try onair.run(["status", "--json", "--database", postgres.url])
-        let object = try XCTUnwrap(OnairBinary.events(status.stdoutText).first, "\(status)")
-        return (object["daemons"] as? [[String: Any]] ?? [], object["leases"] as? [[String: Any]] ?? [])
+        try onair.cluster(database: postgres.url)
     }
 
     private func episodes(_ onair: OnairBinary) throws -> [[String: Any]] {
-        OnairBinary.events(try onair.run(["schedule", "episodes", "--json", "--database", postgres.url]).stdoutText)
+        try onair.episodes(database: postgres.url)
     }
 
-    /// The recordings index as the shared database holds it, oldest first.
     private func indexed(_ onair: OnairBinary) throws -> [[String: Any]] {
-        let result = try onair.run(["recordings", "list", "--json", "--database", postgres.url])
-        XCTAssertTrue(result.succeeded, "\(result)")
-        return OnairBinary.events(result.stdoutText)
+        try onair.indexed(database: postgres.url)
     }
 
+    /// Each look runs `onair`: five a second at most.
     private func eventually(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        return condition()
+        TestSupport.eventually(timeout: timeout, every: 0.2, condition)
     }
 
     /// A one-off rule on the Icecast station starting `delay` seconds from now (a whole second).
@@ -99,12 +90,7 @@ final class ClusterDaemonTests: XCTestCase {
     }
 
     private func waitUntilDone(_ onair: OnairBinary, timeout: TimeInterval) throws -> [String: Any] {
-        var last: [String: Any] = [:]
-        _ = eventually(timeout: timeout) {
-            last = (try? episodes(onair))?.first ?? [:]
-            return ["done", "failed", "missed"].contains(last["status"] as? String)
-        }
-        return last
+        onair.endedEpisode(database: postgres.url, timeout: timeout)
     }
 
     // MARK: Tests

@@ -33,8 +33,9 @@ struct OnairBinary {
     }
 
     /// `extraEnvironment` adds to (or overrides) the test's own and ONAIR_HOME.
-    func start(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> RunningProcess {
-        try ProcessRunner.start(Self.path, arguments, environment: environment.merging(extraEnvironment) { $1 })
+    func start(_ arguments: [String], extraEnvironment: [String: String] = [:], in namespace: NetworkNamespace? = nil) throws -> RunningProcess {
+        let (executable, wrapped) = namespace?.wrap(Self.path, arguments) ?? (Self.path, arguments)
+        return try ProcessRunner.start(executable, wrapped, environment: environment.merging(extraEnvironment) { $1 })
     }
 
     /// The JSON event objects a `--json` run printed.

@@ -1,11 +1,11 @@
 import Foundation
 
-/// Polls `condition` every 50 ms until it holds (true) or `timeout` passes (false).
-public func eventually(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
+/// Polls `condition` every `interval` (50 ms unless a look costs a process) until it holds (true) or `timeout` passes (false).
+public func eventually(timeout: TimeInterval, every interval: TimeInterval = 0.05, _ condition: () -> Bool) -> Bool {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while !condition() {
         guard Date() < deadline else { return false }
-        Thread.sleep(forTimeInterval: 0.05)
+        Thread.sleep(forTimeInterval: interval)
     }
     return true
 }

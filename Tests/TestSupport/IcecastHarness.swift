@@ -48,7 +48,9 @@ public final class IcecastHarness: @unchecked Sendable {
     ///
     /// - Parameter burstSize: bytes a new listener gets at once (Icecast's default is 65535);
     ///   0 turns the burst off.
-    public init(burstSize: Int = 65535, startupTimeout: TimeInterval = 10) throws {
+    /// - Parameter bindAddress: where it listens; a test inside a network namespace of its own may open it to
+    ///   every address of that namespace ("0.0.0.0"), for a daemon in another namespace linked to it.
+    public init(burstSize: Int = 65535, startupTimeout: TimeInterval = 10, bindAddress: String = "127.0.0.1") throws {
         guard let icecast = ProcessRunner.which("icecast2") else {
             throw IcecastHarnessError.notInstalled
         }
@@ -68,7 +70,7 @@ public final class IcecastHarness: @unchecked Sendable {
             let port = try FreePort.pick()
             let config = directory.file("icecast.xml")
             try Self.config(port: port, burstSize: burstSize, sourcePassword: sourcePassword,
-                            adminPassword: adminPassword, directory: directory.url)
+                            adminPassword: adminPassword, directory: directory.url, bindAddress: bindAddress)
                 .write(to: config, atomically: true, encoding: .utf8)
             let process = try ProcessRunner.start(icecast, ["-c", config.path],
                                                   currentDirectory: directory.url, unprivileged: true)
@@ -97,8 +99,8 @@ public final class IcecastHarness: @unchecked Sendable {
     /// Icecast with `mount` live, playing a sine tone: how most tests begin. It throws rather than skips:
     /// the README's test command installs icecast2, so a test that cannot start it has failed.
     public static func playing(_ mount: String, codec: AudioCodec = .mp3, frequency: Double = 440, title: String? = nil,
-                               burstSize: Int = 0) throws -> IcecastHarness {
-        let icecast = try IcecastHarness(burstSize: burstSize)
+                               burstSize: Int = 0, bindAddress: String = "127.0.0.1") throws -> IcecastHarness {
+        let icecast = try IcecastHarness(burstSize: burstSize, bindAddress: bindAddress)
         do {
             try icecast.startSource(mount: mount, codec: codec, frequency: frequency, title: title)
         } catch {
@@ -254,7 +256,7 @@ public final class IcecastHarness: @unchecked Sendable {
     }
 
     private static func config(port: UInt16, burstSize: Int, sourcePassword: String, adminPassword: String,
-                               directory: URL) -> String {
+                               directory: URL, bindAddress: String) -> String {
         """
         <icecast>
             <location>onair tests</location>
@@ -278,7 +280,7 @@ public final class IcecastHarness: @unchecked Sendable {
             </authentication>
             <listen-socket>
                 <port>\(port)</port>
-                <bind-address>127.0.0.1</bind-address>
+                <bind-address>\(bindAddress)</bind-address>
             </listen-socket>
             <fileserve>1</fileserve>
             <paths>

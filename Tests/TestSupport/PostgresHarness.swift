@@ -27,10 +27,19 @@ public final class PostgresHarness: @unchecked Sendable {  // `server` is touche
     private var server: RunningProcess?
 
     /// What `--database` takes: the superuser `onair`, no password (trust on loopback), database `onair`.
-    public var url: String { "postgresql://onair@127.0.0.1:\(port)/onair" }
+    public var url: String { url(host: "127.0.0.1") }
+
+    /// The same through another of its addresses (`alsoOn`).
+    public func url(host: String) -> String { "postgresql://onair@\(host):\(port)/onair" }
+
+    /// Where else it listens and whom it lets in there (`init(alsoOn:)`).
+    private let otherAddress: (address: String, clients: String)?
 
     /// `tls`: the server also speaks TLS (`ssl = on`), with a certificate for `localhost` made for it.
-    public init(tls: Bool = false) throws {
+    /// `alsoOn`: an address of the test's own network namespace it also listens on, and the clients (a CIDR
+    /// block) let in there, for a daemon in another namespace linked to the test's.
+    public init(tls: Bool = false, alsoOn otherAddress: (address: String, clients: String)? = nil) throws {
+        self.otherAddress = otherAddress
         guard FileManager.default.isExecutableFile(atPath: "\(Self.binaries)/initdb") else {
             throw PostgresHarnessError.notInstalled("\(Self.binaries)/initdb")
         }
@@ -46,6 +55,13 @@ public final class PostgresHarness: @unchecked Sendable {  // `server` is touche
         }
         try Self.runUnprivileged("\(Self.binaries)/initdb", ["-D", directory.file("data").path, "-U", "onair", "--auth=trust",
                                                              "-E", "UTF8", "--no-sync", "--no-instructions"])
+        if let otherAddress {
+            let rules = directory.file("data").appendingPathComponent("pg_hba.conf")
+            let handle = try FileHandle(forWritingTo: rules)
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("host all onair \(otherAddress.clients) trust\n".utf8))
+            try handle.close()
+        }
         port = try FreePort.pick()
         try start()
         try Self.runUnprivileged("\(Self.binaries)/createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "onair", "onair"])
@@ -70,7 +86,8 @@ public final class PostgresHarness: @unchecked Sendable {  // `server` is touche
     public func start() throws {
         let process = try ProcessRunner.start("\(Self.binaries)/postgres",
                                               ["-D", directory.file("data").path, "-p", "\(port)", "-k", directory.url.path,
-                                               "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=50"]
+                                               "-c", "listen_addresses=127.0.0.1\(otherAddress.map { "," + $0.address } ?? "")",
+                                               "-c", "fsync=off", "-c", "max_connections=50"]
                                                 + (certificates.map { ["-c", "ssl=on", "-c", "ssl_cert_file=\($0.certificate.path)",
                                                                        "-c", "ssl_key_file=\($0.key.path)"] } ?? []),
                                               unprivileged: true)

@@ -6,9 +6,9 @@
             connection. Reports the time from the windows' preroll until all N are claimed and
             recording, how the stations spread over the daemons, CPU and RSS per daemon over the
             steady part of the window, and audio missing from the files.
-  claims    claim throughput: R rules in the database, of which C come due at one instant; D daemons
-            claim them. Every claim is timed by the database itself (a trigger on the lease table),
-            so the figure is claims per second of the database's clock.
+  claims    how soon claims follow: R rules in the database, of which C come due at one instant; D daemons
+            claim them. Every claim is timed by the database itself (a trigger on the lease table), so
+            the figures are seconds after due on the database's clock.
   takeover  one long episode on a shared recordings directory; K times: kill -9 the daemon recording it,
             time until another daemon's part starts (from the recordings index), restart the killed one.
 
@@ -240,13 +240,14 @@ def timing_check(database, count):
 
 
 def claim_log(database):
-    """A trigger recording, on the database's clock, each time a station's lease passes to a daemon."""
+    """A trigger recording, on the database's clock, each time a station's lease passes to a daemon (by its --name:
+    a lease's holder is NAME/INSTANCE)."""
     database.sql("""
         CREATE TABLE bench_claim (station TEXT, daemon TEXT, epoch BIGINT, at TIMESTAMPTZ DEFAULT clock_timestamp());
         CREATE FUNCTION bench_claimed() RETURNS trigger AS $$
         BEGIN
             IF TG_OP = 'INSERT' OR NEW.daemon <> OLD.daemon OR NEW.epoch <> OLD.epoch THEN
-                INSERT INTO bench_claim (station, daemon, epoch) VALUES (NEW.station, NEW.daemon, NEW.epoch);
+                INSERT INTO bench_claim (station, daemon, epoch) VALUES (NEW.station, split_part(NEW.daemon, '/', 1), NEW.epoch);
             END IF;
             RETURN NEW;
         END $$ LANGUAGE plpgsql;
@@ -407,18 +408,19 @@ def claims(args):
             (first, last, n), = database.sql("SELECT extract(epoch FROM min(at)), extract(epoch FROM max(at)), count(*) FROM bench_claim")
             per = database.sql("SELECT daemon, count(*) FROM bench_claim GROUP BY daemon ORDER BY daemon")
             due = start.timestamp() - 3
-            rows.append((count, int(n), float(first) - due, float(last) - due, int(n) / max(1e-9, float(last) - float(first)),
-                         ", ".join(f"{c}" for _, c in per), os.getloadavg()[0]))
+            rows.append((count, int(n), float(first) - due, float(last) - due, ", ".join(f"{c}" for _, c in per), os.getloadavg()[0]))
             print(rows[-1], file=sys.stderr)
     print(f"## Claim throughput: {args.due} episodes due at once among {args.rules:,} rules\n")
     print(f"{args.rules:,} one-off rules in the database, {args.due} of them opening at the same instant (the rest a month "
           f"later), each on its own station; the stations are a closed port, so a claimed episode costs a failed connection, "
-          f"not a recording. Each claim is timed by the database (a trigger on `station_lease`); `--max-streams {args.due}`.\n")
-    print("| daemons | episodes claimed | first claim after due | last claim after due | claims per second (first → last) "
-          "| per daemon | load average |")
-    print("|---:|---:|---:|---:|---:|---|---:|")
-    for count, n, first, last, rate, per, load in rows:
-        print(f"| {count} | {n} | {first:.2f} s | {last:.2f} s | {rate:.0f} | {per} | {load:.1f} |")
+          f"not a recording. Each claim is timed by the database: a trigger on `station_lease` notes `clock_timestamp()` as each "
+          f"lease is written, in the claiming transaction (which commits right after it marks the episodes); "
+          f"`--max-streams {args.due}`, so one daemon may take them all. \"Due\" is the windows' opening less the default "
+          f"3 s preroll.\n")
+    print("| daemons | episodes claimed | first claim after due | last claim after due | claimed per daemon | load average |")
+    print("|---:|---:|---:|---:|---|---:|")
+    for count, n, first, last, per, load in rows:
+        print(f"| {count} | {n} | {first:.2f} s | {last:.2f} s | {per} | {load:.1f} |")
 
 
 # MARK: takeover
@@ -442,7 +444,8 @@ def takeover(args):
             holder = database.sql("SELECT daemon, epoch FROM station_lease WHERE expires > now()")
             if not holder:
                 raise RuntimeError("nobody holds the station")
-            (name, epoch), = holder
+            (owner, epoch), = holder
+            name = owner.split("/")[0]
             victim = daemons[name]
             victim.process.send_signal(signal.SIGKILL)
             killed_at = time.time()
