@@ -3,6 +3,7 @@ import Foundation
 import Media
 import RadioModel
 import Recording
+import Scheduling
 import SharedStore
 import Store
 import TestSupport
@@ -143,5 +144,35 @@ final class RuntimeJobsTests: XCTestCase {
         XCTAssertEqual(bounded.list().map(\.id), [waiting])
         XCTAssertTrue(eventually(timeout: 10) { (bounded.list().first?.bytes ?? 0) > 0 && bounded.list().first?.title == "Other tone" },
                       "it records the other station: \(bounded.list())")
+    }
+
+    /// Sharing a database, a persisted job of a station another daemon has open is left to that daemon: let go of
+    /// once, with one line naming it, and not claimed, refused and logged again at every renewal.
+    func testAPersistedJobOfAStationOpenOnAnotherDaemonIsLeftToIt() throws {
+        guard let postgres = try TestDatabase.postgresURL() else { throw XCTSkip("a shared database: ONAIR_TEST_DATABASE=postgresql") }
+        let database = try SharedDatabase(location: try PostgresLocation(url: postgres))
+        let holder = try PostgresEpisodeLeases(database: database, identity: DaemonIdentity(name: "holder", host: "elsewhere"), maxStreams: 10)
+        guard case .claimed = try holder.claimStation(station) else { return XCTFail("the holder takes the station") }
+        let here = try PostgresEpisodeLeases(database: database, identity: DaemonIdentity(name: "here"), maxStreams: 10)
+        let shared = try PostgresJobStore(database: database, daemon: here.daemon)
+        let cluster = RuntimeJobs(stations: stations, store: shared, finaliser: Finaliser(index: index), paths: paths, maxStations: 10,
+                                  stationLeases: JobStationLeases(leases: here),
+                                  lookup: { text in try StreamTarget.parse(text, catalogue: { Catalogue(stations: []) }) })
+        defer { cluster.stopAll() }
+        // Unheld, as a daemon that died leaves it.
+        let id = try shared.add(JobSpec(kind: .record, station: station, persist: true))
+        try shared.release(id: id)
+
+        let failures = try cluster.restorePersisted()
+        XCTAssertEqual(failures.map(\.id), [id])
+        XCTAssertEqual(failures.first?.failure, "\(station) is open on daemon holder on elsewhere: start the job there, "
+                       + "so that the station keeps one connection; left to it")
+        XCTAssertEqual(stations.count, 0, "nothing was opened")
+        XCTAssertTrue(try cluster.restorePersisted().isEmpty, "not claimed and refused again at the next renewal")
+        XCTAssertThrowsError(try cluster.start(JobSpec(kind: .relay, station: station, sinks: ["null"]))) { error in
+            XCTAssertEqual((error as? EngineError)?.kind, .configuration, "asked of the wrong daemon: \(error)")
+        }
+        let holderJobs = try PostgresJobStore(database: database, daemon: holder.daemon)
+        XCTAssertEqual(try holderJobs.claimPersisted(running: [], leaving: [], limit: nil).map(\.id), [id], "the holder claims it")
     }
 }

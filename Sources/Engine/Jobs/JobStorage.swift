@@ -9,8 +9,9 @@ public protocol JobStorage: Sendable {
     func remove(id: Int64) throws
     /// The persisted jobs no daemon runs, oldest first, now this daemon's to run: on start those it
     /// ran before it stopped, and with a shared database those of a daemon that stopped renewing its
-    /// leases. `running`: the jobs this daemon runs already; `limit`: how many at most (nil: all).
-    func claimPersisted(running: Set<Int64>, limit: Int?) throws -> [(id: Int64, spec: JobSpec)]
+    /// leases. `running`: the jobs this daemon runs already; `leaving`: jobs it let go of a moment ago
+    /// (another daemon has their station open), not to be claimed again yet; `limit`: how many at most (nil: all).
+    func claimPersisted(running: Set<Int64>, leaving: Set<Int64>, limit: Int?) throws -> [(id: Int64, spec: JobSpec)]
     /// Renews this daemon's leases on `ids`; returns those it no longer holds (another daemon took them).
     func renew(_ ids: Set<Int64>) throws -> Set<Int64>
     /// Gives a persisted job up as the daemon stops, for another daemon to run at once.

@@ -38,10 +38,11 @@ public final class JobStore: JobStorage {
     }
 
     /// The persisted jobs not running yet, oldest first; rows of jobs that were not to persist (a crashed daemon's) go.
-    public func claimPersisted(running: Set<Int64>, limit: Int?) throws -> [(id: Int64, spec: JobSpec)] {
+    public func claimPersisted(running: Set<Int64>, leaving: Set<Int64>, limit: Int?) throws -> [(id: Int64, spec: JobSpec)] {
         try database.write { db in
             try JobRow.filter(Column("persist") == false && !running.contains(Column("id"))).deleteAll(db)
-            return try JobRow.filter(!running.contains(Column("id"))).order(Column("id")).limit(limit ?? -1).fetchAll(db).map { ($0.id!, $0.spec) }
+            return try JobRow.filter(!running.union(leaving).contains(Column("id"))).order(Column("id")).limit(limit ?? -1).fetchAll(db)
+                .map { ($0.id!, $0.spec) }
         }
     }
 

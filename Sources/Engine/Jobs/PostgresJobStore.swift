@@ -43,8 +43,8 @@ public final class PostgresJobStore: JobStorage {
         try database.query("DELETE FROM job WHERE id = \(id)")
     }
 
-    public func claimPersisted(running: Set<Int64>, limit: Int?) throws -> [(id: Int64, spec: JobSpec)] {
-        let running = Array(running)
+    public func claimPersisted(running: Set<Int64>, leaving: Set<Int64>, limit: Int?) throws -> [(id: Int64, spec: JobSpec)] {
+        let running = Array(running), leaving = Array(leaving)
         return try database.transaction { session in
             // Unheld: the jobs of a daemon that is gone, and this daemon's own from before it restarted.
             try session.query("""
@@ -53,6 +53,7 @@ public final class PostgresJobStore: JobStorage {
             return try session.query("""
                 UPDATE job SET daemon = \(daemon), expires = now() + \(length) * interval '1 second'
                 WHERE id IN (SELECT id FROM job WHERE persist AND (daemon IS NULL OR expires <= now() OR (daemon = ANY(\(mine)) AND NOT id = ANY(\(running))))
+                                                      AND NOT id = ANY(\(leaving))
                              ORDER BY id LIMIT \(limit.map(Int64.init)) FOR UPDATE SKIP LOCKED)
                 RETURNING id, spec
                 """).map { row in

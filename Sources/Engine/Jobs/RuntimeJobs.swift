@@ -23,6 +23,10 @@ public final class RuntimeJobs: Sendable {
     /// Sharing a database: the stations' leases the jobs hold, so that a station has one connection in the cluster.
     private let stationLeases: JobStationLeases?
     private let running = Locked<[Int64: RunningJob]>([:])
+    /// Persisted jobs let go of because another daemon has their station open, until when they are left
+    /// to others: the daemon holding the station claims them, and this one does not claim, fail and log
+    /// them again at every renewal.
+    private let leaving = Locked<[Int64: Date]>([:])
     /// Held while a job is added and started, and while unheld jobs are claimed: a job just added is
     /// running (and known to be) before this daemon looks for jobs to claim.
     private let starting = NSLock()
@@ -45,6 +49,8 @@ public final class RuntimeJobs: Sendable {
             return try run(spec, id: id, target: target)
         } catch {
             try? store.remove(id: id)
+            // Asked of the wrong daemon: the request names the one to ask.
+            if let open = error as? StationOpenElsewhere { throw EngineError(open.description, kind: .configuration) }
             throw error
         }
     }
@@ -57,12 +63,21 @@ public final class RuntimeJobs: Sendable {
         var failures: [(Int64, String)] = []
         // Full, a daemon claims no more: the jobs stay for a daemon with room.
         let room = maxStations.map { max(0, $0 - stations.count) }
-        for (id, spec) in try store.claimPersisted(running: Set(running.current.keys), limit: room) {
+        let now = Date()
+        let left = leaving.withLock { leaving in
+            leaving = leaving.filter { $0.value > now }
+            return Set(leaving.keys)
+        }
+        for (id, spec) in try store.claimPersisted(running: Set(running.current.keys), leaving: left, limit: room) {
             do {
                 _ = try admitted(spec)
                 let target = try lookup(spec.station)
                 try checkRoom(for: target)
                 _ = try run(spec, id: id, target: target)
+            } catch let error as StationOpenElsewhere {
+                try? store.release(id: id)
+                leaving.withLock { $0[id] = now.addingTimeInterval(Self.leavingFor) }
+                failures.append((id, "\(error); left to it"))
             } catch {
                 failures.append((id, "\(error)"))
             }
@@ -142,11 +157,7 @@ public final class RuntimeJobs: Sendable {
 
     /// Sharing a database, the station's lease first: another daemon holding it has the station open.
     private func run(_ spec: JobSpec, id: Int64, target: StreamTarget) throws -> JobStatus {
-        if let holder = try stationLeases?.hold(spec.station) {
-            let host = holder.host.isEmpty ? "" : " on \(holder.host)"
-            throw EngineError("\(URLRedaction.redact(spec.station)) is open on daemon \(holder.name)\(host): start the job there, "
-                              + "so that the station keeps one connection", kind: .configuration)
-        }
+        if let holder = try stationLeases?.hold(spec.station) { throw StationOpenElsewhere(station: spec.station, holder: holder) }
         do {
             return try runHeld(spec, id: id, target: target)
         } catch {
@@ -186,6 +197,9 @@ public final class RuntimeJobs: Sendable {
         membership.start()
         return job.status
     }
+
+    /// How long a job let go of is left to other daemons: a lease's length, in which the holder claims it.
+    private static let leavingFor: TimeInterval = 15
 
     private static func template(_ spec: JobSpec) throws -> FileNameTemplate {
         guard let output = spec.output else { return spec.splitTracks ? .tracks : .standard }
@@ -295,4 +309,15 @@ private final class JobTally: EventConsumer, PacketConsumer, TitleConsumer, Send
     }
 
     func finish() {}
+}
+
+/// A job's station is open on another daemon of the cluster, which is to run it.
+private struct StationOpenElsewhere: Error, CustomStringConvertible {
+    let station: String
+    let holder: DaemonPlace
+
+    var description: String {
+        let host = holder.host.isEmpty ? "" : " on \(holder.host)"
+        return "\(URLRedaction.redact(station)) is open on daemon \(holder.name)\(host): start the job there, so that the station keeps one connection"
+    }
 }
