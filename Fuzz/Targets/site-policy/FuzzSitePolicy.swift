@@ -17,9 +17,11 @@ func fuzzSitePolicy(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                      "answered to '\(host)'")
     }
     if let origin, let host, policy.crossSiteReason(origin: origin, fetchSite: fetchSite, host: host) == nil {
-        // Taken as this site's own: the Origin's host is the Host's, or the public URL's.
-        let theirs = URLComponents(string: origin.trimmingCharacters(in: .whitespaces))?.host?.lowercased()
+        // Taken as this site's own: the Origin's host is the Host's, or the public URL's. A name and the same name
+        // with a trailing dot (its absolute form) are one host, as SitePolicy reads them.
+        var theirs = URLComponents(string: origin.trimmingCharacters(in: .whitespaces))?.host?.lowercased()
             .trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        while theirs?.hasSuffix(".") == true { theirs?.removeLast() }
         let ours = SitePolicy.hostName(ofHostHeader: host)
         precondition(theirs != nil && (theirs == ours || theirs == "radio.example"), "'\(origin)' taken for the site of '\(host)'")
         precondition(fetchSite.map { ["same-origin", "none"].contains($0.lowercased()) } ?? true, "Sec-Fetch-Site '\(fetchSite!)' let through")
