@@ -19,7 +19,12 @@ public final class JobStationLeases: Sendable {
 
     /// Holds `station` for one more job; when another daemon holds it, that daemon (and nothing is held).
     public func hold(_ station: String) throws(ScheduleError) -> DaemonPlace? {
-        if held.withLock({ held in held[station].map { _ in held[station]!.jobs += 1 } != nil }) { return nil }
+        let heldAlready = held.withLock { held -> Bool in
+            guard held[station] != nil else { return false }
+            held[station]!.jobs += 1
+            return true
+        }
+        if heldAlready { return nil }
         let claim: StationClaim
         do {
             claim = try leases.claimStation(station)

@@ -106,9 +106,9 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     private var lastChangeCounter: Int?
     private var lastRenewal = Date.distantPast
     private var lastRetentionSweep = Date.distantPast
-    /// Parts finished from journals on start, sharing a database: attached to their episode when this
-    /// daemon takes it over (if another daemon does, the part is in the shared index all the same).
-    private var partsFinishedOnStart: [FinishedRecording] = []
+    /// Sharing a database: the episodes whose parts this daemon finished (and attached) on start. Taking
+    /// one of them over, it does not say that the earlier daemon's part is out of reach.
+    private var episodesFinishedOnStart: Set<Int64> = []
 
     /// `jobStations`: the stations the runtime jobs hold (with `leases`), renewed with the episodes' leases.
     public init(store: any ScheduleStorage, guide: GuideStore? = nil, index: any RecordingsIndexing, leases: (any EpisodeLeases)? = nil,
@@ -444,36 +444,45 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     /// attached; where it cannot be reached, the episode says so, and the daemon that wrote it attaches it
     /// when it starts again. The rest of the window is recorded as a part of its own.
     private func takeOverOrphans(_ leases: any EpisodeLeases, at instant: Date) throws {
-        var claimed: [(orphan: OrphanedEpisode, rule: ScheduleRule)] = []
-        for orphan in try leases.orphaned() where !lock.withLock({ running.contains(orphan.episode.id!) }) {
-            guard let rule = rules[orphan.episode.ruleID], let lease = try leases.claim(orphan.episode) else { continue }
-            lock.withLock { held[orphan.episode.id!] = lease }
-            claimed.append((orphan, rule))
+        let candidates = try leases.orphaned().filter { orphan in
+            rules[orphan.episode.ruleID] != nil && !lock.withLock { running.contains(orphan.episode.id!) }
         }
+        guard !candidates.isEmpty else { return }
+        // Claimed all at once, as due episodes are.
+        let claimedLeases = try leases.claim(candidates.map(\.episode))
+        let claimed = candidates.filter { claimedLeases[$0.episode.id!] != nil }
         guard !claimed.isEmpty else { return }
-        let ids = Set(claimed.map { $0.orphan.episode.id! })
-        let holderFolders = claimed.compactMap { $0.orphan.holder?.recordings }.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        let recovered = partsFinishedOnStart + finishLeftoverJournals(in: journalFolders(of: claimed.map(\.rule)) + holderFolders, episodes: ids)
-        try attach(recovered.filter { $0.episode.map(ids.contains) ?? false })
-        for (orphan, rule) in claimed {
-            let id = orphan.episode.id!
+        lock.withLock { for orphan in claimed { held[orphan.episode.id!] = claimedLeases[orphan.episode.id!] } }
+        let ids = Set(claimed.map { $0.episode.id! })
+        let holderFolders = claimed.compactMap { $0.holder?.recordings }.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let parts = finishLeftoverJournals(in: journalFolders(of: claimed.compactMap { rules[$0.episode.ruleID] }) + holderFolders,
+                                           episodes: ids)
+        try attach(parts.filter { $0.episode.map(ids.contains) ?? false })
+        let withParts = episodesFinishedOnStart.union(parts.compactMap(\.episode))
+        var resumed: [(episode: Episode, rule: ScheduleRule)] = []
+        for orphan in claimed {
+            let id = orphan.episode.id!, rule = rules[orphan.episode.ruleID]!
             var reason = orphan.wasOwn ? "resumed after a restart" : "taken over: its daemon stopped renewing its lease"
-            if let holder = orphan.holder, !orphan.wasOwn, !recovered.contains(where: { $0.episode == id }) {
+            if let holder = orphan.holder, !orphan.wasOwn, !withParts.contains(id) {
                 reason += "; \(Self.unreachablePartNote(holder)), if it wrote one: it finishes and attaches it when it starts again"
             }
-            let episode = try resume(orphan.episode, parts: recovered, at: instant, reason: reason)
+            let episode = try resume(orphan.episode, at: instant, reason: reason)
             if episode.status == .scheduled, !rule.paused {
-                try start([(episode, rule)], at: instant)
+                resumed.append((episode, rule))
             } else {
                 releaseLease(of: id)
             }
         }
+        try start(resumed, at: instant)
     }
 
-    /// How an episode taken over says that its earlier daemon's part was out of this daemon's reach.
+    /// How an episode taken over says that its earlier daemon's part was out of this daemon's reach;
+    /// `attach` takes the note out once the part is attached.
     private static func unreachablePartNote(_ holder: DaemonPlace) -> String {
-        "the part daemon \(holder.name) on \(holder.host) was writing is not reachable here"
+        "\(unreachablePartNotePrefix)\(holder.name) on \(holder.host) was writing is not reachable here"
     }
+
+    private static let unreachablePartNotePrefix = "the part daemon "
 
     // MARK: Restart
 
@@ -489,10 +498,10 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         try attach(recovered.filter { $0.episode != nil })
         if leases == nil {
             for episode in try store.episodes(status: .recording) {
-                try resume(episode, parts: recovered, at: instant, reason: "resumed after a restart")
+                try resume(episode, at: instant, reason: "resumed after a restart")
             }
         } else {
-            partsFinishedOnStart = recovered
+            episodesFinishedOnStart = Set(recovered.compactMap(\.episode))
         }
         var missed: [DueOccurrence] = []
         for rule in rules where !rule.paused {
@@ -507,16 +516,11 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         }
     }
 
-    /// An episode that was recording when its daemon stopped: its finished parts attached, and
-    /// scheduled again for the rest of its window, or closed if the window is over. A part belongs to the
-    /// episode its journal names: a runtime job's part, or another episode's on the same station and
-    /// time, never joins it. (Journals from before they named their episode give parts that are indexed,
-    /// and attached to none.)
+    /// An episode that was recording when its daemon stopped, as the database holds it now (with the
+    /// parts `attach` gave it): scheduled again for the rest of its window, or closed if the window is over.
     @discardableResult
-    private func resume(_ interrupted: Episode, parts recovered: [FinishedRecording], at instant: Date, reason: String) throws -> Episode {
+    private func resume(_ interrupted: Episode, at instant: Date, reason: String) throws -> Episode {
         var episode = try store.episode(id: interrupted.id!) ?? interrupted
-        let parts = recovered.filter { $0.episode == episode.id }
-        episode.files += parts.map(\.file).filter { !episode.files.contains($0) }
         if episode.windowEnd > instant {
             episode.status = .scheduled
             episode.reason = reason
@@ -532,6 +536,9 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     /// Attaches finished parts to the episodes their journals name, in the order they were recorded,
     /// whatever the episode's state: the part of a daemon that was cut off, finished when it starts
     /// again, joins the parts the daemon that took over recorded, and the gap before the next part is noted.
+    /// A part belongs to the episode its journal names: a runtime job's part, or another episode's on the
+    /// same station and time, never joins it. (Journals from before they named their episode give parts
+    /// that are indexed, and attached to none.)
     private func attach(_ parts: [FinishedRecording]) throws {
         guard !parts.isEmpty else { return }
         let indexed = try index.all()
@@ -542,7 +549,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
                 episode.files = Self.ordered(episode.files + [part.file], starts: starts)
                 // It is reached now: the note that it was not goes.
                 episode.reason = episode.reason.map {
-                    $0.components(separatedBy: "; ").filter { !$0.hasPrefix("the part daemon ") }.joined(separator: "; ")
+                    $0.components(separatedBy: "; ").filter { !$0.hasPrefix(Self.unreachablePartNotePrefix) }.joined(separator: "; ")
                 }
             }
             guard let updated else { continue }
