@@ -457,7 +457,9 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         let holderFolders = claimed.compactMap { $0.holder?.recordings }.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let parts = finishLeftoverJournals(in: journalFolders(of: claimed.compactMap { rules[$0.episode.ruleID] }) + holderFolders,
                                            episodes: ids)
-        try attach(parts.filter { $0.episode.map(ids.contains) ?? false })
+        // Every part that names its episode joins it, as on start: the recordings folder may also hold a
+        // leftover of an episode not taken over here.
+        try attach(parts.filter { $0.episode != nil })
         let withParts = episodesFinishedOnStart.union(parts.compactMap(\.episode))
         var resumed: [(episode: Episode, rule: ScheduleRule)] = []
         for orphan in claimed {
