@@ -130,10 +130,13 @@ public final class DaemonService: Sendable {
         var schedulerOptions = ScheduleDaemon.Options()
         schedulerOptions.preroll = options.preroll
         (schedulerOptions.minFree, schedulerOptions.retentionSweep) = (options.minFree, options.retentionSweep)
-        let episodes = EpisodeRecordings(stations: stations, finaliser: finaliser, paths: paths, lookup: lookup)
+        let episodes = EpisodeRecordings(stations: stations, finaliser: finaliser, paths: paths, lookup: lookup, log: log)
         let jobStations = leases.map(JobStationLeases.init)
+        // The scheduler, made below, tries again the jobs' parts that could not be finalised, as it does the episodes'.
+        let finishingLater = Locked<(@Sendable (URL) -> Void)?>(nil)
         let jobs = RuntimeJobs(stations: stations, store: jobStore, finaliser: finaliser, paths: paths,
-                               maxStations: options.sharedDatabase == nil ? nil : options.maxStreams, stationLeases: jobStations, lookup: lookup)
+                               maxStations: options.sharedDatabase == nil ? nil : options.maxStreams, stationLeases: jobStations,
+                               finishLater: { journal in finishingLater.current?(journal) }, lookup: lookup)
         // Sharing a database, the jobs' leases are renewed with the episodes' (a database out of reach is then one log line).
         let shareJobs: @Sendable () throws -> Void = {
             let (lost, failures) = try jobs.shareWork()
@@ -146,6 +149,7 @@ public final class DaemonService: Sendable {
                                        alsoOnRenewal: shareJobs, finaliser: finaliser,
                                        recordings: paths.recordings, recorder: episodes, options: schedulerOptions, log: logAndCount)
         self.scheduler = scheduler
+        finishingLater.withLock { $0 = { [weak scheduler] journal in scheduler?.finishLater(journal) } }
         guideRefresher = GuideRefresher(store: guide, every: options.guideRefresh) { url, outcome in
             switch outcome {
             case .success(.notModified): log(DaemonEvent(event: "guide-unchanged", message: URLRedaction.redact(url)))

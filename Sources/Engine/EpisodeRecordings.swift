@@ -18,16 +18,20 @@ public final class EpisodeRecordings: EpisodeRecorder, Sendable {
     private let finaliser: Finaliser
     private let paths: AppPaths
     private let lookup: @Sendable (String) throws -> StreamTarget
+    private let log: @Sendable (DaemonEvent) -> Void
     private let episodes = Locked<[Int64: RunningEpisode]>([:])
     /// Episodes' completions: detaching, then waiting for the finaliser, off the decode threads.
     private let completions = DispatchQueue(label: "onair.episodes")
 
     /// `lookup` turns a rule's station (an id or a URL) into what to connect to.
-    public init(stations: Stations, finaliser: Finaliser, paths: AppPaths, lookup: @escaping @Sendable (String) throws -> StreamTarget) {
+    /// `log` gets a line when a recording finds the disk full, and when it writes again.
+    public init(stations: Stations, finaliser: Finaliser, paths: AppPaths, lookup: @escaping @Sendable (String) throws -> StreamTarget,
+                log: @escaping @Sendable (DaemonEvent) -> Void) {
         self.stations = stations
         self.finaliser = finaliser
         self.paths = paths
         self.lookup = lookup
+        self.log = log
     }
 
     public func record(_ job: EpisodeJob, finished: @escaping @Sendable (EpisodeOutcome) -> Void) throws(ScheduleError) {
@@ -46,7 +50,16 @@ public final class EpisodeRecordings: EpisodeRecorder, Sendable {
                     let clock = connection.clock
                     plan.wallClock = { clock.now }
                     let recorder = try Recorders.make(plan: plan, split: rule.splitTracks ? SplitOptions() : nil,
-                                                      finaliser: finaliser, onEvent: running.note)
+                                                      finaliser: finaliser) { [log] event in
+                        running.note(event)
+                        switch event {
+                        case .noRoom(let message):
+                            log(DaemonEvent(event: "recording-no-room", station: URLRedaction.redact(rule.station), message: "\(message); audio is left out until there is room"))
+                        case .roomAgain(let leftOut):
+                            log(DaemonEvent(event: "recording-room-again", station: URLRedaction.redact(rule.station), message: RecordingEvent.roomAgainLine(leftOut: leftOut)))
+                        default: break
+                        }
+                    }
                     let window = EpisodeWindow.make(recorder: recorder, window: job.window, clock: clock,
                                                     pcm: connection.pipeline.format) { [weak self] _ in self?.close(id) }
                     running.window = window
@@ -97,6 +110,10 @@ private final class RunningEpisode: Sendable {
         var membership: Stations.Membership?
         var files: [String] = []
         var failure: String?
+        var unfinished: [URL] = []
+        /// Seconds left out while the disk was full, and whether it still is.
+        var leftOut = 0.0
+        var noRoom: String?
     }
 
     init(job: EpisodeJob, finished: @escaping @Sendable (EpisodeOutcome) -> Void) {
@@ -127,7 +144,14 @@ private final class RunningEpisode: Sendable {
         state.withLock { state in
             switch event {
             case .finished(let recording): state.files.append(recording.file)
-            case .failed(let message, _), .notFinalised(let message, _): state.failure = state.failure ?? message
+            case .failed(let message, _): state.failure = state.failure ?? message
+            case .notFinalised(let message, let journal):
+                state.failure = state.failure ?? message
+                state.unfinished.append(journal)
+            case .noRoom(let message): state.noRoom = message
+            case .roomAgain(let leftOut):
+                state.leftOut += leftOut
+                state.noRoom = nil
             case .started: break
             }
         }
@@ -143,9 +167,28 @@ private final class RunningEpisode: Sendable {
                                bytes: status.bytes, title: status.title, gaps: status.gaps, partial: status.partial?.path)
     }
 
+    /// Audio that first arrived this long after the window opened is told in the note: the connection, made
+    /// before the window, took that long (a server slow to answer); the file is short by about as much.
+    static let lateAudioTolerance: TimeInterval = 1
+
+    /// "audio first arrived N s after the window opened", for a recording on time whose audio was not.
+    private var lateAudio: String? {
+        guard !job.late, let first = window?.firstSampleAt else { return nil }
+        let late = first.timeIntervalSince(job.window.start)
+        guard late > Self.lateAudioTolerance else { return nil }
+        return String(format: "audio first arrived %.1f s after the window opened", late)
+    }
+
     func report(streamFailure: String?) {
-        let (recorded, recordingFailure) = state.withLock { ($0.files, $0.failure) }
-        finished(EpisodeOutcome(files: recorded, firstSampleAt: window?.firstSampleAt,
-                                failure: recordingFailure ?? (recorded.isEmpty ? streamFailure : nil)))
+        let (recorded, recordingFailure, fullDisk, unfinished) = state.withLock { state in
+            // A full disk is not a failure, but the audio it left out is told in the episode's note.
+            var fullDisk = state.leftOut > 0 ? String(format: "%.0f s left out while the disk was full", state.leftOut) : nil
+            if let noRoom = state.noRoom { fullDisk = [fullDisk, "\(noRoom) until the end"].compactMap { $0 }.joined(separator: "; ") }
+            return (state.files, state.failure, fullDisk, state.unfinished)
+        }
+        let failure = [recordingFailure ?? (recorded.isEmpty ? streamFailure : nil), lateAudio, fullDisk].compactMap { $0 }
+            .joined(separator: "; ")
+        finished(EpisodeOutcome(files: recorded, firstSampleAt: window?.firstSampleAt, failure: failure.isEmpty ? nil : failure,
+                                unfinished: unfinished))
     }
 }

@@ -9,10 +9,22 @@ public enum RecordingEvent: Sendable {
     case started(partial: URL)
     /// The finished file is in place (and in the index).
     case finished(FinishedRecording)
-    /// The recording stopped on an error (a full disk); what was written is kept in the partial file.
+    /// The recording stopped on an error; what was written is kept in the partial file.
     case failed(String, partial: URL?)
+    /// A write found the disk full (the error's line): the recording goes on, leaving the audio out until
+    /// there is room.
+    case noRoom(String)
+    /// There is room again: the audio left out, this many seconds, is a gap in the recording.
+    case roomAgain(leftOut: Double)
     /// The partial file could not be finalised; `onair recover` can try again.
     case notFinalised(String, journal: URL)
+}
+
+extension RecordingEvent {
+    /// What `roomAgain` says, wherever it is shown.
+    public static func roomAgainLine(leftOut: Double) -> String {
+        String(format: "recording again: %.1f s left out while the disk was full, marked as a gap", leftOut)
+    }
 }
 
 /// Where a recording stands, for a status line.
@@ -56,6 +68,9 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {  
     private let connections = ConnectionInbox()
     private var gaps = 0
     private var state = RecordingStatus.State.waiting
+    /// When a track could not be made for want of room, and when to try again.
+    private var noRoom: (since: Date, retryAt: Date)?
+    static let noRoomRetryInterval: TimeInterval = 1
 
     init(label: String, plan: RecordingPlan, finaliser: Finaliser, onEvent: @escaping @Sendable (RecordingEvent) -> Void) {
         self.label = label; self.plan = plan; self.finaliser = finaliser; self.onEvent = onEvent
@@ -112,18 +127,43 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {  
             }
             return track
         }
+        let now = Date()
+        if let noRoom, now < noRoom.retryAt { return nil }
         let fresh = connections.take() != nil
-        let opened = try RecordingTrack(plan: plan, containers: containers, title: title, titleDetails: titleDetails, track: nil, startedAt: plan.now,
-                                        connection: connections.current, makeWriter: makeWriter)
+        let opened: RecordingTrack
+        do {
+            opened = try RecordingTrack(plan: plan, containers: containers, title: title, titleDetails: titleDetails, track: nil,
+                                        startedAt: plan.now, connection: connections.current, onRoom: { [weak self] in self?.noteRoom($0) },
+                                        makeWriter: makeWriter)
+        } catch {
+            guard error.isNoRoom else { throw error }
+            // No room to begin the file: the audio is left out, as in a file that found the disk full.
+            if noRoom == nil { onEvent(.noRoom(error.description)) }
+            noRoom = (since: noRoom?.since ?? now, retryAt: now + Self.noRoomRetryInterval)
+            state = .recording
+            return nil
+        }
         // A recording that begins with its connection begins with the station's pre-roll.
         if fresh { try notePreRoll(on: opened) }
         track = opened
         state = .recording
         onEvent(.started(partial: opened.partial.url))
+        if let since = noRoom?.since {
+            noRoom = nil
+            let leftOut = now.timeIntervalSince(since)
+            try opened.noteGap(seconds: leftOut)
+            noteRoom(.again(leftOut: leftOut))
+        }
         return opened
     }
 
-    /// Runs a write; a failure ends the recording, keeping what was written, and is rethrown so the
+    private func noteRoom(_ change: RecordingTrack.RoomChange) {
+        if case .again = change { gaps += 1 }
+        onEvent(change.event)
+    }
+
+    /// Runs a write; a failure (other than a full disk, which the track rides out) ends the recording,
+    /// keeping what was written, and is rethrown so the
     /// fan-out detaches this consumer and reports it.
     func writing(_ body: () throws -> Void) throws {
         do {

@@ -1,9 +1,10 @@
 import Foundation
 
 /// `{"event":"recording-started","partial":…}`, `recording-finished` with the recording,
-/// `recording-failed`, `recording-not-finalised`: a recording's events as `--json` lines write them.
+/// `recording-failed`, `recording-no-room`, `recording-room-again` (with the seconds left out),
+/// `recording-not-finalised`: a recording's events as `--json` lines write them.
 extension RecordingEvent: Encodable {
-    private enum Keys: String, CodingKey { case event, partial, recording, message, journal }
+    private enum Keys: String, CodingKey { case event, partial, recording, message, journal, leftOut }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
@@ -18,6 +19,12 @@ extension RecordingEvent: Encodable {
             try c.encode("recording-failed", forKey: .event)
             try c.encode(message, forKey: .message)
             try c.encodeIfPresent(partial?.path, forKey: .partial)
+        case .noRoom(let message):
+            try c.encode("recording-no-room", forKey: .event)
+            try c.encode(message, forKey: .message)
+        case .roomAgain(let leftOut):
+            try c.encode("recording-room-again", forKey: .event)
+            try c.encode(leftOut, forKey: .leftOut)
         case .notFinalised(let message, let journal):
             try c.encode("recording-not-finalised", forKey: .event)
             try c.encode(message, forKey: .message)

@@ -88,34 +88,62 @@ final class RecordRecoveryTests: XCTestCase {
         XCTAssertTrue(files(endingIn: ".partial.mp3").isEmpty && files(endingIn: ".partial.journal").isEmpty)
     }
 
-    func testAFullDiskStopsOnlyThatRecordingAndKeepsWhatWasWritten() throws {
+    func testAFullDiskLeavesAudioOutUntilThereIsRoomThenTheFileGoesOnWithTheGapMarked() throws {
         guard geteuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root (CI runs as root)") }
-        // The recording of 127.0.0.1 goes to a 128 KiB tmpfs; that of localhost to the ordinary disk.
+        // The recording of 127.0.0.1 goes to a 1 MiB tmpfs; that of localhost to the ordinary disk.
         let small = recordings.appendingPathComponent("127.0.0.1")
         try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
-        let mount = try ProcessRunner.run("mount", ["-t", "tmpfs", "-o", "size=128k", "tmpfs", small.path], timeout: 10)
+        let mount = try ProcessRunner.run("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path], timeout: 10)
         guard mount.succeeded else { throw XCTSkip("cannot mount a tmpfs here: \(mount.stderrText)") }
         defer { _ = try? ProcessRunner.run("umount", ["-l", small.path], timeout: 10) }
+        // A file that leaves room for about 3 s of the 128 kbit/s stream.
+        let filler = small.appendingPathComponent("filler")
+        var space = statvfs()
+        XCTAssertEqual(statvfs(small.path, &space), 0)
+        let free = Int(space.f_bavail) * Int(space.f_bsize)
+        XCTAssertTrue(FileManager.default.createFile(atPath: filler.path, contents: Data(count: free - 48 * 1024)))
 
-        try serveTone(at: "/tone.mp3", seconds: 20, realTime: false)
-        let result = try onair.run(["record", server.url("/tone.mp3").absoluteString,
-                                    "http://localhost:\(server.port)/tone.mp3", "--duration", "15", "--json"])
-        XCTAssertEqual(result.status, 2, "a failed recording is exit status 2: \(result)")
-        let lastLine = result.stderrText.split(separator: "\n").last.map(String.init) ?? ""
-        XCTAssertTrue(lastLine.hasPrefix("onair: 127.0.0.1: ") && lastLine.contains("the disk is full"), result.stderrText)
+        try serveTone(at: "/tone.mp3", seconds: 16, realTime: true)
+        let record = try onair.start(["record", server.url("/tone.mp3").absoluteString,
+                                      "http://localhost:\(server.port)/tone.mp3", "--duration", "12", "--json"])
+        defer { record.stop() }
+        let full = Date()
+        while !record.stdoutText.contains("recording-no-room"), Date().timeIntervalSince(full) < 12 { Thread.sleep(forTimeInterval: 0.1) }
+        let noRoom = try XCTUnwrap(OnairBinary.events(record.stdoutText).first { $0["event"] as? String == "recording-no-room" },
+                                   "the disk filled: \(record.stdoutText)")
+        XCTAssertEqual(noRoom["station"] as? String, "127.0.0.1")
+        XCTAssertTrue((noRoom["message"] as? String)?.hasSuffix("the disk is full") == true, "\(noRoom)")
+        Thread.sleep(forTimeInterval: 2)
+        try FileManager.default.removeItem(at: filler)
+        XCTAssertTrue(record.waitForExit(timeout: 30))
 
+        let result = record.result()
+        XCTAssertEqual(result.status, 0, "a full disk for a while fails nothing: \(result)")
         let events = OnairBinary.events(result.stdoutText)
-        let failure = try XCTUnwrap(events.first { $0["event"] as? String == "recording-failed" }, result.stdoutText)
-        XCTAssertEqual(failure["station"] as? String, "127.0.0.1")
-        let partial = URL(fileURLWithPath: try XCTUnwrap(failure["partial"] as? String))
+        XCTAssertFalse(events.contains { $0["event"] as? String == "recording-failed" }, result.stdoutText)
+        let again = try XCTUnwrap(events.first { $0["event"] as? String == "recording-room-again" }, result.stdoutText)
+        let leftOut = try XCTUnwrap(again["leftOut"] as? Double)
+        XCTAssertGreaterThan(leftOut, 1.5, "the disk was full for the two seconds before the filler went")
+        XCTAssertLessThan(leftOut, 6)
+
         let finished = RecordedFile.finished(result.stdoutText)
         let other = try XCTUnwrap(finished.first { ($0["source"] as? String)?.contains("localhost") == true },
                                   "the other recording went on: \(result.stdoutText)")
-        XCTAssertEqual(other["duration"] as? Double ?? 0, 15, accuracy: 0.1)
-        // What was written is valid: either still the partial file, or finished if there was room for that.
-        let kept = finished.first { ($0["source"] as? String)?.contains("127.0.0.1") == true }
-            .flatMap { $0["file"] as? String }.map(URL.init(fileURLWithPath:)) ?? partial
-        XCTAssertEqual(try FFprobe.decodeErrors(kept), 0, kept.path)
-        XCTAssertGreaterThan(try FFprobe.decodePCM(kept).duration, 1, kept.path)
+        XCTAssertEqual(other["duration"] as? Double ?? 0, 12, accuracy: 0.1)
+        XCTAssertEqual((other["gaps"] as? [[String: Any]])?.count, 0)
+
+        // One file, whole: the audio before the full disk, a gap where it was left out, the audio after.
+        let kept = try XCTUnwrap(finished.first { ($0["source"] as? String)?.contains("127.0.0.1") == true }, result.stdoutText)
+        let file = URL(fileURLWithPath: try XCTUnwrap(kept["file"] as? String))
+        XCTAssertEqual(file.deletingLastPathComponent().path, small.path)
+        XCTAssertEqual(try FFprobe.decodeErrors(file), 0, file.path)
+        let duration = try FFprobe.decodePCM(file).duration
+        XCTAssertEqual(duration, kept["duration"] as? Double ?? 0, accuracy: 0.1)
+        XCTAssertEqual(duration + leftOut, 12, accuracy: 0.5, "what is in the file and what was left out make the 12 s")
+        let gaps = try XCTUnwrap(kept["gaps"] as? [[String: Any]])
+        XCTAssertEqual(gaps.count, 1, "\(kept)")
+        XCTAssertEqual(gaps.first?["seconds"] as? Double ?? 0, leftOut, accuracy: 0.01)
+        XCTAssertEqual(gaps.first?["at"] as? Double ?? 0, 3, accuracy: 1.5, "the gap is where the disk filled")
+        XCTAssertTrue(files(endingIn: ".partial.mp3").isEmpty && files(endingIn: ".partial.journal").isEmpty)
     }
 }

@@ -166,6 +166,33 @@ final class ScheduleDaemonTests: XCTestCase {
         XCTAssertEqual(daemon.result().status, 0, daemon.stderrText)
     }
 
+    func testAudioThatArrivesAfterTheWindowOpenedIsToldInTheEpisodesNote() throws {
+        // The daemon connects 3 s before the window (its default pre-roll); this server answers 5 s later.
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let audio = try Data(contentsOf: AudioFixtures.sine(frequency: 440, seconds: 20, codec: .mp3, bitrate: 128))
+        let stream = FixtureHTTPServer.icyStream(ICYStreamWriter(audio: audio, metaint: 16_000, schedule: []), bytesPerSecond: 16_000)
+        server.route("/slow.mp3") { request, connection in
+            Thread.sleep(forTimeInterval: 5)
+            try stream(request, connection)
+        }
+        _ = try startDaemon()
+        let start = wholeSecond(in: 4)
+        try addOnce(server.url("/slow.mp3").absoluteString, at: start, seconds: 6)
+
+        let episode = try XCTUnwrap(try waitUntilFinished(count: 1, timeout: 30).first)
+        XCTAssertEqual(episode["status"] as? String, "done", "\(episode)")
+        XCTAssertEqual(episode["late"] as? Bool, false, "the daemon was on time; the audio was not")
+        let first = try XCTUnwrap(OnairBinary.date(episode["firstSampleAt"]))
+        let late = first.timeIntervalSince(start)
+        XCTAssertEqual(late, 2, accuracy: 1, "\(episode)")
+        let note = try XCTUnwrap(episode["reason"] as? String, "\(episode)")
+        XCTAssertEqual(note, String(format: "audio first arrived %.1f s after the window opened", late))
+        let file = try XCTUnwrap(files(of: episode).first)
+        // To within a second: the server's first second of audio comes at once, and is labelled with its arrival.
+        XCTAssertEqual(try FFprobe.decodePCM(file).duration + late, 6, accuracy: 1, "the file is short by the late start")
+    }
+
     /// A guide time in XMLTV's form, on a +01:00 clock: "20261124203000 +0100".
     private func xmltvTime(_ date: Date) -> String {
         let formatter = DateFormatter()

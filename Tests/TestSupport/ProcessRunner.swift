@@ -218,6 +218,7 @@ public final class RunningProcess: @unchecked Sendable {
     /// What the process has written to stderr so far.
     public var stderr: Data { (try? Data(contentsOf: outputDirectory.file("stderr"))) ?? Data() }
     public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
 
     /// The outcome so far; meaningful once the process has exited.
     public func result(timedOut: Bool = false) -> ProcessResult {

@@ -30,11 +30,14 @@ public final class RuntimeJobs: Sendable {
     /// Held while a job is added and started, and while unheld jobs are claimed: a job just added is
     /// running (and known to be) before this daemon looks for jobs to claim.
     private let starting = NSLock()
+    private let finishLater: @Sendable (URL) -> Void
 
+    /// `finishLater` gets the journal of a part that could not be finalised (a full disk), to try again.
     public init(stations: Stations, store: any JobStorage, finaliser: Finaliser, paths: AppPaths, maxStations: Int? = nil,
-                stationLeases: JobStationLeases? = nil, lookup: @escaping @Sendable (String) throws -> StreamTarget) {
+                stationLeases: JobStationLeases? = nil, finishLater: @escaping @Sendable (URL) -> Void = { _ in },
+                lookup: @escaping @Sendable (String) throws -> StreamTarget) {
         self.stations = stations; self.store = store; self.finaliser = finaliser; self.paths = paths; self.lookup = lookup
-        self.maxStations = maxStations; self.stationLeases = stationLeases
+        self.maxStations = maxStations; self.stationLeases = stationLeases; self.finishLater = finishLater
     }
 
     /// Starts a job; it runs until `stop`, whoever asked for it.
@@ -186,8 +189,11 @@ public final class RuntimeJobs: Sendable {
             case .record:
                 let plan = target.recordingPlan(programme: nil, template: try Self.template(spec), base: paths.recordings,
                                                 format: RecordingFormat(rawValue: spec.format ?? "copy") ?? .copy)
-                let made = try Recorders.make(plan: plan, split: spec.splitTracks ? SplitOptions() : nil, finaliser: finaliser,
-                                              onEvent: tally.note)
+                let made = try Recorders.make(plan: plan, split: spec.splitTracks ? SplitOptions() : nil, finaliser: finaliser) {
+                    [finishLater] event in
+                    tally.note(event)
+                    if case .notFinalised(_, let journal) = event { finishLater(journal) }
+                }
                 recorder = made
                 return [tally, made]
             }
@@ -302,8 +308,8 @@ private final class JobTally: EventConsumer, PacketConsumer, TitleConsumer, Send
         counts.withLock { counts in
             switch event {
             case .finished(let recording): counts.files.append(recording.file)
-            case .failed(let message, _), .notFinalised(let message, _): counts.lastError = message
-            case .started: break
+            case .failed(let message, _), .notFinalised(let message, _), .noRoom(let message): counts.lastError = message
+            case .started, .roomAgain: break
             }
         }
     }

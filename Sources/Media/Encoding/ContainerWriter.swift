@@ -127,6 +127,15 @@ final class ContainerWriter {
         nextDTS = dts + max(packet.pointee.duration, 1)
     }
 
+    /// Sends on what the muxer holds back (an Ogg page it is filling), so that the output holds all the
+    /// audio written so far.
+    func flush() throws {
+        guard !finished, let context, context.pointee.oformat.pointee.flags & AVFMT_ALLOW_FLUSH != 0 else { return }
+        let result = av_write_frame(context, nil)
+        try throwIfOutputFailed()
+        guard result >= 0 else { throw MediaError("cannot flush the container", code: result) }
+    }
+
     /// Completes the container (trailer, indexes) and closes the output.
     func finish() throws {
         guard !finished, let context else { return }

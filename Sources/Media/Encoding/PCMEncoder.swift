@@ -79,6 +79,15 @@ public final class PCMEncoder: PCMConsumer, @unchecked Sendable {  // codec, res
         }
     }
 
+    /// Sends on what the container holds back: the output then holds all the audio encoded so far (the
+    /// encoder keeps less than a frame).
+    public func flushContainer() throws {
+        try lock.withLock {
+            guard !finished else { return }
+            try writer.flush()
+        }
+    }
+
     /// Flushes everything and completes the container. Errors at this point (a full disk) are lost
     /// to the caller, as `finish` cannot throw; `close()` reports them.
     public func finish() { try? close() }

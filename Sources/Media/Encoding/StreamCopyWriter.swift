@@ -50,6 +50,11 @@ public final class StreamCopyWriter: PacketConsumer, @unchecked Sendable {  // t
         }
     }
 
+    /// Sends on what the container holds back: the output then holds every packet consumed.
+    public func flush() throws {
+        try lock.withLock { try writer?.flush() }
+    }
+
     public func finish() {
         lock.withLock {
             guard !finished else { return }

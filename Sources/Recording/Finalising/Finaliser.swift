@@ -49,6 +49,9 @@ public final class Finaliser: @unchecked Sendable {  // immutable; the work is s
         }
     }
 
+    /// How a failure to make the finished file begins (an episode's note drops it once the file is made).
+    public static let failurePrefix = "cannot finalise "
+
     /// Blocks until everything enqueued is done.
     public func waitUntilIdle() { group.wait() }
 
@@ -107,7 +110,7 @@ public final class Finaliser: @unchecked Sendable {  // immutable; the work is s
             try Self.sync(temporary)
         } catch {
             Self.remove(temporary)
-            throw RecordingError("cannot finalise \(partial.path): \(error)")
+            throw RecordingError("\(Self.failurePrefix)\(partial.path): \(error)")
         }
         let file = try UniquePath.move(temporary, toFreeNameLike: desired)
         let cueSheet = chapters.isEmpty ? nil : try? writeCueSheet(for: file, contents: contents, metadata: metadata, chapters: chapters)
@@ -148,11 +151,11 @@ public final class Finaliser: @unchecked Sendable {  // immutable; the work is s
         let text = CueSheet.text(fileName: file.lastPathComponent, container: file.pathExtension, performer: contents.stationName,
                                  title: metadata["title"] ?? "", date: metadata["date"] ?? "", chapters: chapters)
         let descriptor = open(cue.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw RecordingError("cannot create \(cue.path): \(PartialFile.reason(errno))") }
+        guard descriptor >= 0 else { throw RecordingError.cannot("create", cue.path, errno: errno) }
         defer { close(descriptor) }
         let bytes = Array(text.utf8)
         guard write(descriptor, bytes, bytes.count) == bytes.count else {
-            throw RecordingError("cannot write \(cue.path): \(PartialFile.reason(errno))")
+            throw RecordingError.cannot("write", cue.path, errno: errno)
         }
         return cue
     }
@@ -168,7 +171,7 @@ public final class Finaliser: @unchecked Sendable {  // immutable; the work is s
         let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
         defer { if descriptor >= 0 { close(descriptor) } }
         guard descriptor >= 0, fsync(descriptor) == 0 else {
-            throw RecordingError("cannot sync \(file.path): \(PartialFile.reason(errno))")
+            throw RecordingError.cannot("sync", file.path, errno: errno)
         }
     }
 

@@ -15,7 +15,7 @@ final class Journal {
     init(url: URL, create: Bool) throws(RecordingError) {
         self.url = url
         descriptor = open(url.path, O_RDWR | O_APPEND | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0), 0o644)
-        guard descriptor >= 0 else { throw RecordingError("cannot open \(url.path): \(PartialFile.reason(errno))") }
+        guard descriptor >= 0 else { throw RecordingError.cannot("open", url.path, errno: errno) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             Glibc.close(descriptor)
             descriptor = -1
@@ -25,31 +25,54 @@ final class Journal {
 
     deinit { close() }
 
+    /// Lines (or the rest of one) the disk had no room for: written before anything else, once there is.
+    private var unwritten: [UInt8] = []
+    /// How much may wait for room before the journal gives up: hours of titles, since the recording
+    /// notes nothing else while it cannot write.
+    static let maxUnwrittenBytes = 1 << 20
+
+    /// Appends an entry. On a full disk it waits in memory, whole, for the next append or sync.
     func append(_ entry: JournalEntry) throws(RecordingError) {
-        var line: Data
+        let line: Data
         do {
             line = try Self.encoder.encode(entry)
         } catch {
             throw RecordingError("cannot encode a journal entry: \(error)")
         }
-        line.append(0x0A)
-        let failure = line.withUnsafeBytes { bytes -> Int32? in
+        unwritten.append(contentsOf: line)
+        unwritten.append(0x0A)
+        try writeUnwritten()
+    }
+
+    /// Makes the entries survive a power cut; while some wait for room, there is nothing more to make durable.
+    func sync() throws(RecordingError) {
+        try writeUnwritten()
+        guard unwritten.isEmpty else { return }
+        guard fsync(descriptor) == 0 else { throw RecordingError.cannot("sync", url.path, errno: errno) }
+    }
+
+    /// Whether some entries still wait for room.
+    var isWaitingForRoom: Bool { !unwritten.isEmpty }
+
+    private func writeUnwritten() throws(RecordingError) {
+        guard !unwritten.isEmpty else { return }
+        var failure: RecordingError?
+        let written = unwritten.withUnsafeBytes { bytes -> Int in
             var offset = 0
             while offset < bytes.count {
                 let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
-                    return errno
+                    failure = RecordingError.cannot("write", url.path, errno: errno)
+                    break
                 }
                 offset += count
             }
-            return nil
+            return offset
         }
-        if let failure { throw RecordingError("cannot write \(url.path): \(PartialFile.reason(failure))") }
-    }
-
-    func sync() throws(RecordingError) {
-        guard fsync(descriptor) == 0 else { throw RecordingError("cannot sync \(url.path): \(PartialFile.reason(errno))") }
+        // A line cut short by a full disk is completed from where it stopped, never written twice.
+        unwritten.removeFirst(written)
+        if let failure, !failure.isNoRoom || unwritten.count > Self.maxUnwrittenBytes { throw failure }
     }
 
     /// The entries written so far; a line torn by a crash (the last one) is left out.

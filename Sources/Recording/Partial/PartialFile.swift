@@ -7,7 +7,8 @@ import Glibc
 ///
 /// It only ever holds whole packets: the muxer's bytes gather in memory until `commitPacket()` says a
 /// packet (or Ogg page) is complete, and only committed bytes go to disk. Should a write fail (a full
-/// disk), the file is cut back to the last whole packet, so what is on disk stays playable.
+/// disk), the file is cut back to the last whole packet, so what is on disk stays playable; its owner may
+/// then drop the packets that found no room and go on (`dropCommitted`).
 /// Unchecked Sendable: the muxer callback that appends runs inside its owner's locked write calls.
 final class PartialFile: @unchecked Sendable {  // written only inside its owning recorder's lock
     let url: URL
@@ -15,13 +16,16 @@ final class PartialFile: @unchecked Sendable {  // written only inside its ownin
     /// Bytes from the muxer; the first `committed` of them are whole packets.
     private var buffer: [UInt8] = []
     private var committed = 0
+    /// The container's header at the front of `buffer` while nothing is on disk: never dropped, since
+    /// without it nothing after it plays.
+    private var headerBytes = 0
     private(set) var bytesOnDisk: Int64 = 0
 
     /// Creates the file; never opens one that exists.
     init(url: URL) throws(RecordingError) {
         self.url = url
         descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw RecordingError("cannot create \(url.path): \(Self.reason(errno))") }
+        guard descriptor >= 0 else { throw RecordingError.cannot("create", url.path, errno: errno) }
     }
 
     deinit { close() }
@@ -33,6 +37,20 @@ final class PartialFile: @unchecked Sendable {  // written only inside its ownin
 
     /// Everything appended so far forms whole packets.
     func commitPacket() { committed = buffer.count }
+
+    /// Everything appended so far is the container's header (only before anything reached the disk).
+    func commitHeader() {
+        commitPacket()
+        if bytesOnDisk == 0 { headerBytes = committed }
+    }
+
+    /// Drops the committed packets that could not be written (the disk is full), all but a header still
+    /// to be written: the file stays whole and goes on with later packets.
+    func dropCommitted() {
+        let kept = bytesOnDisk == 0 ? min(headerBytes, committed) : 0
+        buffer.removeSubrange(kept..<committed)
+        committed = kept
+    }
 
     /// Bytes committed but not yet written.
     var bytesPending: Int { committed }
@@ -47,7 +65,7 @@ final class PartialFile: @unchecked Sendable {  // written only inside its ownin
                 let count = write(descriptor, bytes.baseAddress! + offset, committed - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
-                    return .failure(RecordingError("cannot write \(url.path): \(Self.reason(errno))"))
+                    return .failure(RecordingError.cannot("write", url.path, errno: errno))
                 }
                 offset += count
             }
@@ -58,6 +76,7 @@ final class PartialFile: @unchecked Sendable {  // written only inside its ownin
             buffer.removeFirst(count)
             committed = 0
             bytesOnDisk += Int64(count)
+            headerBytes = 0
         case .failure(let error):
             // Part of a packet may have reached the disk: cut it off, so the file ends on a whole packet.
             _ = ftruncate(descriptor, off_t(bytesOnDisk))
@@ -69,7 +88,7 @@ final class PartialFile: @unchecked Sendable {  // written only inside its ownin
     /// Makes what was written survive a power cut.
     func sync() throws(RecordingError) {
         guard descriptor >= 0, fsync(descriptor) == 0 else {
-            throw RecordingError("cannot sync \(url.path): \(Self.reason(errno))")
+            throw RecordingError.cannot("sync", url.path, errno: errno)
         }
     }
 
@@ -77,9 +96,5 @@ final class PartialFile: @unchecked Sendable {  // written only inside its ownin
         guard descriptor >= 0 else { return }
         Glibc.close(descriptor)
         descriptor = -1
-    }
-
-    static func reason(_ code: Int32) -> String {
-        code == ENOSPC ? "the disk is full" : String(cString: strerror(code))
     }
 }

@@ -7,6 +7,9 @@ import StreamInput
 ///
 /// Its clock is its own: seconds of audio written to this file (packet durations in a copy, PCM frames
 /// when encoding), so titles and gaps are placed in the file whenever it was attached to the stream.
+///
+/// A full disk does not end it: the audio that finds no room is left out, the file stays whole, and once
+/// there is room again the file goes on and its journal marks the audio left out as a gap.
 /// Not thread-safe: its owner serialises calls.
 final class RecordingTrack {
     /// What writes the track's container.
@@ -24,8 +27,14 @@ final class RecordingTrack {
     let partial: PartialFile
     let journal: Journal
     private let writer: Writer
-    /// Seconds of audio in the file.
+    /// Seconds of audio in the file (written out or still to be).
     private(set) var mediaTime: Double = 0
+    /// Seconds of audio committed but not yet written out.
+    private var pendingSeconds = 0.0
+    /// Since the disk was found full: where the file's audio stops, and the seconds left out since.
+    private var leftOut: (at: Double, seconds: Double)?
+    /// Told when the disk is found full (the write's error) and when there is room again (the seconds left out).
+    private let onRoom: (RoomChange) -> Void
     private var lastWriteOut = Date()
     private var lastSync = Date()
     /// Where the latest pre-roll ends, in seconds of the file.
@@ -35,7 +44,9 @@ final class RecordingTrack {
     /// Creates the partial file and its journal in the directory the finished file will go to, under
     /// names starting with a dot: `.NAME.partial.EXT` and `.NAME.partial.journal`.
     init(plan: RecordingPlan, containers: RecordingContainers, title: String?, titleDetails: TitleDetails? = nil, track: TrackMark?, startedAt: Date,
-         connection: ConnectionInfo?, makeWriter: (ContainerOutput) throws -> Writer) throws(RecordingError) {
+         connection: ConnectionInfo?, onRoom: @escaping (RoomChange) -> Void = { _ in },
+         makeWriter: (ContainerOutput) throws -> Writer) throws(RecordingError) {
+        self.onRoom = onRoom
         let station = plan.station.displayName(serverName: connection?.name)
         let values = FileNameTemplate.Values(station: station, programme: plan.programme?.name, title: title,
                                              start: startedAt, timeZone: plan.timeZone, fileExtension: containers.fileExtension)
@@ -44,7 +55,8 @@ final class RecordingTrack {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw RecordingError("cannot create \(directory.path): \(error.localizedDescription)")
+            throw RecordingError("cannot create \(directory.path): \(error.localizedDescription)",
+                                 isNoRoom: (error as? CocoaError)?.code == .fileWriteOutOfSpace)
         }
         (partial, journal) = try Self.createFiles(like: desired, partialExtension: containers.partial.fileExtension)
         let start = RecordingStart(
@@ -60,6 +72,8 @@ final class RecordingTrack {
             if let title { try journal.append(.title(title, mediaTime: 0, at: Date(), details: titleDetails)) }
             try journal.sync()
             writer = try makeWriter(output)
+            // An encoder writes its container's header as it is made.
+            partial.commitHeader()
         } catch {
             partial.close()
             journal.close()
@@ -76,7 +90,7 @@ final class RecordingTrack {
     func begin(_ format: EncodedFormat) throws {
         guard case .copy(let copy) = writer else { return }
         try copy.begin(format)
-        partial.commitPacket()
+        partial.commitHeader()
     }
 
     func write(_ packet: EncodedPacket) throws {
@@ -84,6 +98,7 @@ final class RecordingTrack {
         try copy.consume(packet)
         partial.commitPacket()
         mediaTime += packet.duration
+        pendingSeconds += packet.duration
         try writeOutIfDue()
     }
 
@@ -91,7 +106,9 @@ final class RecordingTrack {
         guard case .encode(let encoder, let input) = writer else { return }
         try encoder.consume(pcm)
         partial.commitPacket()
-        mediaTime += Double(pcm.count / input.bytesPerFrame) / Double(input.sampleRate)
+        let seconds = Double(pcm.count / input.bytesPerFrame) / Double(input.sampleRate)
+        mediaTime += seconds
+        pendingSeconds += seconds
         try writeOutIfDue()
     }
 
@@ -137,11 +154,12 @@ final class RecordingTrack {
             }
             partial.commitPacket()
             do {
-                try partial.writeOut()
-                try partial.sync()
+                if try writeOut() { try partial.sync() }
             } catch {
                 problem = error
             }
+            // Still no room at the end: the audio left out is a gap at the file's end.
+            if problem == nil, let leftOut { try? journal.append(.gap(seconds: leftOut.seconds, mediaTime: leftOut.at, at: Date())) }
         }
         let at = Date()
         try? journal.append(problem.map { .failed($0.description, at: at) } ?? .end(bytes: partial.bytesOnDisk, mediaTime: mediaTime, at: at))
@@ -155,12 +173,60 @@ final class RecordingTrack {
         let now = Date()
         guard now.timeIntervalSince(lastWriteOut) >= Self.writeOutInterval || partial.bytesPending >= Self.maxPendingBytes else { return }
         lastWriteOut = now
-        try partial.writeOut()
-        guard now.timeIntervalSince(lastSync) >= Self.syncInterval else { return }
+        guard try writeOut(), now.timeIntervalSince(lastSync) >= Self.syncInterval else { return }
         lastSync = now
         try partial.sync()
         try journal.append(.flush(bytes: partial.bytesOnDisk, mediaTime: mediaTime, at: now))
         try journal.sync()
+    }
+
+    /// What a track tells its owner about room on the disk.
+    enum RoomChange {
+        /// A write found the disk full: audio is left out from here until there is room.
+        case full(RecordingError)
+        /// Written again, after leaving out this many seconds (marked in the journal as a gap).
+        case again(leftOut: Double)
+
+        var event: RecordingEvent {
+            switch self {
+            case .full(let error): .noRoom(error.description)
+            case .again(let leftOut): .roomAgain(leftOut: leftOut)
+            }
+        }
+    }
+
+    /// Writes out the committed audio. When the disk has no room, the audio is left out instead (the file
+    /// keeps every whole packet it has) and this returns false; other failures are thrown.
+    private func writeOut() throws(RecordingError) -> Bool {
+        // The muxer's held-back audio goes too, so what is written, or left out, is the audio taken so far.
+        do {
+            switch writer {
+            case .copy(let copy): try copy.flush()
+            case .encode(let encoder, _): try encoder.flushContainer()
+            }
+        } catch {
+            throw RecordingError("cannot write \(partial.url.path): \(error)")
+        }
+        partial.commitPacket()
+        do {
+            try partial.writeOut()
+        } catch where error.isNoRoom {
+            partial.dropCommitted()
+            mediaTime -= pendingSeconds
+            if leftOut == nil {
+                leftOut = (at: mediaTime, seconds: 0)
+                onRoom(.full(error))
+            }
+            leftOut?.seconds += pendingSeconds
+            pendingSeconds = 0
+            return false
+        }
+        pendingSeconds = 0
+        guard let stretch = leftOut else { return true }
+        leftOut = nil
+        try journal.append(.gap(seconds: stretch.seconds, mediaTime: stretch.at, at: Date()))
+        onRoom(.again(leftOut: stretch.seconds))
+        return true
     }
 
     /// The partial file and journal for `desired`, with " (2)" etc. should a namesake be recording too

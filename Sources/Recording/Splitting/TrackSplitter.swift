@@ -215,11 +215,17 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
         let opened = try RecordingTrack(plan: plan, containers: containers, title: trackTitle, titleDetails: trackTitleDetails,
                                         track: TrackMark(trackIsFirst ? .cutAtStart : .whole),
                                         startedAt: plan.now.addingTimeInterval(start - clock), connection: connections.current,
-                                        makeWriter: makeWriter)
+                                        onRoom: { [weak self] change in self?.noteRoom(change) }, makeWriter: makeWriter)
         if let format = copyFormat { try opened.begin(format) }
         track = opened
         onEvent(.started(partial: opened.partial.url))
         return opened
+    }
+
+    /// A full disk leaves audio out of the track (a gap once there is room) and does not end the recording.
+    private func noteRoom(_ change: RecordingTrack.RoomChange) {
+        if case .again = change { gaps += 1 }
+        onEvent(change.event)
     }
 
     private func closeTrack(last: Bool) throws {
@@ -247,7 +253,7 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
         return outcome
     }
 
-    /// A write failure (a full disk) ends the recording, keeping what was written.
+    /// A write failure ends the recording, keeping what was written.
     func writing(_ body: () throws -> Void) throws {
         do {
             try body()

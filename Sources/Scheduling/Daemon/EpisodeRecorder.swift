@@ -37,9 +37,12 @@ public struct EpisodeOutcome: Sendable {
     public var firstSampleAt: Date?
     /// Why it failed, or what went wrong along the way.
     public var failure: String?
+    /// The journals of parts that could not be finalised (a disk still full when the window ended): the
+    /// daemon tries them again, and attaches what it finishes.
+    public var unfinished: [URL]
 
-    public init(files: [String], firstSampleAt: Date?, failure: String?) {
-        self.files = files; self.firstSampleAt = firstSampleAt; self.failure = failure
+    public init(files: [String], firstSampleAt: Date?, failure: String?, unfinished: [URL] = []) {
+        self.files = files; self.firstSampleAt = firstSampleAt; self.failure = failure; self.unfinished = unfinished
     }
 }
 

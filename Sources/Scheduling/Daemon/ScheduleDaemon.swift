@@ -98,6 +98,8 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     private var held: [Int64: StationLease] = [:]
     /// Running episodes whose lease was lost: stopped, and their outcome not written.
     private var fenced: Set<Int64> = []
+    /// Journals of parts that could not be finalised (a full disk), and how often that was tried again.
+    private var unfinished: [URL: Int] = [:]
     private let startedAt = Date()
     // Loop thread only.
     private var rules: [Int64: ScheduleRule] = [:]
@@ -106,6 +108,9 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     private var lastChangeCounter: Int?
     private var lastRenewal = Date.distantPast
     private var lastRetentionSweep = Date.distantPast
+    /// How often (one per retention sweep) a part that could not be finalised is tried again before it is
+    /// left to `onair recover` and the next start: a day, at the default half minute.
+    static let unfinishedTries = 2_880
     /// Sharing a database: the episodes whose parts this daemon finished (and attached) on start. Taking
     /// one of them over, it does not say that the earlier daemon's part is out of reach.
     private var episodesFinishedOnStart: Set<Int64> = []
@@ -201,6 +206,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         if instant.timeIntervalSince(lastRetentionSweep) >= options.retentionSweep || instant < lastRetentionSweep {
             lastRetentionSweep = instant
             retention.sweep(rules: Array(rules.values), now: instant)
+            try finishUnfinished()
         }
         var occurrences: [DueOccurrence] = []
         for (id, due) in nextDue where due <= instant {
@@ -314,7 +320,38 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     }
 
     /// From the recorder's thread.
+    /// Tries again the parts that could not be finalised, most often for want of room that there may be now;
+    /// what it finishes joins its episode. Silent until it gives up: the episode's note told the failure.
+    private func finishUnfinished() throws {
+        let journals = lock.withLock { Array(unfinished.keys) }
+        var finished: [FinishedRecording] = []
+        for journal in journals {
+            switch Result(catching: { () throws(RecordingError) in try finaliser.finalise(journal: journal) }) {
+            case .success(let part):
+                finished.append(part)
+                log(DaemonEvent("recovered", files: [part.file]))
+                lock.withLock { unfinished[journal] = nil }
+            case .failure(let error):
+                let tries = lock.withLock { () -> Int in
+                    let tries = (unfinished[journal] ?? 0) + 1
+                    unfinished[journal] = tries < Self.unfinishedTries && FileManager.default.fileExists(atPath: journal.path) ? tries : nil
+                    return tries
+                }
+                if tries == Self.unfinishedTries {
+                    log(DaemonEvent("error", message: "cannot finalise \(journal.path), given up after a day: \(error); run 'onair recover' to try again"))
+                }
+            }
+        }
+        try attach(finished)
+    }
+
+    /// A part that could not be finalised (a full disk), to try again at each retention sweep.
+    public func finishLater(_ journal: URL) {
+        lock.withLock { unfinished[journal] = unfinished[journal] ?? 0 }
+    }
+
     private func finished(_ id: Int64, rule: ScheduleRule, _ outcome: EpisodeOutcome) {
+        outcome.unfinished.forEach(finishLater)
         defer {
             releaseLease(of: id)
             lock.withLock { _ = running.remove(id) }
@@ -549,10 +586,12 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             guard let id = part.episode else { continue }
             let updated = try store.updateEpisode(id: id) { episode in
                 episode.files = Self.ordered(episode.files + [part.file], starts: starts)
-                // It is reached now: the note that it was not goes.
+                // It is reached, or finished, now: the note that it was not goes; an episode with audio is done.
                 episode.reason = episode.reason.map {
-                    $0.components(separatedBy: "; ").filter { !$0.hasPrefix(Self.unreachablePartNotePrefix) }.joined(separator: "; ")
+                    $0.components(separatedBy: "; ").filter { !$0.hasPrefix(Self.unreachablePartNotePrefix) && !$0.hasPrefix(Finaliser.failurePrefix) }
+                        .joined(separator: "; ")
                 }
+                if episode.status == .failed { episode.status = .done }
             }
             guard let updated else { continue }
             log(DaemonEvent("part-attached", episode: updated, files: [part.file]))
