@@ -9,7 +9,8 @@ import Glibc
 #endif
 
 /// A full disk in the middle of re-encoding: the file keeps its container's header, leaves out the audio
-/// that found no room, and goes on once there is room, with the audio left out marked as a gap.
+/// that found no room, and goes on once there is room, with the audio left out marked as a gap. And the
+/// journal a full disk cut short in the middle of a line still takes entries.
 final class FullDiskTests: XCTestCase {
     private final class Events: @unchecked Sendable {  // `stored` inside `lock`
         private let lock = NSLock()
@@ -62,5 +63,23 @@ final class FullDiskTests: XCTestCase {
         XCTAssertEqual(try FFprobe.decodeErrors(file), 0, "the header was kept: the file plays")
         XCTAssertEqual(try FFprobe.decodePCM(file).duration + leftOut, 16, accuracy: 0.1)
         XCTAssertFalse(events.all.contains { if case .failed = $0 { true } else { false } }, "\(events.all)")
+    }
+
+    func testAnEntryAppendedAfterALineCutShortIsReadBack() throws {
+        // A journal whose last line a full disk (or a crash) cut short, as the finaliser later opens it.
+        let directory = try TemporaryDirectory(prefix: "onair-journal")
+        let url = directory.url.appendingPathComponent(".torn.partial.journal")
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        let written = try Journal(url: url, create: true)
+        try written.append(.gap(seconds: 1, mediaTime: 2, at: at))
+        written.close()
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"at":18000000"#.utf8))
+        try handle.close()
+
+        let reopened = try Journal(url: url, create: false)
+        try reopened.append(.end(bytes: 10, mediaTime: 3, at: at))
+        XCTAssertEqual(try reopened.entries(), [.gap(seconds: 1, mediaTime: 2, at: at), .end(bytes: 10, mediaTime: 3, at: at)])
     }
 }

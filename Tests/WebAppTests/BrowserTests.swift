@@ -11,7 +11,8 @@ import XCTest
 /// The web app in a real browser: Debian's headless Chromium, driven by selenium through chromedriver
 /// (Browser/walkthrough.py), against the pages served in-process on a real daemon whose station is a
 /// real Icecast mount. The script's screenshots of each page (phone and laptop width) are kept in
-/// .build/web-screenshots.
+/// .build/web-screenshots/BACKEND: the SQLite and PostgreSQL passes run side by side, and each clears its
+/// own screenshots before it takes them (in one folder, one pass cleared the other's).
 final class BrowserTests: XCTestCase {
     private static let mount = "/demo.mp3"
     private static let hostileTitle = "<script>window.owned=1</script> News"
@@ -29,7 +30,7 @@ final class BrowserTests: XCTestCase {
 
     private static let browserDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser")
     private static let screenshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent(".build/web-screenshots")
+        .deletingLastPathComponent().appendingPathComponent(".build/web-screenshots").appendingPathComponent(TestDatabase.backendName)
 
     func testAPersonFindsAStationSchedulesARecordingPlaysItJumpsToAChapterAndDeletesIt() async throws {
         try Self.requireBrowser()

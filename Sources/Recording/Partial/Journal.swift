@@ -21,6 +21,12 @@ final class Journal {
             descriptor = -1
             throw RecordingError("\(url.path) is in use by a running recording", isInUse: true)
         }
+        // A journal whose last line was cut short (a crash, or a disk that stayed full): what is appended
+        // begins on a line of its own, so the torn line does not take the next one with it.
+        var last: UInt8 = 0x0A
+        if !create, pread(descriptor, &last, 1, max(0, lseek(descriptor, 0, SEEK_END) - 1)) == 1, last != 0x0A {
+            unwritten = [0x0A]
+        }
     }
 
     deinit { close() }
