@@ -48,7 +48,7 @@ public final class LiveRecordingSwitch: EventConsumer, @unchecked Sendable {  //
             case .started: break
             case .finished(let recording): nowPlaying.setNotice("saved \(recording.file)")
             case .failed(let message, _), .notFinalised(let message, _): nowPlaying.setNotice("recording: \(message)")
-            case .noRoom(let message): nowPlaying.setNotice("recording: \(message); audio is left out until there is room")
+            case .noRoom(let message): nowPlaying.setNotice("recording: \(RecordingEvent.noRoomLine(message))")
             case .roomAgain(let leftOut): nowPlaying.setNotice(RecordingEvent.roomAgainLine(leftOut: leftOut))
             }
         }

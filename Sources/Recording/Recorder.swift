@@ -21,6 +21,11 @@ public enum RecordingEvent: Sendable {
 }
 
 extension RecordingEvent {
+    /// What `noRoom` says, wherever it is shown: the write's error, then what the recording does about it.
+    public static func noRoomLine(_ message: String) -> String {
+        "\(message); the audio is left out until there is room"
+    }
+
     /// What `roomAgain` says, wherever it is shown.
     public static func roomAgainLine(leftOut: Double) -> String {
         String(format: "recording again: %.1f s left out while the disk was full, marked as a gap", leftOut)

@@ -69,7 +69,7 @@ final class RecordingReporter: @unchecked Sendable {  // recorders, statuses, ti
                  + "\(Self.size(recording.size)), \(titles)\(gaps))")
         case .failed(let message, let partial):
             line("\(station): recording stopped: \(message)" + (partial.map { "; what was recorded is kept in \($0.path)" } ?? ""))
-        case .noRoom(let message): line("\(station): \(message); the audio is left out until there is room")
+        case .noRoom(let message): line("\(station): \(RecordingEvent.noRoomLine(message))")
         case .roomAgain(let leftOut): line("\(station): \(RecordingEvent.roomAgainLine(leftOut: leftOut))")
         case .notFinalised(let message, _):
             line("\(station): not finalised: \(message); run 'onair recover' to try again")

@@ -57,28 +57,14 @@ final class Journal {
         guard fsync(descriptor) == 0 else { throw RecordingError.cannot("sync", url.path, errno: errno) }
     }
 
-    /// Whether some entries still wait for room.
-    var isWaitingForRoom: Bool { !unwritten.isEmpty }
-
     private func writeUnwritten() throws(RecordingError) {
         guard !unwritten.isEmpty else { return }
-        var failure: RecordingError?
-        let written = unwritten.withUnsafeBytes { bytes -> Int in
-            var offset = 0
-            while offset < bytes.count {
-                let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = RecordingError.cannot("write", url.path, errno: errno)
-                    break
-                }
-                offset += count
-            }
-            return offset
-        }
+        let (written, code) = unwritten.withUnsafeBytes { writeAll($0, to: descriptor) }
         // A line cut short by a full disk is completed from where it stopped, never written twice.
         unwritten.removeFirst(written)
-        if let failure, !failure.isNoRoom || unwritten.count > Self.maxUnwrittenBytes { throw failure }
+        guard let code else { return }
+        let failure = RecordingError.cannot("write", url.path, errno: code)
+        if !failure.isNoRoom || unwritten.count > Self.maxUnwrittenBytes { throw failure }
     }
 
     /// The entries written so far; a line torn by a crash (the last one) is left out.

@@ -59,30 +59,17 @@ final class PartialFile: @unchecked Sendable {  // written only inside its ownin
     /// pending, and the error says what happened.
     func writeOut() throws(RecordingError) {
         guard committed > 0, descriptor >= 0 else { return }
-        let written = buffer.withUnsafeBytes { bytes -> Result<Int, RecordingError> in
-            var offset = 0
-            while offset < committed {
-                let count = write(descriptor, bytes.baseAddress! + offset, committed - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return .failure(RecordingError.cannot("write", url.path, errno: errno))
-                }
-                offset += count
-            }
-            return .success(offset)
-        }
-        switch written {
-        case .success(let count):
-            buffer.removeFirst(count)
-            committed = 0
-            bytesOnDisk += Int64(count)
-            headerBytes = 0
-        case .failure(let error):
+        let (count, failure) = buffer.withUnsafeBytes { writeAll(UnsafeRawBufferPointer(rebasing: $0[..<committed]), to: descriptor) }
+        if let failure {
             // Part of a packet may have reached the disk: cut it off, so the file ends on a whole packet.
             _ = ftruncate(descriptor, off_t(bytesOnDisk))
             _ = lseek(descriptor, off_t(bytesOnDisk), SEEK_SET)
-            throw error
+            throw RecordingError.cannot("write", url.path, errno: failure)
         }
+        buffer.removeFirst(count)
+        committed = 0
+        bytesOnDisk += Int64(count)
+        headerBytes = 0
     }
 
     /// Makes what was written survive a power cut.

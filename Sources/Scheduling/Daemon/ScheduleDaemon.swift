@@ -319,7 +319,6 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         }
     }
 
-    /// From the recorder's thread.
     /// Tries again the parts that could not be finalised, most often for want of room that there may be now;
     /// what it finishes joins its episode. Silent until it gives up: the episode's note told the failure.
     private func finishUnfinished() throws {
@@ -350,6 +349,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         lock.withLock { unfinished[journal] = unfinished[journal] ?? 0 }
     }
 
+    /// From the recorder's thread.
     private func finished(_ id: Int64, rule: ScheduleRule, _ outcome: EpisodeOutcome) {
         outcome.unfinished.forEach(finishLater)
         defer {
