@@ -4,8 +4,13 @@ import Scheduling
 
 /// One thing that happened in the daemon, as its live event stream (`/api/v1/events`) tells it.
 public struct LiveEvent: Codable, Sendable, Equatable {
-    /// title, gap, reconnect, episode-start, episode-end, job-start, job-stop, recording-deleted.
-    public var type: String
+    /// The stream's event types (the `event:` field of each server-sent event).
+    public enum Kind: String, Codable, Sendable {
+        case title, gap, reconnect, episodeStart = "episode-start", episodeEnd = "episode-end", jobStart = "job-start"
+        case jobStop = "job-stop", recordingDeleted = "recording-deleted"
+    }
+
+    public var type: Kind
     public var station: String?
     /// The new title, for `title`.
     public var title: String?
@@ -15,7 +20,7 @@ public struct LiveEvent: Codable, Sendable, Equatable {
     public var job: Int64?
     public var at: Date
 
-    public init(type: String, station: String? = nil, title: String? = nil, message: String? = nil,
+    public init(type: Kind, station: String? = nil, title: String? = nil, message: String? = nil,
                 episode: Int64? = nil, job: Int64? = nil, at: Date = Date()) {
         self.type = type; self.station = station; self.title = title; self.message = message
         self.episode = episode; self.job = job; self.at = at
@@ -23,13 +28,13 @@ public struct LiveEvent: Codable, Sendable, Equatable {
 
     /// The log's events that a listener of the stream cares about, renamed to the stream's types.
     init?(_ event: DaemonEvent) {
-        let type: String
+        let type: Kind
         switch event.event {
-        case "episode-started": type = "episode-start"
-        case "episode-done", "episode-failed", "episode-interrupted": type = "episode-end"
-        case "stream-gap": type = "gap"
-        case "stream-reconnecting": type = "reconnect"
-        case "recording-deleted": type = "recording-deleted"
+        case .episodeStarted: type = .episodeStart
+        case .episodeDone, .episodeFailed, .episodeInterrupted: type = .episodeEnd
+        case .streamGap: type = .gap
+        case .streamReconnecting: type = .reconnect
+        case .recordingDeleted: type = .recordingDeleted
         default: return nil
         }
         self.init(type: type, station: event.station, message: event.message, episode: event.episode)

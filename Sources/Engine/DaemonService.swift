@@ -83,7 +83,7 @@ public final class DaemonService: Sendable {
                 let cluster = try PostgresEpisodeLeases(database: shared, identity: DaemonIdentity(name: options.name), maxStreams: options.maxStreams,
                                                         recordings: paths.recordings)
                 for namesake in cluster.namesakes {
-                    log(DaemonEvent(event: "daemon-namesake", message: "another daemon named '\(options.name)' is running (\(namesake)); "
+                    log(DaemonEvent(.daemonNamesake, message: "another daemon named '\(options.name)' is running (\(namesake)); "
                                     + "this one is \(cluster.daemon): the two share the work, but --name tells them apart for people"))
                 }
                 leases = cluster
@@ -99,7 +99,7 @@ public final class DaemonService: Sendable {
         let finaliser = Finaliser(index: index, measuresLoudness: options.measuresLoudness)
         let metrics = OnairMetrics(rules: options.alerts)
         let alerts = AlertSender(webhook: options.alertWebhook, command: options.alertCommand) { station, message in
-            log(DaemonEvent(event: "alert-failed", station: station, message: message))
+            log(DaemonEvent(.alertFailed, station: station, message: message))
         }
         // A station is shown (log, alerts, metrics' labels) by its id, or its URL with the password masked.
         let stations = Stations(alerts: options.alerts, meters: { metrics.meter(for: URLRedaction.redact($0)) }) { key, event in
@@ -107,22 +107,22 @@ public final class DaemonService: Sendable {
             metrics.note(station: station, event)
             alerts.send(station: station, event)
             switch event {
-            case .failed(let message): log(DaemonEvent(event: "stream-failed", station: station, message: message))
+            case .failed(let message): log(DaemonEvent(.streamFailed, station: station, message: message))
             case .reconnecting(let attempt, let delay):
-                log(DaemonEvent(event: "stream-reconnecting", station: station, message: "attempt \(attempt) in \(delay) s"))
-            case .gap(let gap): log(DaemonEvent(event: "stream-gap", station: station, message: String(format: "%.1f s", gap.seconds)))
-            case .alert(let alert): log(DaemonEvent(event: "stream-\(alert.kind.rawValue)", station: station, message: alert.alertLine))
-            case .recovered(let alert): log(DaemonEvent(event: "stream-recovered", station: station, message: alert.recoveryLine))
-            case .metadata(let change): events.publish(LiveEvent(type: "title", station: station, title: change.title))
+                log(DaemonEvent(.streamReconnecting, station: station, message: "attempt \(attempt) in \(delay) s"))
+            case .gap(let gap): log(DaemonEvent(.streamGap, station: station, message: String(format: "%.1f s", gap.seconds)))
+            case .alert(let alert): log(DaemonEvent(.init(alert.kind), station: station, message: alert.alertLine))
+            case .recovered(let alert): log(DaemonEvent(.streamRecovered, station: station, message: alert.recoveryLine))
+            case .metadata(let change): events.publish(LiveEvent(type: .title, station: station, title: change.title))
             default: break
             }
         }
         // Episodes' outcomes are counted as the scheduler logs them.
         let logAndCount: @Sendable (DaemonEvent) -> Void = { event in
             switch event.event {
-            case "episode-done": metrics.noteEpisode("done")
-            case "episode-failed": metrics.noteEpisode("failed")
-            case "episode-missed": metrics.noteEpisode("missed")
+            case .episodeDone: metrics.noteEpisode("done")
+            case .episodeFailed: metrics.noteEpisode("failed")
+            case .episodeMissed: metrics.noteEpisode("missed")
             default: break
             }
             log(event)
@@ -141,9 +141,9 @@ public final class DaemonService: Sendable {
         let shareJobs: @Sendable () throws -> Void = {
             let (lost, failures) = try jobs.shareWork()
             for job in lost {
-                log(DaemonEvent(event: "job-lost", station: job.station, message: "job \(job.id): another daemon runs it now; stopped here"))
+                log(DaemonEvent(.jobLost, station: job.station, message: "job \(job.id): another daemon runs it now; stopped here"))
             }
-            for (id, failure) in failures { log(DaemonEvent(event: "job-failed", message: "job \(id): \(failure)")) }
+            for (id, failure) in failures { log(DaemonEvent(.jobFailed, message: "job \(id): \(failure)")) }
         }
         let scheduler = ScheduleDaemon(store: store, guide: guide, index: index, leases: leases, jobStations: jobStations,
                                        alsoOnRenewal: shareJobs, finaliser: finaliser,
@@ -152,11 +152,11 @@ public final class DaemonService: Sendable {
         finishingLater.withLock { $0 = { [weak scheduler] journal in scheduler?.finishLater(journal) } }
         guideRefresher = GuideRefresher(store: guide, every: options.guideRefresh) { url, outcome in
             switch outcome {
-            case .success(.notModified): log(DaemonEvent(event: "guide-unchanged", message: URLRedaction.redact(url)))
+            case .success(.notModified): log(DaemonEvent(.guideUnchanged, message: URLRedaction.redact(url)))
             case .success(.imported(let summary)):
-                log(DaemonEvent(event: "guide-refreshed", message: "\(URLRedaction.redact(url)): \(summary.broadcasts) broadcasts"))
+                log(DaemonEvent(.guideRefreshed, message: "\(URLRedaction.redact(url)): \(summary.broadcasts) broadcasts"))
                 scheduler.wake()
-            case .failure(let error): log(DaemonEvent(event: "guide-failed", message: "\(error)"))
+            case .failure(let error): log(DaemonEvent(.guideFailed, message: "\(error)"))
             }
         }
         self.jobs = jobs
@@ -192,14 +192,14 @@ public final class DaemonService: Sendable {
     /// Starts a runtime job and tells the event stream.
     public func startJob(_ spec: JobSpec) throws -> JobStatus {
         let status = try jobs.start(spec)
-        events.publish(LiveEvent(type: "job-start", station: status.station, job: status.id))
+        events.publish(LiveEvent(type: .jobStart, station: status.station, job: status.id))
         return status
     }
 
     /// Stops a runtime job and tells the event stream.
     public func stopJob(id: Int64) throws -> JobStatus {
         let status = try jobs.stop(id: id)
-        events.publish(LiveEvent(type: "job-stop", station: status.station, job: status.id))
+        events.publish(LiveEvent(type: .jobStop, station: status.station, job: status.id))
         return status
     }
 
@@ -215,7 +215,7 @@ public final class DaemonService: Sendable {
             server.stop()
         }
         for (id, failure) in (try? jobs.restorePersisted()) ?? [] {
-            log(DaemonEvent(event: "job-failed", message: "job \(id): \(failure)"))
+            log(DaemonEvent(.jobFailed, message: "job \(id): \(failure)"))
         }
         defer {
             jobs.stopAll()

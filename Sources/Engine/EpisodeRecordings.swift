@@ -54,9 +54,9 @@ public final class EpisodeRecordings: EpisodeRecorder, Sendable {
                         running.note(event)
                         switch event {
                         case .noRoom(let message):
-                            log(DaemonEvent(event: "recording-no-room", station: URLRedaction.redact(rule.station), message: RecordingEvent.noRoomLine(message)))
+                            log(DaemonEvent(.recordingNoRoom, station: URLRedaction.redact(rule.station), message: RecordingEvent.noRoomLine(message)))
                         case .roomAgain(let leftOut):
-                            log(DaemonEvent(event: "recording-room-again", station: URLRedaction.redact(rule.station), message: RecordingEvent.roomAgainLine(leftOut: leftOut)))
+                            log(DaemonEvent(.recordingRoomAgain, station: URLRedaction.redact(rule.station), message: RecordingEvent.roomAgainLine(leftOut: leftOut)))
                         default: break
                         }
                     }

@@ -98,7 +98,7 @@ final class AlertsAndMetricsTests: XCTestCase {
         XCTAssertEqual(recovered.alert, "dead-air")
         XCTAssertEqual(recovered.seconds, 10, accuracy: 2, "ten seconds of silence")
         XCTAssertEqual(Self.notices(station).map(\.event), ["dead-air", "recovered"], "one alert, one recovery")
-        XCTAssertEqual(logged.current.filter { $0.event.hasPrefix("stream-") }.map(\.event), ["stream-dead-air", "stream-recovered"])
+        XCTAssertEqual(logged.current.filter { $0.event.rawValue.hasPrefix("stream-") }.map(\.event), [.streamDeadAir, .streamRecovered])
         let after = try XCTUnwrap(daemon?.metricsText())
         XCTAssertEqual(Self.value("onair_station_alerts_total{station=\"\(station.url("/station.mp3").absoluteString)\",alert=\"dead-air\"}",
                                   in: after), 1, after)
@@ -117,14 +117,14 @@ final class AlertsAndMetricsTests: XCTestCase {
 
         station.stop()
         let stopped = Date()
-        XCTAssertTrue(eventually(timeout: Self.alertSeconds + 5) { self.logged.current.contains { $0.event == "stream-down" } },
+        XCTAssertTrue(eventually(timeout: Self.alertSeconds + 5) { self.logged.current.contains { $0.event == .streamDown } },
                       "down within N + 5 s; log: \(logged.current.map(\.event))")
-        XCTAssertTrue(eventually(timeout: 10) { self.logged.current.contains { $0.event == "alert-failed" } })
-        let failure = try XCTUnwrap(logged.current.first { $0.event == "alert-failed" })
+        XCTAssertTrue(eventually(timeout: 10) { self.logged.current.contains { $0.event == .alertFailed } })
+        let failure = try XCTUnwrap(logged.current.first { $0.event == .alertFailed })
         XCTAssertTrue(failure.message?.hasPrefix("alert webhook \(URLRedaction.redact(webhook)): ") == true, failure.message ?? "")
         XCTAssertFalse(failure.message?.contains("secret") ?? true, "the webhook's password never shows")
         XCTAssertFalse(failure.message?.contains("\n") ?? true, "one line")
-        let down = try XCTUnwrap(logged.current.first { $0.event == "stream-down" })
+        let down = try XCTUnwrap(logged.current.first { $0.event == .streamDown })
         XCTAssertTrue(down.message?.hasPrefix("down: no audio for ") == true, down.message ?? "")
         XCTAssertLessThan(Date().timeIntervalSince(stopped), Self.alertSeconds + 10)
         // The job is still there, reconnecting, and was not failed by the webhook.
@@ -248,7 +248,7 @@ final class AlertsAndMetricsTests: XCTestCase {
         try startDaemon(webhook: nil, recording: nil, sharing: location)
         let held = { Self.value("onair_leases_held", in: self.daemon?.metricsText() ?? "") }
         XCTAssertTrue(eventually(timeout: 10) { (held() ?? 0) >= 1 }, "the station's lease, while it records; log: \(logged.current.map(\.event))")
-        XCTAssertTrue(eventually(timeout: 20) { self.logged.current.contains { $0.event == "episode-done" } },
+        XCTAssertTrue(eventually(timeout: 20) { self.logged.current.contains { $0.event == .episodeDone } },
                       "log: \(logged.current.map(\.event))")
         XCTAssertEqual(held(), 0, "given up with the episode")
     }

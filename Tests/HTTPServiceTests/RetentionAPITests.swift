@@ -89,7 +89,7 @@ final class RetentionAPITests: XCTestCase {
         }
         XCTAssertEqual(harness.daemon.jobs.list().first?.state, "playing", "the job records on")
 
-        let deletions = harness.log.current.filter { $0.event == "recording-deleted" }
+        let deletions = harness.log.current.filter { $0.event == .recordingDeleted }
         XCTAssertEqual(deletions.map(\.message), [older, newer].map { "recording \($0.id!) (\($0.file)) deleted: min-free \(options.minFree!): "
                                                                      + "less than that was free on the recordings' file system" },
                        "one plain line each, oldest first, saying why")

@@ -96,7 +96,7 @@ final class DaemonLoopTests: XCTestCase {
         private let lock = NSLock()
         private var stored: [DaemonEvent] = []
         func add(_ event: DaemonEvent) { lock.withLock { stored.append(event) } }
-        var events: [String] { lock.withLock { stored.map(\.event) } }
+        var events: [String] { lock.withLock { stored.map(\.event.rawValue) } }
     }
 
     private func instant(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }

@@ -75,7 +75,7 @@ final class BrowserTests: XCTestCase {
         let walkthroughDone = Locked(false)
         let titles = Thread {
             while !walkthroughDone.current {
-                harness.daemon.events.publish(LiveEvent(type: "title", station: "demo", title: Self.hostileLiveTitle))
+                harness.daemon.events.publish(LiveEvent(type: .title, station: "demo", title: Self.hostileLiveTitle))
                 Thread.sleep(forTimeInterval: 0.5)
             }
         }

@@ -161,7 +161,7 @@ struct DaemonCommand: ParsableCommand {
         let json = self.json
         let log: @Sendable (DaemonEvent) -> Void = { event in
             if json { return Console.json(event) }
-            var line = "\(event.event)"
+            var line = event.event.rawValue
             if let episode = event.episode { line += " episode \(episode)" }
             if let station = event.station { line += " (\(station))" }
             if let message = event.message { line += ": \(message)" }
@@ -200,7 +200,7 @@ struct DaemonCommand: ParsableCommand {
         if let server {
             do {
                 let port = try server.start()
-                log(DaemonEvent(event: "http-started", message: "http://\(HTTPAddress(host: server.address.host, port: port))/"))
+                log(DaemonEvent(.httpStarted, message: "http://\(HTTPAddress(host: server.address.host, port: port))/"))
             } catch {
                 throw CommandFailure(message: "cannot serve HTTP on \(server.address): \(error)", exitCode: ExitStatus.configuration)
             }
@@ -208,13 +208,13 @@ struct DaemonCommand: ParsableCommand {
         defer { server?.stop() }
         let trap = SignalTrap { daemon.stop() }
         let hangUp = SignalTrap.source(for: SIGHUP, queue: DispatchQueue(label: "onair.sighup")) { daemon.wake() }
-        log(DaemonEvent(event: "daemon-started", message: "pid \(getpid()), socket \(daemon.socket)"))
+        log(DaemonEvent(.daemonStarted, message: "pid \(getpid()), socket \(daemon.socket)"))
         defer {
             hangUp.cancel()
             withExtendedLifetime((trap, lock)) {}
         }
         try daemon.run()
-        log(DaemonEvent(event: "daemon-stopped"))
+        log(DaemonEvent(.daemonStopped))
     }
 
     private func webServices(daemon: DaemonService, paths: AppPaths, catalogue: @escaping @Sendable () throws -> Catalogue,

@@ -128,12 +128,12 @@ final class RetentionKeeper: @unchecked Sendable {  // `recent` and every run in
     /// Inside `lock`.
     private func note(_ deletions: [RecordingDeletion]) {
         for deletion in deletions {
-            log(DaemonEvent(event: "recording-deleted", station: deletion.station, message: deletion.logLine))
+            log(DaemonEvent(.recordingDeleted, station: deletion.station, message: deletion.logLine))
         }
         recent = Array((deletions.reversed() + recent).prefix(Self.remembered))
     }
 
     private func failed(_ error: any Error) {
-        log(DaemonEvent(event: "error", message: "retention: \(error)"))
+        log(DaemonEvent(.error, message: "retention: \(error)"))
     }
 }

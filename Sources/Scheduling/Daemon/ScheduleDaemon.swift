@@ -5,20 +5,46 @@ import Recording
 
 /// Something the daemon did, for its log (`onair daemon --json` prints one per line).
 public struct DaemonEvent: Encodable, Sendable {
-    public var event: String
+    /// What happened. Everything that reacts to events (the log, the live event stream, the metrics) switches
+    /// on these cases; the raw values are the names the log and `--json` print.
+    public enum Kind: String, Encodable, Sendable, CaseIterable {
+        case daemonStarted = "daemon-started", daemonStopped = "daemon-stopped", daemonNamesake = "daemon-namesake"
+        case httpStarted = "http-started", clockJumped = "clock-jumped", error, errorCleared = "error-cleared"
+        case rulesRemoved = "rules-removed"
+        case episodeStarted = "episode-started", episodeDone = "episode-done", episodeFailed = "episode-failed"
+        case episodeMissed = "episode-missed", episodeInterrupted = "episode-interrupted", episodeMoved = "episode-moved"
+        case episodeFenced = "episode-fenced", episodeRecovered = "episode-recovered", leaseLost = "lease-lost"
+        case partAttached = "part-attached", recovered
+        case recordingDeleted = "recording-deleted", recordingNoRoom = "recording-no-room", recordingRoomAgain = "recording-room-again"
+        case streamFailed = "stream-failed", streamReconnecting = "stream-reconnecting", streamGap = "stream-gap"
+        case streamDeadAir = "stream-dead-air", streamDown = "stream-down", streamRecovered = "stream-recovered"
+        case guideRefreshed = "guide-refreshed", guideUnchanged = "guide-unchanged", guideFailed = "guide-failed"
+        case jobLost = "job-lost", jobFailed = "job-failed", alertFailed = "alert-failed"
+
+        /// A station's signal alert as the log names it.
+        public init(_ alert: SignalAlert.Kind) {
+            switch alert {
+            case .deadAir: self = .streamDeadAir
+            case .down: self = .streamDown
+            }
+        }
+    }
+
+    public var event: Kind
     public var episode: Int64?
     public var rule: Int64?
     public var station: String?
     public var message: String?
     public var files: [String]?
 
-    public init(event: String, station: String? = nil, message: String? = nil) {
+    public init(_ event: Kind, station: String? = nil, message: String? = nil, files: [String]? = nil) {
         self.event = event
         self.station = station
         self.message = message
+        self.files = files
     }
 
-    init(_ event: String, episode: Episode? = nil, rule: Int64? = nil, message: String? = nil, files: [String]? = nil) {
+    init(_ event: Kind, episode: Episode?, rule: Int64? = nil, message: String? = nil, files: [String]? = nil) {
         self.event = event
         self.episode = episode?.id
         self.rule = rule ?? episode?.ruleID
@@ -140,16 +166,16 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             let monotonic = DispatchTime.now().uptimeNanoseconds
             let drift = wall.timeIntervalSince(lastWall) - Double(monotonic - lastMonotonic) / 1e9
             if abs(drift) > options.jumpTolerance {
-                log(DaemonEvent("clock-jumped", message: String(format: "the wall clock jumped %+.1f s", drift)))
+                log(DaemonEvent(.clockJumped, message: String(format: "the wall clock jumped %+.1f s", drift)))
                 lock.withLock { reloadRequested = true }
             }
             (lastWall, lastMonotonic) = (wall, monotonic)
             do {
                 try tick(at: wall)
-                if failing != nil { log(DaemonEvent("error-cleared", message: "working again after: \(failing!)")) }
+                if failing != nil { log(DaemonEvent(.errorCleared, message: "working again after: \(failing!)")) }
                 failing = nil
             } catch {
-                if failing == nil { log(DaemonEvent("error", message: "\(error)")) }
+                if failing == nil { log(DaemonEvent(.error, message: "\(error)")) }
                 failing = failing ?? "\(error)"
             }
             let nextWake = nextDue.values.min().map { max(0.01, $0.timeIntervalSince(now())) } ?? options.tick
@@ -232,7 +258,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             if let rule = rules[episode.ruleID], try isNoLongerListed(episode, of: rule) {
                 // The guide moved or dropped this broadcast before it began: its new time is an episode of its own.
                 try store.delete(episode)
-                log(DaemonEvent("episode-moved", episode: episode, message: "the guide no longer lists this broadcast at this time"))
+                log(DaemonEvent(.episodeMoved, episode: episode, message: "the guide no longer lists this broadcast at this time"))
             } else if episode.windowEnd <= instant {
                 try mark(episode, .missed, reason: episode.reason ?? "not started before its end")
             } else if episode.windowStart.addingTimeInterval(-options.preroll) <= instant, let rule = rules[episode.ruleID], !rule.paused {
@@ -265,7 +291,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             nextDue[rule.id!] = instant
         }
         if !removed.isEmpty {
-            log(DaemonEvent("rules-removed", message: removed.sorted().map(String.init).joined(separator: ",")))
+            log(DaemonEvent(.rulesRemoved, message: removed.sorted().map(String.init).joined(separator: ",")))
         }
         // Episodes of removed rules stop; their rows went with the rule.
         for id in lock.withLock({ running }) where (try? store.episode(id: id)) == nil { recorder.stop(episodeID: id) }
@@ -306,7 +332,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
                 lastRenewal = now()
             }
             lock.withLock { _ = running.insert(id) }
-            log(DaemonEvent("episode-started", episode: job.episode, message: job.episode.reason))
+            log(DaemonEvent(.episodeStarted, episode: job.episode, message: job.episode.reason))
             do {
                 try recorder.record(job) { [self] outcome in
                     finished(id, rule: rule, outcome)
@@ -328,7 +354,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             switch Result(catching: { () throws(RecordingError) in try finaliser.finalise(journal: journal) }) {
             case .success(let part):
                 finished.append(part)
-                log(DaemonEvent("recovered", files: [part.file]))
+                log(DaemonEvent(.recovered, files: [part.file]))
                 lock.withLock { unfinished[journal] = nil }
             case .failure(let error):
                 let tries = lock.withLock { () -> Int in
@@ -337,7 +363,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
                     return tries
                 }
                 if tries == Self.unfinishedTries {
-                    log(DaemonEvent("error", message: "cannot finalise \(journal.path), given up after a day: \(error); run 'onair recover' to try again"))
+                    log(DaemonEvent(.error, message: "cannot finalise \(journal.path), given up after a day: \(error); run 'onair recover' to try again"))
                 }
             }
         }
@@ -368,7 +394,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
                 // Its part is the episode's all the same: attached (nothing else of the episode changed),
                 // so the episode lists every part the index holds.
                 let episode = try? store.updateEpisode(id: id) { $0.files = Self.ordered($0.files + outcome.files, starts: starts) }
-                log(DaemonEvent("episode-fenced", episode: episode,
+                log(DaemonEvent(.episodeFenced, episode: episode,
                                 message: "the lease (epoch \(lease.epoch)) was lost; this part is attached to the episode, whose outcome the new holder writes",
                                 files: outcome.files))
                 return
@@ -387,20 +413,20 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
                 if episode.files.isEmpty, outcome.failure == nil { episode.reason = "no audio was recorded in the window" }
             }
         } catch {
-            return log(DaemonEvent("error", message: "episode \(id): \(error)"))
+            return log(DaemonEvent(.error, message: "episode \(id): \(error)"))
         }
         // The outcome is written: the station is free for other daemons before anyone hears the episode ended.
         releaseLease(of: id)
         guard let episode = updated else { return }
         guard episode.status != .recording else {
-            return log(DaemonEvent("episode-interrupted", episode: episode, files: outcome.files))
+            return log(DaemonEvent(.episodeInterrupted, episode: episode, files: outcome.files))
         }
-        log(DaemonEvent(episode.status == .done ? "episode-done" : "episode-failed", episode: episode, message: episode.reason,
+        log(DaemonEvent(episode.status == .done ? .episodeDone : .episodeFailed, episode: episode, message: episode.reason,
                         files: episode.files))
         do {
             if let current = try store.rule(id: rule.id!) { retention.apply(to: [current], now: now()) }
         } catch {
-            log(DaemonEvent("error", episode: episode, message: "\(error)"))
+            log(DaemonEvent(.error, episode: episode, message: "\(error)"))
         }
     }
 
@@ -426,7 +452,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             guard gap >= 1 else { return }
             try index.addGap(TimedGap(at: 0, seconds: gap), toRecordingOf: first)
         } catch {
-            log(DaemonEvent("error", message: "cannot note the gap before \(first): \(error)"))
+            log(DaemonEvent(.error, message: "cannot note the gap before \(first): \(error)"))
         }
     }
 
@@ -445,7 +471,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             try leases.release(lease)
         } catch {
             // It expires by itself.
-            log(DaemonEvent("error", message: "cannot release the lease of \(lease.station): \(error)"))
+            log(DaemonEvent(.error, message: "cannot release the lease of \(lease.station): \(error)"))
         }
     }
 
@@ -454,7 +480,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         changed.status = status
         changed.reason = reason
         try store.update(changed)
-        log(DaemonEvent(status == .missed ? "episode-missed" : "episode-failed", episode: changed, message: reason))
+        log(DaemonEvent(status == .missed ? .episodeMissed : .episodeFailed, episode: changed, message: reason))
     }
 
     // MARK: Leases
@@ -470,7 +496,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             return ids
         }
         for id in stopped {
-            log(DaemonEvent("lease-lost", episode: try? store.episode(id: id), message: "another daemon has this station now; stopping"))
+            log(DaemonEvent(.leaseLost, episode: try? store.episode(id: id), message: "another daemon has this station now; stopping"))
             recorder.stop(episodeID: id)
         }
     }
@@ -568,7 +594,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             episode.reason = "the daemon stopped during the recording"
         }
         try store.update(episode)
-        log(DaemonEvent("episode-recovered", episode: episode, message: episode.reason, files: episode.files))
+        log(DaemonEvent(.episodeRecovered, episode: episode, message: episode.reason, files: episode.files))
         return episode
     }
 
@@ -594,7 +620,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
                 if episode.status == .failed { episode.status = .done }
             }
             guard let updated else { continue }
-            log(DaemonEvent("part-attached", episode: updated, files: [part.file]))
+            log(DaemonEvent(.partAttached, episode: updated, files: [part.file]))
             let next = updated.files.filter { (starts[$0] ?? .distantPast) > part.start }.min { starts[$0]! < starts[$1]! }
             if let next { noteGapBefore([next], of: id, indexed: indexed) }
         }
@@ -629,10 +655,10 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             switch result {
             case .success(let finished):
                 recovered.append(finished)
-                log(DaemonEvent("recovered", files: [finished.file]))
+                log(DaemonEvent(.recovered, files: [finished.file]))
             case .failure(let error):
                 // One in use belongs to a recording still running elsewhere.
-                if !error.isInUse { log(DaemonEvent("error", message: "cannot recover \(journal.path): \(error)")) }
+                if !error.isInUse { log(DaemonEvent(.error, message: "cannot recover \(journal.path): \(error)")) }
             }
         }
         return recovered
