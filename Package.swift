@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "onair",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "onair", targets: ["onair"]),
     ],
@@ -44,15 +43,27 @@ let package = Package(
         .target(name: "Media", dependencies: [
             "CFFmpeg", "RadioModel", "StreamInput",
         ]),
-        // PCM sinks (audio devices through libavdevice), the HTTP relay's mounts and their listeners (on Hummingbird).
-        .target(name: "Outputs", dependencies: [
-            "CFFmpeg", "Media", "RadioModel", "StreamInput", .product(name: "Hummingbird", package: "hummingbird"),
+        // PCM sinks (files, FIFOs, TCP, audio devices through libavdevice), the Icecast push, the encoded
+        // broadcasts a relay's listeners read: no server framework.
+        .target(name: "Outputs", dependencies: ["CFFmpeg", "Media", "RadioModel", "StreamInput"]),
+        // Our HTTP servers' plumbing on Hummingbird: the request-head bounds and per-client connection limits
+        // every server of onair answers behind (the daemon's, the relay's), HTTP/1.0 answered as 1.0.
+        .target(name: "HTTPServing", dependencies: [
+            "RadioModel", .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        // The HTTP relay sink (`http://ADDR:PORT/PATH`): mounts, their listeners and the servers they are served on.
+        .target(name: "HTTPRelay", dependencies: [
+            "HTTPServing", "Media", "Outputs", "RadioModel", "StreamInput", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         ]),
+        // A sink string made into its consumer: Outputs' sinks and the HTTP relay.
+        .target(name: "Sinks", dependencies: ["HTTPRelay", "Media", "Outputs", "RadioModel", "StreamInput"]),
         // The embedded SQLite database every stateful module keeps its tables in.
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // PostgreSQL, the shared store several daemons use instead of each one's SQLite file: the connection
@@ -95,7 +106,7 @@ let package = Package(
         ]),
         // The listener's library: playlists, likes and hidden items, and what a named item plays as.
         .target(name: "Library", dependencies: [
-            "Media", "Playback", "Podcasts", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+            "Media", "Podcasts", "RadioModel", "Recording", "Store", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // Casting to network speakers: UPnP/DLNA MediaRenderers found by SSDP (a SwiftNIO datagram channel) and
         // driven over SOAP (AVTransport, RenderingControl) through StreamInput's transfer engine.
@@ -111,29 +122,33 @@ let package = Package(
         // The engine: stations run as jobs (listen, record, relay, scheduled episodes), one upstream
         // connection per station shared by all its jobs; the daemon's runtime jobs and its control protocol.
         .target(name: "Engine", dependencies: [
+            "Sinks",
             "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "SharedStore", "Scheduling", "Playback", "Guide",
-            "Monitoring",
+            "Monitoring", "Library",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The web app: the pages a person uses from a phone or a laptop (Mustache templates, a small script and
         // stylesheet, all compiled in) — stations, schedule, guide, recordings, podcasts, playlists, status — as
         // routes added to the daemon's HTTP router.
         .target(name: "WebApp", dependencies: [
-            "RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "Guide", "Engine", "Podcasts", "Library", "Playback", "Store",
+            "HTTPServing",
+            "RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "Guide", "Engine", "Podcasts", "Library", "Store",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Mustache", package: "swift-mustache"),
         ]),
         // The daemon's one HTTP server (Hummingbird): the API under /api/v1 and its OpenAPI document, the
         // podcast feeds and downloads of recordings, the live station mounts, /metrics, and the route groups of the pages.
         .target(name: "HTTPService", dependencies: [
+            "HTTPServing", "HTTPRelay",
             "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Engine", "Guide", "XMLInput",
-            "Library", "Playback", "Podcasts",
+            "Library", "Podcasts",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.
         .target(name: "OnairCommands", dependencies: [
+            "Sinks",
             "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "SharedStore", "Scheduling", "Playback", "Engine", "Guide",
             "Library", "Podcasts", "Monitoring", "HTTPService", "WebApp", "Casting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -161,6 +176,7 @@ let package = Package(
         // only the AddressSanitizer build scripts/sanitize makes links libFuzzer, and scripts/fuzz runs that one.
         .target(name: "CFuzzDriver"),
         .executableTarget(name: "onair-fuzz", dependencies: [
+            "HTTPServing",
             "CFuzzDriver", "RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "Guide", "Podcasts", "HTTPService",
         ], path: "Fuzz", exclude: ["Corpus", "README.md", "lsan-suppressions.txt"]),
 
@@ -168,8 +184,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RadioModelTests", dependencies: ["RadioModel"]),
         .testTarget(name: "StreamInputTests", dependencies: ["StreamInput", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "Outputs", "StreamInput", "TestSupport"]),
-        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
+        .testTarget(name: "MediaTests", dependencies: ["Sinks", "Media", "Outputs", "StreamInput", "TestSupport"]),
+        .testTarget(name: "OutputsTests", dependencies: ["HTTPServing", "HTTPRelay", "Sinks", "Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "OnairCommandsTests", dependencies: [
             "OnairCommands", "Library", "Recording", "Store", "TestSupport", "Casting", "Engine", "HTTPService", "RadioModel",
@@ -179,20 +195,23 @@ let package = Package(
         .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore", "Store", "TestSupport"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "TestSupport"]),
-        .testTarget(name: "GuideTests", dependencies: ["Guide", "Store", "StreamInput", "TestSupport"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),
+        .testTarget(name: "GuideTests", dependencies: ["Guide", "RadioModel", "Store", "StreamInput", "TestSupport"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Sinks", "Playback", "Library", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: [
+            "Sinks",
             "Engine", "Monitoring", "Scheduling", "Recording", "Outputs", "Media", "RadioModel", "SharedStore", "StreamInput", "Store",
             "TestSupport",
         ]),
         .testTarget(name: "WebAppTests", dependencies: [
+            "HTTPServing",
             "WebApp", "HTTPService", "Outputs", "Engine", "Scheduling", "Recording", "Guide", "Podcasts", "Library", "Playback", "RadioModel",
             "SharedStore", "Store", "TestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["Browser"]),
         .testTarget(name: "HTTPServiceTests", dependencies: [
-            "HTTPService", "Engine", "Outputs", "RadioModel", "Recording", "Scheduling", "SharedStore", "StreamInput", "TestSupport", "Playback", "Store",
+            "HTTPServing",
+            "HTTPService", "Engine", "Outputs", "RadioModel", "Recording", "Scheduling", "SharedStore", "StreamInput", "TestSupport", "Library", "Store",
         ]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "SharedStore", "Store", "Media", "RadioModel", "StreamInput", "TestSupport"]),
     ]

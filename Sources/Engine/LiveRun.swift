@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import Media
 import Monitoring
 import MPRIS
@@ -52,7 +53,7 @@ public final class LiveRun: Sendable {
         let nowPlaying = player.map { _ in NowPlaying(station: target.displayName, programmeOnAir: { target.programmeOnAir() }) }
         self.nowPlaying = nowPlaying
         let view = player?.terminal == nil ? nil : nowPlaying
-        var settings = SinkFactory.Settings()
+        var settings = SinkSettings()
         settings.pacing = pacing
         settings.streamName = target.displayName
         settings.onStatus = { label, status in

@@ -1,5 +1,4 @@
 import Foundation
-import Playback
 import Podcasts
 import Store
 

@@ -1,6 +1,5 @@
 import Foundation
 import Media
-import Playback
 import Podcasts
 import RadioModel
 import Recording
@@ -26,7 +25,7 @@ public struct ItemResolver {
 
     /// What `onair play` plays, and what it passes over (live stations, recordings gone from the index).
     public struct Queue: Sendable {
-        public var items: [PlayQueue.Item]
+        public var items: [PlayableItem]
         public var skipped: [String]
     }
 
@@ -85,13 +84,13 @@ public struct ItemResolver {
         var queue = Queue(items: [], skipped: [])
         for item in items {
             switch item.kind {
-            case .file: queue.items.append(PlayQueue.Item(path: item.ref, title: item.title))
+            case .file: queue.items.append(PlayableItem(path: item.ref, title: item.title))
             case .recording:
                 guard let id = Int64(item.ref), let entry = try? index.recording(id: id) else {
                     queue.skipped.append("\(item.title): recording \(item.ref) is no longer in the index")
                     continue
                 }
-                queue.items.append(PlayQueue.Item(path: entry.file, title: Self.item(entry).title))
+                queue.items.append(PlayableItem(path: entry.file, title: Self.item(entry).title))
             case .episode:
                 guard let id = Int64(item.ref), let episode = try podcast({ () throws(PodcastError) in try podcasts.episode(id: id) }) else {
                     queue.skipped.append("\(item.title): episode \(item.ref) is no longer followed")
@@ -104,7 +103,7 @@ public struct ItemResolver {
                 } catch {
                     queue.skipped.append("the chapters of \(item.title): \(error)")
                 }
-                queue.items.append(PlayQueue.Item(path: file, title: item.title, chapters: chapters))
+                queue.items.append(PlayableItem(path: file, title: item.title, chapters: chapters))
             case .podcast: queue.skipped.append("\(item.title): no episodes")
             case .station: queue.skipped.append("\(item.title): a live station (listen with: onair listen \(item.ref))")
             case .programme: queue.skipped.append("\(item.title): no recorded episodes")

@@ -3,42 +3,30 @@ import Media
 /// What `onair play` plays, in order: one recording, or a programme's episodes, shuffled or not,
 /// repeated or not. `>`/`<` skip.
 public struct PlayQueue: Sendable {
-    public struct Item: Sendable, Equatable {
-        public var path: String
-        public var title: String
-        /// Chapters published beside the file (a podcast's podcast:chapters); nil uses the file's own.
-        public var chapters: [Chapter]?
-        public init(path: String, title: String, chapters: [Chapter]? = nil) {
-            self.path = path
-            self.title = title
-            self.chapters = chapters
-        }
-    }
-
     public enum Repeat: String, Sendable, CaseIterable {
         case off, one, all
     }
 
-    public let items: [Item]
+    public let items: [PlayableItem]
     public let repeatMode: Repeat
     /// Indices into `items` in playing order.
     public private(set) var order: [Int]
     /// Where in `order` playback is; nil once the queue has run out.
     public private(set) var place: Int?
 
-    public init(items: [Item], shuffle: Bool, repeatMode: Repeat) {
+    public init(items: [PlayableItem], shuffle: Bool, repeatMode: Repeat) {
         var generator = SystemRandomNumberGenerator()
         self.init(items: items, shuffle: shuffle, repeatMode: repeatMode, using: &generator)
     }
 
-    public init<Generator: RandomNumberGenerator>(items: [Item], shuffle: Bool, repeatMode: Repeat, using generator: inout Generator) {
+    public init<Generator: RandomNumberGenerator>(items: [PlayableItem], shuffle: Bool, repeatMode: Repeat, using generator: inout Generator) {
         self.items = items
         self.repeatMode = repeatMode
         order = shuffle ? Array(items.indices).shuffled(using: &generator) : Array(items.indices)
         place = items.isEmpty ? nil : 0
     }
 
-    public var current: Item? { place.map { items[order[$0]] } }
+    public var current: PlayableItem? { place.map { items[order[$0]] } }
 
     /// The item playing ended by itself: the same again (repeat one), the next, or from the top (repeat all).
     public mutating func advanceAfterEnd() {

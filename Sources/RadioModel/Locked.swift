@@ -1,21 +1,19 @@
-import Foundation
+import Synchronization
 
-/// A value shared between threads, reachable only inside its lock: the one way onair guards mutable
-/// state that several threads touch (`Mutex` from Synchronization needs macOS 15; the package
-/// supports 13).
-public final class Locked<Value>: @unchecked Sendable {  // `value` is only touched inside `lock`
-    private let lock = NSLock()
-    private var value: Value
+/// A `Mutex` shared by reference: state that escaping closures capture (a `Mutex` cannot be copied into
+/// one) or that several objects hold. Classes that own their state keep a `Mutex` of their own.
+public final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
 
     public init(_ value: Value) {
-        self.value = value
+        mutex = Mutex(value)
     }
 
     /// Runs `body` with the value, exclusively; keep it short and never call out to unknown code.
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try lock.withLock { try body(&value) }
+    public func withLock<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try mutex.withLock { value in try body(&value) }
     }
 
     /// A copy of the value now.
-    public var current: Value { lock.withLock { value } }
+    public var current: Value { mutex.withLock { $0 } }
 }

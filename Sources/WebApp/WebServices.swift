@@ -4,7 +4,6 @@ import Guide
 import Hummingbird
 import Outputs
 import Library
-import Playback
 import Podcasts
 import RadioModel
 import Recording

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 import XCTest
 import Store
 import TestSupport
@@ -24,7 +25,7 @@ final class GuideFetchTests: XCTestCase {
         let server = try FixtureHTTPServer()
         defer { server.stop() }
         server.route("/guide.xml") { request, connection in
-            let current = version.value
+            let current = version.current
             if request.headers["If-None-Match"] == "\"\(current)\"" {
                 return try connection.sendStatus(line: "HTTP/1.0 304 Not Modified", headers: [("ETag", "\"\(current)\""), ("Connection", "close")])
             }
@@ -49,7 +50,7 @@ final class GuideFetchTests: XCTestCase {
         XCTAssertEqual(try store.broadcasts(channel: "c", overlapping: day).map(\.stop), [at("20:00"), at("22:00")])
 
         // Changed: the new copy replaces the broadcast, which the guide moved to 21:00.
-        version.value = "v2"
+        version.withLock { $0 = "v2" }
         guard case .imported(let second) = try GuideFetch.refresh(url, into: store) else { return XCTFail("a changed guide is imported") }
         XCTAssertEqual(second.replaced, 2)
         XCTAssertEqual(try store.broadcasts(channel: "c", overlapping: day).map(\.start), [at("19:00"), at("21:00")])
@@ -74,29 +75,17 @@ final class GuideFetchTests: XCTestCase {
         let refresher = GuideRefresher(store: store, every: 1) { url, outcome in
             let name = URL(string: url)!.lastPathComponent
             switch outcome {
-            case .success(.imported): outcomes.value.append("\(name) imported")
-            case .success(.notModified): outcomes.value.append("\(name) unchanged")
-            case .failure(let error): outcomes.value.append("\(name) failed: \(error)")
+            case .success(.imported): outcomes.withLock { $0.append("\(name) imported") }
+            case .success(.notModified): outcomes.withLock { $0.append("\(name) unchanged") }
+            case .failure(let error): outcomes.withLock { $0.append("\(name) failed: \(error)") }
             }
         }
         refresher.start()
         let deadline = Date(timeIntervalSinceNow: 15)
-        while outcomes.value.filter({ $0.hasPrefix("guide.xml") }).count < 3, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        while outcomes.current.filter({ $0.hasPrefix("guide.xml") }).count < 3, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         refresher.stop()
-        let guideOutcomes = outcomes.value.filter { $0.hasPrefix("guide.xml") }
+        let guideOutcomes = outcomes.current.filter { $0.hasPrefix("guide.xml") }
         XCTAssertEqual(Array(guideOutcomes.prefix(3)), ["guide.xml imported", "guide.xml unchanged", "guide.xml unchanged"])
-        XCTAssertTrue(outcomes.value.contains { $0.hasPrefix("gone.xml failed: ") && $0.hasSuffix("HTTP 404") }, "\(outcomes.value)")
-    }
-}
-
-/// A value shared with a server's or a refresher's thread.
-private final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        XCTAssertTrue(outcomes.current.contains { $0.hasPrefix("gone.xml failed: ") && $0.hasSuffix("HTTP 404") }, "\(outcomes.current)")
     }
 }

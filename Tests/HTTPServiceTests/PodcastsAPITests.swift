@@ -1,5 +1,5 @@
 import Foundation
-import Playback
+import Library
 import RadioModel
 import Recording
 import Store

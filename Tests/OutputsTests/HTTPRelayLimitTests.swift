@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServing
 import XCTest
 import Outputs
 import TestSupport

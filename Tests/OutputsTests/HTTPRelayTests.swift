@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import Outputs
+import Sinks
 import StreamInput
 import TestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import Media
 import Outputs
 import RadioModel
+import Sinks
 import StreamInput
 import TestSupport
 
@@ -30,7 +31,7 @@ final class RelayTestStation: @unchecked Sendable {
         options.stallTimeout = 5
         let stream = LiveStream(url: fixture.url(Self.path).absoluteString, options: options, onEvent: events.record)
         pipeline = LivePipeline(source: stream, format: .snapcastDefault, onEvent: events.record)
-        var settings = SinkFactory.Settings()
+        var settings = SinkSettings()
         settings.streamName = "Fixture FM"
         settings.onEvent = events.record
         settings.onStatus = events.record

@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import Media
 import Outputs
 import RadioModel
@@ -6,10 +7,11 @@ import Store
 import TestSupport
 import XCTest
 @testable import Playback
+import Sinks
 
 /// The queue's order, shuffle and repeat, and a real queue of encoded files played into a WAV file.
 final class QueueTests: XCTestCase {
-    private let items = (1...5).map { PlayQueue.Item(path: "/r/\($0).mp3", title: "Episode \($0)") }
+    private let items = (1...5).map { PlayableItem(path: "/r/\($0).mp3", title: "Episode \($0)") }
 
     private func played(_ queue: inout PlayQueue, endings: Int) -> [String] {
         var titles: [String] = []
@@ -58,7 +60,7 @@ final class QueueTests: XCTestCase {
         let sink = try XCTUnwrap(try SinkFactory.make(.wav(path: wav.path), format: format) as? PCMConsumer)
         let controls = PlayerControls(sleepTimer: SleepTimer(offersEndOfEpisode: true), deviceVolume: nil)
         let stage = PlayerStage(format: format, controls: controls, sinks: [sink], timeShiftSeconds: nil)
-        let queue = PlayQueue(items: [PlayQueue.Item(path: first.path, title: "A"), PlayQueue.Item(path: second.path, title: "B")],
+        let queue = PlayQueue(items: [PlayableItem(path: first.path, title: "A"), PlayableItem(path: second.path, title: "B")],
                               shuffle: false, repeatMode: .all)
         let started = StartedTitles()
         let player = OnDemandPlayer(queue: queue, format: format, controls: controls, stage: stage, speed: 1, start: nil,
@@ -93,7 +95,7 @@ extension QueueTests {
         for _ in 0..<7 { controls.cycleSleepTimer() }
         XCTAssertEqual(controls.sleepTimer.setting, .endOfEpisode)
         let stage = PlayerStage(format: format, controls: controls, sinks: [sink], timeShiftSeconds: nil)
-        let queue = PlayQueue(items: [PlayQueue.Item(path: first.path, title: "A"), PlayQueue.Item(path: second.path, title: "B")],
+        let queue = PlayQueue(items: [PlayableItem(path: first.path, title: "A"), PlayableItem(path: second.path, title: "B")],
                               shuffle: false, repeatMode: .all)
         let started = StartedTitles()
         let player = OnDemandPlayer(queue: queue, format: format, controls: controls, stage: stage, speed: 1, start: nil,

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import HTTPService
+import HTTPServing
 import Outputs
 import RadioModel
 import TestSupport

@@ -2,6 +2,7 @@ import Engine
 import Outputs
 import Foundation
 import HTTPService
+import HTTPServing
 import Hummingbird
 import RadioModel
 import Scheduling

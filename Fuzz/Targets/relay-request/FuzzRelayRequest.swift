@@ -1,3 +1,4 @@
+import HTTPServing
 import Outputs
 
 /// What a client of the HTTP relay sends before its first byte of audio: the request head, read
@@ -7,9 +8,7 @@ func fuzzRelayRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let end = HTTPRequestHead.end(in: bytes) else { return 0 }
     precondition(end <= bytes.count && bytes[end - 1] == 0x0A, "head ends outside the bytes")
     guard let head = try? HTTPRequestHead(bytes[..<end]) else { return 0 }
-    precondition(head.path.hasPrefix("/"), "a path not from the root: \(head.path)")
+    precondition(head.target.hasPrefix("/"), "a target not from the root: \(head.target)")
     precondition(head.headers.count <= HTTPRequestHead.maxHeaders, "\(head.headers.count) headers kept")
-    _ = head.token
-    _ = head.wantsICYMetadata
     return 0
 }

@@ -4,6 +4,7 @@ import Monitoring
 import Outputs
 import RadioModel
 import Recording
+import Sinks
 import StreamInput
 
 /// One station's upstream connection: one live source, one pipeline (a decode thread of its own) and
@@ -105,7 +106,7 @@ extension StationConnection {
     /// Opens every sink (and a title FIFO) for this station before it starts, so a bad one fails the
     /// job at once; those already opened are closed again. What a sink reports beyond its status — a
     /// relay listener dropped, a title Icecast refused — joins the station's events.
-    public func openSinks(_ specs: [SinkSpec], metaFIFO: String? = nil, settings: SinkFactory.Settings) throws -> [StreamConsumer] {
+    public func openSinks(_ specs: [SinkSpec], metaFIFO: String? = nil, settings: SinkSettings) throws -> [StreamConsumer] {
         var settings = settings
         settings.onEvent = { [weak pipeline] event in pipeline?.publish(event) }
         var consumers: [StreamConsumer] = []

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import HTTPServing
 import Hummingbird
 import Library
 import Outputs

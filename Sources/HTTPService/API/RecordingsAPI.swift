@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServing
 import Hummingbird
 import Outputs
 import Media

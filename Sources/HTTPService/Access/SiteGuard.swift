@@ -1,3 +1,4 @@
+import HTTPServing
 import Hummingbird
 import Outputs
 

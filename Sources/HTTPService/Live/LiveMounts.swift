@@ -1,5 +1,7 @@
 import Engine
 import Foundation
+import HTTPRelay
+import HTTPServing
 import Hummingbird
 import Outputs
 import RadioModel

@@ -1,6 +1,7 @@
 import Foundation
 import RadioModel
 import StreamInput
+import Synchronization
 
 /// How one of a station's streams answered a check.
 public struct StreamCheck: Sendable, Codable, Equatable {
@@ -106,15 +107,14 @@ public struct StationChecker: Sendable {
         var decodedSeconds = 0.0
     }
 
-    /// Collects what the stream's events say. Events come from the network and decode threads; `lock` guards `current`.
-    private final class Observer: @unchecked Sendable {
-        private let lock = NSLock()
-        private var current = Observation()
+    /// Collects what the stream's events say. Events come from the network and decode threads; `current` is a `Mutex`.
+    private final class Observer: Sendable {
+        private let current = Mutex(Observation())
 
-        var observation: Observation { lock.withLock { current } }
+        var observation: Observation { current.withLock { $0 } }
 
         func record(_ event: StreamEvent) {
-            lock.withLock {
+            current.withLock { current in
                 switch event {
                 case .decoding(let codec, _, _, _): current.codec = current.codec ?? codec
                 case .metadata(let change) where !change.title.isEmpty: current.title = current.title ?? change.title
@@ -126,16 +126,15 @@ public struct StationChecker: Sendable {
         }
     }
 
-    /// Takes the decoded audio and notes when it began. Called on the decode thread; `lock` guards `first`.
-    private final class FirstAudioSink: PCMConsumer, @unchecked Sendable {
+    /// Takes the decoded audio and notes when it began. Called on the decode thread; `first` is a `Mutex`.
+    private final class FirstAudioSink: PCMConsumer, Sendable {
         let label = "check"
-        private let lock = NSLock()
-        private var first: Date?
+        private let first = Mutex<Date?>(nil)
 
-        var firstAudio: Date? { lock.withLock { first } }
+        var firstAudio: Date? { first.withLock { $0 } }
 
         func consume(_ pcm: UnsafeRawBufferPointer) throws {
-            lock.withLock { if first == nil, !pcm.isEmpty { first = Date() } }
+            first.withLock { first in if first == nil, !pcm.isEmpty { first = Date() } }
         }
 
         func finish() {}

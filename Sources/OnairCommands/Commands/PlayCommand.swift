@@ -5,6 +5,7 @@ import Outputs
 import Playback
 import RadioModel
 import Library
+import Sinks
 
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -84,7 +85,7 @@ struct PlayCommand: ParsableCommand {
             let queue = PlayQueue(items: try items(), shuffle: shuffle, repeatMode: repeatMode)
             let interactive = TerminalSession.isInteractive && !json && spec != .stdout
             let controls = PlayerSupport.controls(for: [spec], onDemand: true)
-            var settings = SinkFactory.Settings()
+            var settings = SinkSettings()
             settings.streamName = queue.current?.title ?? "onair"
             settings.deviceVolume = controls.deviceVolume
             let output: StreamConsumer
@@ -133,7 +134,7 @@ struct PlayCommand: ParsableCommand {
 
     /// A file; a recording by id; a programme's recorded episodes, oldest first; a playlist. What cannot
     /// be played on demand (a live station) is passed over with a note.
-    private func items() throws -> [PlayQueue.Item] {
+    private func items() throws -> [PlayableItem] {
         let resolver = try LibraryAccess.resolver()
         guard let queue = try LibraryAccess.run({ () throws(LibraryError) in try resolver.queue(for: item) }) else {
             throw CommandFailure(message: "no file, recording id, recorded programme or playlist '\(item)' (see: onair recordings, onair playlists)",

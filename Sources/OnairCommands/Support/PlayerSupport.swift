@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import Outputs
 import Playback
 import Store

@@ -2,6 +2,7 @@ import Foundation
 import RadioModel
 import Recording
 import StreamInput
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,10 +10,10 @@ import Glibc
 /// What `onair record` shows: for people, one line per event prefixed with the station, under a status
 /// line that is redrawn every second on a terminal (elapsed, size, title, gaps); for programs, JSON
 /// lines, each naming its station, with a progress event every few seconds.
-final class RecordingReporter: @unchecked Sendable {  // recorders, statuses, timer and the status line inside `lock`
+final class RecordingReporter: @unchecked Sendable {  // `recorders`, `statuses`, `timer`, `shownStatus` and `ticks` inside `lock`; the rest immutable
     private let json: Bool
     private let statusLine: Bool
-    private let lock = NSLock()
+    private let lock = Mutex(())
     // Guarded by `lock`.
     private var recorders: [(station: String, recorder: RecordingConsumer)] = []
     /// The recorders' statuses at the last tick: drawing never asks a recorder, which may be the one
@@ -82,7 +83,7 @@ final class RecordingReporter: @unchecked Sendable {  // recorders, statuses, ti
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "onair.record.status"))
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [weak self] in self?.tick() }
-        lock.withLock {
+        lock.withLock { _ in
             self.recorders = recorders
             self.timer = timer
         }
@@ -91,7 +92,7 @@ final class RecordingReporter: @unchecked Sendable {  // recorders, statuses, ti
 
     /// Stops the status line and clears it.
     func stop() {
-        lock.withLock {
+        lock.withLock { _ in
             timer?.cancel()
             timer = nil
             clearStatus()
@@ -99,8 +100,8 @@ final class RecordingReporter: @unchecked Sendable {  // recorders, statuses, ti
     }
 
     private func tick() {
-        let current = lock.withLock { recorders }.map { (station: $0.station, status: $0.recorder.status) }
-        lock.withLock {
+        let current = lock.withLock { _ in recorders }.map { (station: $0.station, status: $0.recorder.status) }
+        lock.withLock { _ in
             statuses = current
             ticks += 1
             if statusLine {
@@ -114,7 +115,7 @@ final class RecordingReporter: @unchecked Sendable {  // recorders, statuses, ti
     /// A line above the status line, made printable: it quotes stations, titles and servers' words.
     private func line(_ text: String) {
         let text = TextTable.printable(text)
-        lock.withLock {
+        lock.withLock { _ in
             clearStatus()
             FileHandle.standardError.write(Data((text + "\n").utf8))
             if timer != nil { drawStatus() }

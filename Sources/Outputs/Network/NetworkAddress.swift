@@ -4,14 +4,14 @@ import Glibc
 #endif
 
 /// An IPv4 or IPv6 socket address, as resolved for binding or connecting, or as a peer was accepted.
-struct NetworkAddress: CustomStringConvertible, @unchecked Sendable {  // a plain C address value, no pointers
-    var storage = sockaddr_storage()
-    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+package struct NetworkAddress: CustomStringConvertible, @unchecked Sendable {  // a plain C address value, no pointers
+    package var storage = sockaddr_storage()
+    package var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
 
-    var family: Int32 { Int32(storage.ss_family) }
+    package var family: Int32 { Int32(storage.ss_family) }
 
     /// Every address of `host` (a name or a numeric address) for TCP, in the resolver's order.
-    static func resolve(host: String, port: Int, forListening: Bool) throws -> [NetworkAddress] {
+    package static func resolve(host: String, port: Int, forListening: Bool) throws -> [NetworkAddress] {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = AI_NUMERICSERV | (forListening ? AI_PASSIVE : 0)
@@ -37,7 +37,7 @@ struct NetworkAddress: CustomStringConvertible, @unchecked Sendable {  // a plai
     }
 
     /// 127.0.0.0/8, ::1, or an IPv4-mapped loopback: reachable from this machine only.
-    var isLoopback: Bool {
+    package var isLoopback: Bool {
         withUnsafeBytes(of: storage) { raw in
             switch family {
             case AF_INET:
@@ -55,7 +55,7 @@ struct NetworkAddress: CustomStringConvertible, @unchecked Sendable {  // a plai
     }
 
     /// `127.0.0.1:8080`, `[::1]:8080`.
-    var description: String {
+    package var description: String {
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
         var copy = storage
@@ -74,7 +74,7 @@ struct NetworkAddress: CustomStringConvertible, @unchecked Sendable {  // a plai
         String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    func withSocketAddress<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    package func withSocketAddress<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
         var copy = storage
         return withUnsafePointer(to: &copy) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) } }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import RadioModel
 import Recording
+import Synchronization
 
 /// What is deleted to make room, in one place: a rule's `--keep N` (its newest N done episodes stay)
 /// and `--keep-days D` (episodes that finished less than D days ago stay), and the daemon's
@@ -78,7 +79,7 @@ public struct RetentionStatus: Codable, Sendable {
 /// Runs retention for the daemon: the rules' limits after each episode, on start and on each
 /// sweep, and `--min-free` on each sweep. One at a time (the scheduler's loop and the recorders'
 /// threads both call it), and it keeps the latest deletions for the status.
-final class RetentionKeeper: @unchecked Sendable {  // `recent` and every run inside `lock`
+final class RetentionKeeper: Sendable {
     /// How many deletions the status shows.
     static let remembered = 20
 
@@ -87,8 +88,12 @@ final class RetentionKeeper: @unchecked Sendable {  // `recent` and every run in
     private let minimumFree: MinimumFreeSpace?
     private let recordings: URL
     private let log: @Sendable (DaemonEvent) -> Void
-    private let lock = NSLock()
-    private var recent: [RecordingDeletion] = []
+    /// Held through every run too, so runs go one at a time.
+    private let state = Mutex(State())
+
+    private struct State {
+        var recent: [RecordingDeletion] = []
+    }
 
     init(store: any ScheduleStorage, index: any RecordingsIndexing, minFree: ByteSize?, recordings: URL,
          log: @escaping @Sendable (DaemonEvent) -> Void) {
@@ -101,8 +106,8 @@ final class RetentionKeeper: @unchecked Sendable {  // `recent` and every run in
 
     /// The rules' `--keep` and `--keep-days`.
     func apply(to rules: [ScheduleRule], now: Date) {
-        lock.withLock {
-            do { note(try Retention.apply(to: rules, store: store, index: index, now: now)) } catch { failed(error) }
+        state.withLock { state in
+            do { note(try Retention.apply(to: rules, store: store, index: index, now: now), in: &state) } catch { failed(error) }
         }
     }
 
@@ -115,22 +120,22 @@ final class RetentionKeeper: @unchecked Sendable {  // `recent` and every run in
     /// `--min-free`.
     func makeRoom(now: Date) {
         guard let minimumFree else { return }
-        lock.withLock {
-            do { note(try minimumFree.reclaim(from: index, now: now)) } catch { failed(error) }
+        state.withLock { state in
+            do { note(try minimumFree.reclaim(from: index, now: now), in: &state) } catch { failed(error) }
         }
     }
 
     var status: RetentionStatus {
         RetentionStatus(minFree: minimumFree?.minimum.bytes, freeBytes: DiskSpace.free(at: recordings),
-                        lastDeletions: lock.withLock { recent })
+                        lastDeletions: state.withLock { $0.recent })
     }
 
-    /// Inside `lock`.
-    private func note(_ deletions: [RecordingDeletion]) {
+    /// Inside `state`'s lock.
+    private func note(_ deletions: [RecordingDeletion], in state: inout State) {
         for deletion in deletions {
             log(DaemonEvent(.recordingDeleted, station: deletion.station, message: deletion.logLine))
         }
-        recent = Array((deletions.reversed() + recent).prefix(Self.remembered))
+        state.recent = Array((deletions.reversed() + state.recent).prefix(Self.remembered))
     }
 
     private func failed(_ error: any Error) {

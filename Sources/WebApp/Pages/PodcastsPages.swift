@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import Library
-import Playback
 import Podcasts
 
 /// `/podcasts`: the podcasts followed, a form to follow one by its feed's URL, and a refresh of every

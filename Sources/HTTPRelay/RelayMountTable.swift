@@ -1,5 +1,7 @@
 import Foundation
+import HTTPServing
 import Hummingbird
+import Outputs
 import RadioModel
 
 /// The mounts of one relay server, by path exactly as a request must send it.

@@ -1,8 +1,10 @@
 import Foundation
+import HTTPServing
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import Outputs
 import RadioModel
 import StreamInput
 

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPServing
 import Media
+import Outputs
 import RadioModel
 import StreamInput
 

@@ -1,7 +1,9 @@
 import Foundation
+import HTTPServing
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Outputs
 import RadioModel
 import StreamInput
 

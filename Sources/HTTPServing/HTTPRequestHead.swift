@@ -1,7 +1,7 @@
 import Foundation
 
-/// A client's request line and headers, parsed within the relay's limits.
-/// Public for the fuzz target (Fuzz/Targets/relay-request), which feeds it hostile bytes.
+/// A client's request line and headers, read within our HTTP servers' bounds by `RequestHeadGuard` before
+/// anything else parses them. Public for the fuzz target (Fuzz/Targets/relay-request), which feeds it hostile bytes.
 public struct HTTPRequestHead {
     /// Larger heads are refused (431): no player needs more, and it bounds memory per connection.
     public static let maxBytes = 8 * 1024
@@ -13,9 +13,8 @@ public struct HTTPRequestHead {
     }
 
     public let method: String
-    /// The target without its query, percent-encoded as sent.
-    public let path: String
-    public let query: [String: String]
+    /// The target, percent-encoded as sent.
+    public let target: String
     public let headers: [(name: String, value: String)]
 
     /// Where the head ends in `bytes` (just after the blank line), once it has arrived.
@@ -36,16 +35,7 @@ public struct HTTPRequestHead {
         let parts = requestLine.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 3, parts[2].hasPrefix("HTTP/1."), parts[1].hasPrefix("/") else { throw .malformed }
         method = String(parts[0])
-        let target = String(parts[1])
-        let mark = target.firstIndex(of: "?")
-        path = String(target[..<(mark ?? target.endIndex)])
-        var query: [String: String] = [:]
-        if let mark {
-            for item in URLComponents(string: "/?" + target[target.index(after: mark)...])?.queryItems ?? [] {
-                query[item.name] = item.value ?? ""
-            }
-        }
-        self.query = query
+        target = String(parts[1])
         var headers: [(String, String)] = []
         while let line = lines.next() {
             guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else { throw .malformed }
@@ -53,18 +43,5 @@ public struct HTTPRequestHead {
             if headers.count > Self.maxHeaders { throw .tooManyHeaders }
         }
         self.headers = headers
-    }
-
-    public subscript(header name: String) -> String? {
-        headers.last { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
-
-    public var wantsICYMetadata: Bool { self[header: "Icy-MetaData"] == "1" }
-
-    /// The token from `?token=` or `Authorization: Bearer …`.
-    public var token: String? {
-        if let token = query["token"] { return token }
-        guard let authorization = self[header: "Authorization"], authorization.lowercased().hasPrefix("bearer ") else { return nil }
-        return String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
     }
 }

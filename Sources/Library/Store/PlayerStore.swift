@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Media
 import Store
 
 /// The player's memory in onair's database: favourite stations (in the order `n`/`p` step through),

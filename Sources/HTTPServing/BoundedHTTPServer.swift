@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
+import NIOHTTP1
 import NIOHTTPTypesHTTP1
 import Synchronization
 
@@ -90,8 +91,11 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
         deadline?.cancel()
         headDone()
         buffered = nil
+        let phrase = HTTPResponseStatus(statusCode: status).reasonPhrase
+        let body = "\(status) \(phrase): \(reason)\n"
         var reply = context.channel.allocator.buffer(capacity: 256)
-        reply.writeBytes(RelayResponse.error(status, saying: reason))
+        reply.writeString("HTTP/1.0 \(status) \(phrase)\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                          + "Content-Length: \(body.utf8.count)\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n" + body)
         let channel = context.channel
         context.writeAndFlush(wrapOutbound(reply)).whenComplete { _ in
             channel.close(mode: .output, promise: nil)

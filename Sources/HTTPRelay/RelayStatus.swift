@@ -1,4 +1,6 @@
 import Foundation
+import HTTPServing
+import Outputs
 
 /// What `/status.json` shows: every mount of the server and its listeners. No tokens, ever.
 struct RelayStatus: Encodable {

@@ -1,6 +1,8 @@
 import Foundation
+import HTTPServing
 import NIOCore
 import NIOHTTPTypes
+import Outputs
 import RadioModel
 import StreamInput
 
