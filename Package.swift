@@ -127,10 +127,17 @@ let package = Package(
             "Monitoring", "Library",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // What `onair daemon` runs: the service (episodes, runtime jobs, guides, alerts, metrics on one connection
+        // per station), its typed events and the facade its transports (HTTP API, pages, feeds) use.
+        .target(name: "Daemon", dependencies: [
+            "Engine", "Guide", "Library", "Monitoring", "Podcasts", "RadioModel", "Recording", "Scheduling", "SharedStore", "Store",
+            "StreamInput", "Outputs", .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         // The web app: the pages a person uses from a phone or a laptop (Mustache templates, a small script and
         // stylesheet, all compiled in) — stations, schedule, guide, recordings, podcasts, playlists, status — as
         // routes added to the daemon's HTTP router.
         .target(name: "WebApp", dependencies: [
+            "Daemon",
             "HTTPServing",
             "RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "Guide", "Engine", "Podcasts", "Library", "Store",
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -139,6 +146,7 @@ let package = Package(
         // The daemon's one HTTP server (Hummingbird): the API under /api/v1 and its OpenAPI document, the
         // podcast feeds and downloads of recordings, the live station mounts, /metrics, and the route groups of the pages.
         .target(name: "HTTPService", dependencies: [
+            "Daemon",
             "HTTPServing", "HTTPRelay",
             "RadioModel", "StreamInput", "Media", "Outputs", "Recording", "Store", "Scheduling", "Engine", "Guide", "XMLInput",
             "Library", "Podcasts",
@@ -148,6 +156,7 @@ let package = Package(
         ]),
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.
         .target(name: "OnairCommands", dependencies: [
+            "Daemon",
             "Sinks",
             "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "SharedStore", "Scheduling", "Playback", "Engine", "Guide",
             "Library", "Podcasts", "Monitoring", "HTTPService", "WebApp", "Casting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -188,6 +197,7 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["HTTPServing", "HTTPRelay", "Sinks", "Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "OnairCommandsTests", dependencies: [
+            "Daemon",
             "OnairCommands", "Library", "Recording", "Store", "TestSupport", "Casting", "Engine", "HTTPService", "RadioModel",
             "SharedStore", "StreamInput",
         ]),
@@ -198,11 +208,13 @@ let package = Package(
         .testTarget(name: "GuideTests", dependencies: ["Guide", "RadioModel", "Store", "StreamInput", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Sinks", "Playback", "Library", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: [
+            "Daemon",
             "Sinks",
             "Engine", "Monitoring", "Scheduling", "Recording", "Outputs", "Media", "RadioModel", "SharedStore", "StreamInput", "Store",
             "TestSupport",
         ]),
         .testTarget(name: "WebAppTests", dependencies: [
+            "Daemon",
             "HTTPServing",
             "WebApp", "HTTPService", "Outputs", "Engine", "Scheduling", "Recording", "Guide", "Podcasts", "Library", "Playback", "RadioModel",
             "SharedStore", "Store", "TestSupport",
@@ -210,6 +222,7 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["Browser"]),
         .testTarget(name: "HTTPServiceTests", dependencies: [
+            "Daemon",
             "HTTPServing",
             "HTTPService", "Engine", "Outputs", "RadioModel", "Recording", "Scheduling", "SharedStore", "StreamInput", "TestSupport", "Library", "Store",
         ]),

@@ -1,7 +1,6 @@
 import HTTPServing
 import Hummingbird
 import Outputs
-import NIOPosix
 
 /// The web app: server-rendered pages for a phone or a laptop, added to the daemon's HTTP router. It owns
 /// `/`, `/stations…`, `/guide…`, `/schedule…`, `/recordings…`, `/podcasts…`, `/episodes/…`, `/playlists…`,
@@ -10,13 +9,23 @@ import NIOPosix
 public enum WebApp {
     public static func addRoutes(to router: Router<ClientRequestContext>, services: WebServices) {
         let renderer = PageRenderer()
-        // Every page reads SQLite or asks the directory: blocking work, kept off the event loop. Its forms
-        // carry the CSRF token of the request's login.
+        // Every page reads SQLite or asks the directory: blocking work, done inside the facade's `perform`
+        // (its own threads, never Swift's cooperative pool), one per request. Its forms carry the CSRF token
+        // of the request's login. When the library's stores cannot be opened, the page says so (503), as a
+        // page that cannot read what it shows does.
         @Sendable func page(_ request: Request, _ make: @escaping @Sendable (Pages) throws -> RenderedPage) async throws -> Response {
             var renderer = renderer
             (renderer.csrf, renderer.loggedIn) = await services.forms(request)
-            let pages = Pages(services: services, renderer: renderer)
-            return try await NIOThreadPool.singleton.runIfActive { try make(pages) }.response
+            let section = Pages.section(of: request.uri.path)
+            return try await services.facade.perform { [renderer] (daemon) -> RenderedPage in
+                let pageServices: PageServices
+                do {
+                    pageServices = try PageServices(daemon, feedAddress: services.feedAddress)
+                } catch {
+                    return Pages.unavailable("\(error)", section: section, renderer: renderer)
+                }
+                return try make(Pages(services: pageServices, renderer: renderer))
+            }.response
         }
         @Sendable func form<Form: Decodable & Sendable>(_ type: Form.Type, _ request: Request) async throws -> Form {
             let body = try await request.body.collect(upTo: 64 * 1024)

@@ -1,3 +1,4 @@
+import Daemon
 import Engine
 import Foundation
 #if canImport(FoundationNetworking)
@@ -26,6 +27,7 @@ final class APIHarness {
     let home: TemporaryDirectory
     let paths: AppPaths
     let daemon: DaemonService
+    let facade: DaemonFacade
     let server: HTTPServer
     let port: Int
     let log = Locked<[DaemonEvent]>([])
@@ -53,8 +55,8 @@ final class APIHarness {
             .appendingPathComponent("StreamInputTests/Fixtures/radio-browser-search-jazz.json")
         directory.route("/json/stations/search", FixtureHTTPServer.file(try Data(contentsOf: saved), contentType: "application/json"))
         let directoryURL = directory.baseURL.absoluteString
-        server = HTTPServer(address: HTTPAddress(host: "127.0.0.1", port: 0), daemon: daemon, catalogue: catalogue,
-                            directory: { try? RadioBrowserClient(baseURLs: [directoryURL]) },
+        facade = DaemonFacade(service: daemon, catalogue: catalogue, directory: { try? RadioBrowserClient(baseURLs: [directoryURL]) })
+        server = HTTPServer(address: HTTPAddress(host: "127.0.0.1", port: 0), facade: facade,
                             routeGroups: [HTTPServer.metricsRoute { [daemon] in daemon.metricsText() }])
         port = try server.start()
         let daemon = daemon

@@ -225,6 +225,8 @@ final class APITests: XCTestCase {
         XCTAssertTrue(text.contains("onair_disk_free_bytes"), text)
     }
 
+    /// Jobs started through the API and stopped over the control socket (`onair jobs stop`) alike: both go
+    /// through the daemon's one job control, which tells the stream.
     func testTheEventStreamTellsJobsAndTitlesAsTheyHappen() throws {
         let socket = try LoopbackSocket.connect(port: UInt16(harness.port))
         defer { close(socket) }
@@ -237,17 +239,27 @@ final class APITests: XCTestCase {
         let started = try harness.request("POST", "/api/v1/jobs", json: ["kind": "record", "station": "tone"])
         let id = try XCTUnwrap(started.json["id"] as? Int)
         var events: [[String: Any]] = []
-        XCTAssertTrue(eventually(timeout: 10) {
+        func readEvents() {
             if let chunk = try? LoopbackSocket.receive(socket, timeout: 0.2) { received.append(chunk) }
             // Lines of the (chunked) body; "\r\n" would be one Character to String's splitting.
             events = received.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
                 .filter { $0.hasPrefix("data: ") }
                 .compactMap { try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any] }
+        }
+        XCTAssertTrue(eventually(timeout: 10) {
+            readEvents()
             return events.contains { $0["type"] as? String == "title" }
         }, "\(events)")
         XCTAssertTrue(events.contains { $0["type"] as? String == "job-start" && $0["job"] as? Int == id && $0["station"] as? String == "tone" })
         XCTAssertTrue(events.contains { $0["type"] as? String == "title" && $0["title"] as? String == "API tone" && $0["station"] as? String == "tone" })
         XCTAssertTrue(String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"))
+
+        let stopped = try ControlClient(socket: harness.daemon.socket).send(ControlRequest(.stopJob, id: Int64(id)), expecting: JobStatus.self)
+        XCTAssertEqual(stopped.reply.id, Int64(id))
+        XCTAssertTrue(eventually(timeout: 10) {
+            readEvents()
+            return events.contains { $0["type"] as? String == "job-stop" && $0["job"] as? Int == id }
+        }, "the control socket's stop is told on the stream: \(events)")
     }
 
     private func assertFeedParses(_ xml: String, enclosure: String, length: Int, file: StaticString = #filePath, line: UInt = #line) throws {

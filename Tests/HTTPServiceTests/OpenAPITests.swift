@@ -21,7 +21,7 @@ final class OpenAPITests: XCTestCase {
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: OpenAPIDocument.data) as? [String: Any])
         let paths = try XCTUnwrap(document["paths"] as? [String: [String: Any]])
         let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
-        let served = Set(HTTPServer.apiRoutes(daemon: harness.daemon, catalogue: { .init(stations: []) })
+        let served = Set(HTTPServer.apiRoutes(facade: harness.facade)
             .map { "\($0.method.rawValue) \($0.path)" })
         XCTAssertEqual(served.subtracting(documented).sorted(), [], "served but not documented")
         XCTAssertEqual(documented.subtracting(served).sorted(), [], "documented but not served")

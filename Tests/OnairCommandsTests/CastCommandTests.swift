@@ -1,4 +1,5 @@
 @testable import Casting
+import Daemon
 import Engine
 import Foundation
 import HTTPService
@@ -54,7 +55,7 @@ final class CastCommandTests: XCTestCase {
         var options = DaemonService.Options()
         options.sharedDatabase = try ProcessInfo.processInfo.environment["ONAIR_DATABASE_URL"].map { try PostgresLocation(url: $0) }
         let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: stations) }, log: { _ in })
-        let server = HTTPServer(address: HTTPAddress(host: "127.0.0.1", port: 0), daemon: daemon, catalogue: stations)
+        let server = HTTPServer(address: HTTPAddress(host: "127.0.0.1", port: 0), facade: DaemonFacade(service: daemon, catalogue: stations))
         let port = try server.start()
         let runner = Thread { try? daemon.run() }
         runner.start()

@@ -111,11 +111,11 @@ final class AccessTests: XCTestCase {
                 let forged = try await client.execute(uri: uri, method: .post, headers: headers, body: WebForm.body(fields))
                 XCTAssertEqual(forged.status, .forbidden, uri)
             }
-            XCTAssertEqual(try harness.services.library.playlists().count, 0, "nothing was created without the token")
-            XCTAssertEqual(try harness.services.library.liked().count, 0)
+            XCTAssertEqual(try harness.libraryStores.library.playlists().count, 0, "nothing was created without the token")
+            XCTAssertEqual(try harness.libraryStores.library.liked().count, 0)
             let created = try await client.execute(uri: "/playlists", method: .post, headers: headers, body: WebForm.body(["name": "", "csrf": csrf]))
             XCTAssertEqual(created.status, .seeOther)
-            XCTAssertEqual(try harness.services.library.playlists().map(\.playlist.name), ["New playlist"])
+            XCTAssertEqual(try harness.libraryStores.library.playlists().map(\.playlist.name), ["New playlist"])
         }
     }
 

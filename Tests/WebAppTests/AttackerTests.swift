@@ -1,3 +1,4 @@
+import Daemon
 import Engine
 import Foundation
 import HTTPService

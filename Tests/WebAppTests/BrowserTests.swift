@@ -1,3 +1,4 @@
+import Daemon
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -137,9 +138,9 @@ final class BrowserTests: XCTestCase {
             XCTAssertTrue(result.output.contains("listening passed"), result.output)
         }
         XCTAssertGreaterThan(server.requests("/one.mp3").count, 0, "the browser fetched the episode from its enclosure")
-        XCTAssertEqual(try harness.services.library.playlists().map(\.playlist.name), ["New playlist"])
-        XCTAssertEqual(try harness.services.library.entries(of: 1)?.count, 0, "the hidden episode left the playlist")
-        XCTAssertEqual(try harness.services.library.hiddenReferences(), ["episode:1"])
+        XCTAssertEqual(try harness.libraryStores.library.playlists().map(\.playlist.name), ["New playlist"])
+        XCTAssertEqual(try harness.libraryStores.library.entries(of: 1)?.count, 0, "the hidden episode left the playlist")
+        XCTAssertEqual(try harness.libraryStores.library.hiddenReferences(), ["episode:1"])
         for page in pages {
             XCTAssertTrue(FileManager.default.fileExists(atPath: Self.screenshots.appendingPathComponent(page).path), "\(page) kept")
         }

@@ -132,8 +132,8 @@ final class ListeningPagesTests: XCTestCase {
             XCTAssertTrue(list.contains(#"<a class="title" href="/podcasts/1">Tone Talk &amp; Co</a> <span class="meta">2 episodes</span>"#), list)
 
             // Where `onair play` left them: one part-way, one heard.
-            try harness.services.positions.savePosition(of: enclosure, seconds: 2.5, heard: false)
-            try harness.services.positions.savePosition(of: server.url("/ep2.mp3").absoluteString, seconds: 3, heard: true)
+            try harness.libraryStores.positions.savePosition(of: enclosure, seconds: 2.5, heard: false)
+            try harness.libraryStores.positions.savePosition(of: server.url("/ep2.mp3").absoluteString, seconds: 3, heard: true)
             let marked = String(buffer: try await client.execute(uri: "/podcasts/1", method: .get).body)
             XCTAssertTrue(marked.contains(#"<span class="progress">Left at 0:02</span>"#), marked)
             XCTAssertTrue(marked.contains(#"<span class="progress">Heard</span>"#), marked)
@@ -153,7 +153,7 @@ final class ListeningPagesTests: XCTestCase {
             XCTAssertTrue(resumed.contains(#"<p class="progress" id="progress">Left at 0:03</p>"#), resumed)
             XCTAssertTrue(resumed.contains(#"<form id="position" method="post" action="/episodes/1/position" hidden>"#))
             _ = try await Self.post(client, "/episodes/1/position", ["seconds": "4", "heard": "true"])
-            XCTAssertEqual(try harness.services.positions.position(of: enclosure)?.heard, true, "kept as `onair play` keeps it")
+            XCTAssertEqual(try harness.libraryStores.positions.position(of: enclosure)?.heard, true, "kept as `onair play` keeps it")
             let nonsense = try await Self.post(client, "/episodes/1/position", ["seconds": "soon", "heard": "false"])
             XCTAssertEqual(nonsense.status, .badRequest)
 
@@ -167,7 +167,7 @@ final class ListeningPagesTests: XCTestCase {
             let broken = try await Self.post(client, "/podcasts", ["url": server.url("/ep1.mp3").absoluteString])
             XCTAssertEqual(broken.status, .unprocessableContent)
             XCTAssertTrue(String(buffer: broken.body).contains(#"<p class="error" role="alert">"#))
-            XCTAssertEqual(try harness.services.podcasts.podcasts().count, 1, "an address that is no feed is not followed")
+            XCTAssertEqual(try harness.libraryStores.podcasts.podcasts().count, 1, "an address that is no feed is not followed")
             let missing = try await client.execute(uri: "/episodes/99", method: .get)
             XCTAssertEqual(missing.status, .notFound)
 

@@ -1,9 +1,11 @@
+import Daemon
 import Engine
 import Outputs
 import Foundation
 import HTTPService
 import HTTPServing
 import Hummingbird
+import Library
 import RadioModel
 import Scheduling
 import Store
@@ -17,15 +19,19 @@ import XCTest
 /// The web app on a real daemon's services, in a temporary ONAIR_HOME: the schedule, the index and the
 /// jobs are the daemon's own (in PostgreSQL with ONAIR_TEST_DATABASE=postgresql; the web credentials stay
 /// in the data directory's SQLite file, each daemon's own), the catalogue is `stations` plus the user's file, and the directory is
-/// whatever `directory` serves (a fixture server in radio-browser's shape).
+/// whatever `directory` serves (a fixture server in radio-browser's shape). The pages reach them through
+/// the daemon's facade, as under `onair daemon`.
 final class WebAppHarness: @unchecked Sendable {  // every property is set once in init; `log` is Locked
     let home: TemporaryDirectory
     let paths: AppPaths
     let daemon: DaemonService
+    let facade: DaemonFacade
     let services: WebServices
+    /// The library's tables (playlists, likes, podcasts, positions) in the daemon's database, for the
+    /// tests to look at and set up what the pages show: the same database the facade opens.
+    let libraryStores: LibraryStores
     let credentials: WebCredentials
     let access: WebAccess
-    private let catalogue: @Sendable () throws -> Catalogue
     let log = Locked<[DaemonEvent]>([])
 
     /// `loginClock`: the login throttle's (`WebAccess`).
@@ -36,7 +42,6 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
         let catalogue: @Sendable () throws -> Catalogue = {
             Catalogue(stations: stations + (try UserCatalogue(paths: paths).stations()))
         }
-        self.catalogue = catalogue
         let log = self.log
         var options = DaemonService.Options()
         options.preroll = 1
@@ -45,8 +50,11 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
                                    log: { event in log.withLock { $0.append(event) } })
         credentials = try WebCredentials(database: OnairDatabase(directory: paths.data))
         access = WebAccess(credentials: credentials, formToken: WebForm.token, clock: loginClock)
-        var services = try WebServices(daemon: daemon, paths: paths, catalogue: catalogue,
-                                   directory: { [client = try RadioBrowserClient(baseURLs: directory, environment: [:])] in try client.search($0) })
+        let client = try RadioBrowserClient(baseURLs: directory, environment: [:])
+        let facade = DaemonFacade(service: daemon, catalogue: catalogue, directory: { client })
+        self.facade = facade
+        libraryStores = try LibraryStores(dataDirectory: paths.data)
+        var services = WebServices(facade: facade)
         services.forms = access.forms(for:)
         services.feedAddress = access.feedAddress(_:)
         self.services = services
@@ -57,7 +65,7 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
     /// daemon has), the web app's among them, and `others` after them.
     func application(_ others: [HTTPRouteGroup] = [], access: WebAccess? = nil) -> some ApplicationProtocol {
         let services = services
-        let router = HTTPServer.router(daemon: daemon, catalogue: catalogue, access: access ?? self.access,
+        let router = HTTPServer.router(facade: facade, access: access ?? self.access,
                                        routeGroups: [{ WebApp.addRoutes(to: $0, services: services) }] + others)
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
@@ -66,7 +74,7 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
     /// a request's own Host, Origin and bytes reach the server as a browser's or an attacker's would.
     func serve(site: SitePolicy = SitePolicy()) throws -> (server: ServingTask, port: Int) {
         let services = services
-        let router = HTTPServer.router(daemon: daemon, catalogue: catalogue, site: site, access: access,
+        let router = HTTPServer.router(facade: facade, site: site, access: access,
                                        routeGroups: [{ WebApp.addRoutes(to: $0, services: services) }])
         return try BoundedHTTPServer.start(router.buildResponder(), host: "127.0.0.1", port: 0)
     }

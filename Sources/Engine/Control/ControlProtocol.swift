@@ -30,17 +30,20 @@ public struct ControlRequest: Codable, Sendable {
 /// `{"ok":true}`
 public struct ControlAcknowledgement: Codable, Sendable {
     public var ok = true
+    public init() {}
 }
 
 /// `{"jobs":[…]}`
 public struct JobList: Codable, Sendable {
     public var jobs: [JobStatus]
+    public init(jobs: [JobStatus]) { self.jobs = jobs }
 }
 
 /// `{"error":"…","kind":"notFound"}`: the request failed; `kind` says whose fault it was.
 public struct ControlFailure: Codable, Sendable {
     public var error: String
     public var kind: EngineError.Kind
+    public init(error: String, kind: EngineError.Kind) { (self.error, self.kind) = (error, kind) }
 }
 
 /// A client's end: sends one request to the daemon listening at `socket` and decodes its reply.
@@ -71,42 +74,5 @@ public struct ControlClient: Sendable {
             throw EngineError("the daemon's answer was not understood", kind: .stream)
         }
         return (reply, answer)
-    }
-}
-
-/// The daemon's end: answers each request from its scheduler and its runtime jobs.
-public struct DaemonControl: Sendable {
-    private let daemon: ScheduleDaemon
-    private let jobs: RuntimeJobs
-
-    public init(daemon: ScheduleDaemon, jobs: RuntimeJobs) {
-        self.daemon = daemon
-        self.jobs = jobs
-    }
-
-    /// One request line in, one JSON reply out.
-    public func answer(_ request: Data) -> Data {
-        do {
-            guard let request = try? OnairJSON.decoder.decode(ControlRequest.self, from: request) else {
-                throw EngineError("unknown command", kind: .configuration)
-            }
-            switch request.command {
-            case .status: return OnairJSON.data(daemon.status())
-            case .reload:
-                daemon.wake()
-                return OnairJSON.data(ControlAcknowledgement())
-            case .startJob:
-                guard let job = request.job else { throw EngineError("start-job needs a job", kind: .configuration) }
-                return OnairJSON.data(try jobs.start(job))
-            case .listJobs: return OnairJSON.data(JobList(jobs: jobs.list()))
-            case .stopJob:
-                guard let id = request.id else { throw EngineError("stop-job needs an id", kind: .configuration) }
-                return OnairJSON.data(try jobs.stop(id: id))
-            }
-        } catch let error as EngineError {
-            return OnairJSON.data(ControlFailure(error: error.description, kind: error.kind))
-        } catch {
-            return OnairJSON.data(ControlFailure(error: "\(error)", kind: .configuration))
-        }
     }
 }

@@ -1,3 +1,4 @@
+import Daemon
 import Engine
 import Foundation
 import HTTPServing
@@ -21,28 +22,18 @@ public struct APIRoute: Sendable {
     }
 }
 
-/// The HTTP API over the daemon: what `/api/v1` answers.
+/// The HTTP API over the daemon: what `/api/v1` answers. A handler does what blocks (the stores, the
+/// catalogue, jobs) inside `perform`, off Swift's cooperative pool; reading the request's body and
+/// streaming a response stay outside.
 struct API: Sendable {
-    let daemon: DaemonService
-    let catalogue: @Sendable () throws -> Catalogue
-    /// The directory's client; nil when its configuration is broken (the search then says so).
-    let makeDirectory: @Sendable () -> RadioBrowserClient?
+    let facade: DaemonFacade
     let live: LiveMounts
-    /// Playlists, likes, hidden items, podcasts and play positions; the failure to open them, which
-    /// their routes answer with (the rest of the API does not need them).
-    let library: Result<LibraryStores, LibraryError>
-
-    init(daemon: DaemonService, catalogue: @escaping @Sendable () throws -> Catalogue,
-         makeDirectory: @escaping @Sendable () -> RadioBrowserClient?, live: LiveMounts) {
-        (self.daemon, self.catalogue, self.makeDirectory, self.live) = (daemon, catalogue, makeDirectory, live)
-        library = Result { () throws(LibraryError) in try LibraryStores(dataDirectory: daemon.paths.data) }
-    }
 
     var routes: [APIRoute] {
         stationRoutes + directoryRoutes + jobRoutes + scheduleRoutes + recordingRoutes + statusRoutes + guideRoutes + podcastRoutes
             + playlistRoutes + markRoutes + [
             APIRoute(.get, "/api/openapi.json") { _, _ in OpenAPIDocument.response() },
-            APIRoute(.get, "/api/v1/events") { _, _ in try EventsRoute.response(daemon.events) },
+            APIRoute(.get, "/api/v1/events") { _, _ in try EventsRoute.response(facade.events) },
         ]
     }
 
@@ -50,6 +41,11 @@ struct API: Sendable {
         for route in routes {
             router.on(RouterPath(route.path), method: route.method) { request, context in try await route.handler(request, context) }
         }
+    }
+
+    /// Runs `work` with the daemon's blocking side, on the facade's threads.
+    func perform<T: Sendable>(_ work: @escaping @Sendable (BlockingDaemon) throws -> T) async throws -> T {
+        try await facade.perform(work)
     }
 
     /// `text` when it is an http(s) URL with a host; 422 otherwise (a guide or a feed is fetched from the
@@ -60,16 +56,18 @@ struct API: Sendable {
         }
         return text
     }
+}
 
-    /// Runs a store's call: its failure (the database) is the box's problem, not the request's — 503 with its message.
-    func stored<T, Failure: Error>(_ body: () throws(Failure) -> T) throws -> T {
-        do { return try body() } catch { throw APIError(.serviceUnavailable, "\(error)") }
-    }
+/// A store's failure (the database) is the box's problem, not the request's: 503 with its message.
+func stored<T, Failure: Error>(_ body: () throws(Failure) -> T) throws -> T {
+    do { return try body() } catch { throw APIError(.serviceUnavailable, "\(error)") }
+}
 
+extension BlockingDaemon {
     /// The library's stores, or a 503 saying why they cannot be opened (the database is the box's problem).
     func libraryStores() throws -> LibraryStores {
         do {
-            return try library.get()
+            return try library()
         } catch {
             throw APIError(.serviceUnavailable, "\(error)")
         }

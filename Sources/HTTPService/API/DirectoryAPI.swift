@@ -1,3 +1,4 @@
+import Daemon
 import Foundation
 import Hummingbird
 import RadioModel
@@ -14,28 +15,32 @@ extension API {
                     throw APIError.badRequest("q must name what to search for")
                 }
                 let limit = try boundedCount(request, "limit", default: 20)
-                let directory = try self.directory()
-                do {
-                    return JSONResponse.make(DirectoryList(stations: try await offloaded { try directory.search(query, limit: limit) }))
-                } catch {
-                    throw APIError(.badGateway, "\(error)")
+                return try await perform { daemon in
+                    let directory = try Self.directory(daemon)
+                    do {
+                        return JSONResponse.make(DirectoryList(stations: try directory.search(query, limit: limit)))
+                    } catch {
+                        throw APIError(.badGateway, "\(error)")
+                    }
                 }
             },
             APIRoute(.post, "/api/v1/directory/add") { request, _ in
                 let found = try await request.decodeJSON(DirectoryStation.self)
-                let station = found.catalogueStation(avoiding: Set(try loadCatalogue().stations.map(\.id)))
-                do {
-                    try UserCatalogue(paths: daemon.paths).add(station)
-                } catch {
-                    throw APIError.invalid("\(error)")
+                return try await perform { daemon in
+                    let station = found.catalogueStation(avoiding: Set(try daemon.loadCatalogue().stations.map(\.id)))
+                    do {
+                        try UserCatalogue(paths: daemon.paths).add(station)
+                    } catch {
+                        throw APIError.invalid("\(error)")
+                    }
+                    return JSONResponse.make(station, status: .created)
                 }
-                return JSONResponse.make(station, status: .created)
             },
         ]
     }
 
-    private func directory() throws -> RadioBrowserClient {
-        guard let directory = makeDirectory() else {
+    private static func directory(_ daemon: BlockingDaemon) throws -> RadioBrowserClient {
+        guard let directory = daemon.directory() else {
             throw APIError(.serviceUnavailable, "no radio-browser.info server is configured (\(RadioBrowserClient.baseURLsVariable))")
         }
         return directory

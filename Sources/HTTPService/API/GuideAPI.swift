@@ -1,3 +1,4 @@
+import Daemon
 import Foundation
 import Guide
 import Hummingbird
@@ -13,12 +14,14 @@ extension API {
             APIRoute(.get, "/api/v1/guide") { request, _ in
                 let station = request.uri.queryParameters.get("station")
                 let date = request.uri.queryParameters.get("date")
-                let catalogue = try loadCatalogue()
-                return try await offloaded { try listing(station: station, date: date, catalogue: catalogue) }
+                return try await perform { daemon in
+                    let catalogue = try daemon.loadCatalogue()
+                    return try listing(station: station, date: date, catalogue: catalogue, daemon)
+                }
             },
             APIRoute(.get, "/api/v1/guide/channels") { _, _ in
-                let catalogue = try loadCatalogue()
-                return try await offloaded {
+                try await perform { daemon in
+                    let catalogue = try daemon.loadCatalogue()
                     let channels = try stored { () throws(GuideError) in try daemon.guide.channelStations(in: catalogue) }
                     return JSONResponse.make(GuideChannelList(channels: channels.map { GuideChannelView($0.channel, station: $0.station, entry: $0.entry) }))
                 }
@@ -26,12 +29,12 @@ extension API {
             APIRoute(.put, "/api/v1/guide/channels/{channel}") { request, context in
                 let channel = context.parameters.get("channel") ?? ""
                 let body = try await request.decodeJSON(ChannelMapping.self)
-                let catalogue = try loadCatalogue()
-                let entry = catalogue.station(id: body.station)
-                guard entry != nil || (try? webAddress(body.station, of: "station")) != nil else {
-                    throw APIError.invalid("no station \"\(body.station)\" in the catalogue (give a catalogue id or a stream URL)")
-                }
-                return try await offloaded {
+                return try await perform { daemon in
+                    let catalogue = try daemon.loadCatalogue()
+                    let entry = catalogue.station(id: body.station)
+                    guard entry != nil || (try? webAddress(body.station, of: "station")) != nil else {
+                        throw APIError.invalid("no station \"\(body.station)\" in the catalogue (give a catalogue id or a stream URL)")
+                    }
                     guard let mapped = try stored({ () throws(GuideError) in try daemon.guide.map(channel: channel, to: body.station) }) else {
                         throw APIError.notFound("the guide has no channel \"\(channel)\" (see GET /api/v1/guide/channels)")
                     }
@@ -41,19 +44,20 @@ extension API {
             },
             APIRoute(.post, "/api/v1/guide/import") { request, _ in
                 let url = try webAddress(try await request.decodeJSON(GuideImportRequest.self).url, of: "url")
-                let outcome = try await offloaded { () throws -> GuideFetch.Outcome in
+                return try await perform { daemon in
+                    let outcome: GuideFetch.Outcome
                     do {
-                        return try GuideFetch.refresh(url, into: daemon.guide)
+                        outcome = try GuideFetch.refresh(url, into: daemon.guide)
                     } catch {
                         // The URL did not give a guide: no answer, an error status, or not XMLTV.
                         throw APIError.invalid("\(error)")
                     }
+                    daemon.wake()
+                    return JSONResponse.make(GuideImportReply(url: url, outcome))
                 }
-                daemon.wake()
-                return JSONResponse.make(GuideImportReply(url: url, outcome))
             },
             APIRoute(.get, "/api/v1/guide/sources") { _, _ in
-                try await offloaded {
+                try await perform { daemon in
                     JSONResponse.make(GuideSourceList(sources: try stored { () throws(GuideError) in try daemon.guide.sources() }.map(GuideSourceView.init)))
                 }
             },
@@ -62,7 +66,7 @@ extension API {
 
     /// What is on `date` (today when nil) on the station's channel, on its clock and in its language;
     /// without a station, on every channel, on the daemon's clock.
-    private func listing(station: String?, date: String?, catalogue: Catalogue) throws -> Response {
+    private func listing(station: String?, date: String?, catalogue: Catalogue, _ daemon: BlockingDaemon) throws -> Response {
         var channels: [(channel: String, station: String?, entry: Station?)] = []
         var zone = TimeZone.current
         if let station {

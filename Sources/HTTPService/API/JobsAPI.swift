@@ -8,7 +8,7 @@ import RadioModel
 extension API {
     var jobRoutes: [APIRoute] {
         [
-            APIRoute(.get, "/api/v1/jobs") { _, _ in JSONResponse.make(JobListBody(jobs: daemon.jobs.list())) },
+            APIRoute(.get, "/api/v1/jobs") { _, _ in JSONResponse.make(JobListBody(jobs: facade.runningJobs())) },
             APIRoute(.post, "/api/v1/jobs") { request, _ in
                 let body = try await request.decodeJSON(JobRequest.self)
                 if body.kind == .relay, body.to?.isEmpty ?? true {
@@ -18,7 +18,7 @@ extension API {
                                     output: body.output, splitTracks: body.splitTracks ?? false, persist: body.persist ?? false)
                 asked.fromNetwork = true  // admitted by RuntimeJobs: declared sinks only, output inside the recordings folder
                 do {
-                    return JSONResponse.make(try await offloaded { [asked] in try daemon.startJob(asked) }, status: .created)
+                    return try await perform { [asked] daemon in JSONResponse.make(try daemon.startJob(asked), status: .created) }
                 } catch {
                     // An unknown station, a sink that cannot open, a station that cannot be resolved:
                     // the job as asked cannot run, and the message says why.
@@ -27,13 +27,13 @@ extension API {
             },
             APIRoute(.get, "/api/v1/jobs/{id}") { _, context in
                 let id = try context.id()
-                guard let job = daemon.jobs.list().first(where: { $0.id == id }) else { throw APIError.notFound("no job \(id)") }
+                guard let job = facade.runningJobs().first(where: { $0.id == id }) else { throw APIError.notFound("no job \(id)") }
                 return JSONResponse.make(job)
             },
             APIRoute(.delete, "/api/v1/jobs/{id}") { _, context in
                 let id = try context.id()
                 do {
-                    return JSONResponse.make(try await offloaded { try daemon.stopJob(id: id) })
+                    return try await perform { daemon in JSONResponse.make(try daemon.stopJob(id: id)) }
                 } catch {
                     throw APIError.notFound("no job \(id)")
                 }

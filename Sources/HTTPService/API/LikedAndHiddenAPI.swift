@@ -14,9 +14,9 @@ extension API {
             },
             APIRoute(.delete, "/api/v1/likes") { request, _ in try await mark(try itemParameter(request), liked: false) },
             APIRoute(.get, "/api/v1/hidden") { _, _ in
-                let stores = try libraryStores()
-                return try await offloaded {
-                    JSONResponse.make(HiddenList(items: try stored { () throws(LibraryError) in try stores.library.hidden() }))
+                try await perform { daemon in
+                    let stores = try daemon.libraryStores()
+                    return JSONResponse.make(HiddenList(items: try stored { () throws(LibraryError) in try stores.library.hidden() }))
                 }
             },
             APIRoute(.post, "/api/v1/hidden") { request, _ in
@@ -29,9 +29,9 @@ extension API {
 
     /// Sets one mark on the item `name` names: taking a mark back also works for an item gone since.
     private func mark(_ name: String, liked: Bool? = nil, hidden: Bool? = nil) async throws -> Response {
-        let stores = try libraryStores()
-        return try await offloaded {
-            let item = try namedItem(name, resolver(stores), gone: liked == false || hidden == false)
+        try await perform { daemon in
+            let stores = try daemon.libraryStores()
+            let item = try namedItem(name, resolver(stores, daemon), gone: liked == false || hidden == false)
             let changed = try stored { () throws(LibraryError) in
                 if let liked { return try stores.library.setLiked(item, liked) }
                 return try stores.library.setHidden(item, hidden ?? false)

@@ -1,3 +1,4 @@
+import Daemon
 import Foundation
 import Hummingbird
 import Library
@@ -12,8 +13,8 @@ extension API {
     var playlistRoutes: [APIRoute] {
         [
             APIRoute(.get, "/api/v1/playlists") { _, _ in
-                let stores = try libraryStores()
-                return try await offloaded {
+                try await perform { daemon in
+                    let stores = try daemon.libraryStores()
                     let liked = try stored { () throws(LibraryError) in try stores.library.liked().count }
                     let playlists = try stored { () throws(LibraryError) in try stores.library.playlists() }
                     return JSONResponse.make(PlaylistList(playlists: [PlaylistSummary.liked(items: liked)]
@@ -22,15 +23,15 @@ extension API {
             },
             APIRoute(.post, "/api/v1/playlists") { request, _ in
                 let name = try await request.decodeJSON(PlaylistName.self).name ?? ""
-                let stores = try libraryStores()
-                return try await offloaded {
+                return try await perform { daemon in
+                    let stores = try daemon.libraryStores()
                     let playlist = try stored { () throws(LibraryError) in try stores.library.create(name: name) }
                     return JSONResponse.make(PlaylistSummary(playlist, items: 0), status: .created)
                 }
             },
             APIRoute(.get, "/api/v1/playlists/liked") { _, _ in
-                let stores = try libraryStores()
-                return try await offloaded {
+                try await perform { daemon in
+                    let stores = try daemon.libraryStores()
                     let liked = try stored { () throws(LibraryError) in try stores.library.liked() }
                     return JSONResponse.make(PlaylistDetail(playlist: .liked(items: liked.count),
                                                             entries: liked.enumerated().map { PlaylistEntry(position: $0 + 1, item: $1) }))
@@ -39,22 +40,24 @@ extension API {
             APIRoute(.get, "/api/v1/playlists/search") { request, _ in
                 let text = request.uri.queryParameters.get("q") ?? ""
                 guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw APIError.badRequest("q must say what to look for") }
-                let stores = try libraryStores()
-                return try await offloaded {
+                return try await perform { daemon in
+                    let stores = try daemon.libraryStores()
                     let found = try stored { () throws(LibraryError) in try stores.library.search(text) }
                     return JSONResponse.make(PlaylistSearch(playlists: found.playlists.map { PlaylistSummary($0, items: nil) }, items: found.items))
                 }
             },
             APIRoute(.get, "/api/v1/playlists/{id}") { _, context in
                 let id = try context.id()
-                let stores = try libraryStores()
-                return try await offloaded { JSONResponse.make(try detail(id, stores)) }
+                return try await perform { daemon in
+                    let stores = try daemon.libraryStores()
+                    return JSONResponse.make(try detail(id, stores))
+                }
             },
             APIRoute(.patch, "/api/v1/playlists/{id}") { request, context in
                 let id = try context.id()
                 let name = try await request.decodeJSON(PlaylistName.self).name ?? ""
-                let stores = try libraryStores()
-                return try await offloaded {
+                return try await perform { daemon in
+                    let stores = try daemon.libraryStores()
                     guard let renamed = try stored({ () throws(LibraryError) in try stores.library.rename(playlist: id, to: name) }) else {
                         throw noPlaylist(id)
                     }
@@ -63,8 +66,8 @@ extension API {
             },
             APIRoute(.delete, "/api/v1/playlists/{id}") { _, context in
                 let id = try context.id()
-                let stores = try libraryStores()
-                return try await offloaded {
+                return try await perform { daemon in
+                    let stores = try daemon.libraryStores()
                     let deleted = try detail(id, stores).playlist
                     _ = try stored { () throws(LibraryError) in try stores.library.delete(playlist: id) }
                     return JSONResponse.make(deleted)
@@ -74,10 +77,10 @@ extension API {
                 let id = try context.id()
                 let names = try await request.decodeJSON(PlaylistItems.self).items
                 guard !names.isEmpty else { throw APIError.invalid("items must name at least one item") }
-                let stores = try libraryStores()
-                return try await offloaded {
+                return try await perform { daemon in
+                    let stores = try daemon.libraryStores()
                     _ = try detail(id, stores)
-                    let resolver = resolver(stores)
+                    let resolver = resolver(stores, daemon)
                     var wanted: [LibraryItem] = []
                     for name in names {
                         let item = try namedItem(name, resolver)
@@ -92,8 +95,8 @@ extension API {
             APIRoute(.delete, "/api/v1/playlists/{id}/items/{position}") { _, context in
                 let id = try context.id()
                 let position = try context.id("position")
-                let stores = try libraryStores()
-                return try await offloaded {
+                return try await perform { daemon in
+                    let stores = try daemon.libraryStores()
                     _ = try detail(id, stores)
                     guard try stored({ () throws(LibraryError) in try stores.library.remove(position: Int(position), from: id) }) != nil else {
                         throw APIError.notFound("playlist \(id) has no item \(position)")
@@ -105,8 +108,8 @@ extension API {
                 let id = try context.id()
                 let position = try context.id("position")
                 let to = try await request.decodeJSON(ItemMove.self).to
-                let stores = try libraryStores()
-                return try await offloaded {
+                return try await perform { daemon in
+                    let stores = try daemon.libraryStores()
                     let count = try detail(id, stores).entries.count
                     guard position <= count else { throw APIError.notFound("playlist \(id) has no item \(position)") }
                     guard (1...count).contains(to) else { throw APIError.invalid("to must be a position from 1 to \(count)") }
@@ -129,9 +132,9 @@ extension API {
     private func noPlaylist(_ id: Int64) -> APIError { APIError.notFound("no playlist \(id)") }
 
     /// The resolver over the daemon's recordings and catalogue, as `onair playlists add` resolves names.
-    func resolver(_ stores: LibraryStores) -> ItemResolver {
+    func resolver(_ stores: LibraryStores, _ daemon: BlockingDaemon) -> ItemResolver {
         stores.resolver(index: daemon.recordings) { () throws(LibraryError) -> Catalogue in
-            do { return try catalogue() } catch { throw LibraryError("the station catalogue cannot be read: \(error)") }
+            do { return try daemon.catalogue() } catch { throw LibraryError("the station catalogue cannot be read: \(error)") }
         }
     }
 

@@ -7,21 +7,21 @@ import Podcasts
 /// the validators of the copy read last, so an unchanged feed is a 304 and no parse), attached to the
 /// programme they publish (its recordings and their episodes are then one list), unfollowed — and
 /// their episodes with where each was left and whether it was heard. Fetching a feed blocks on the
-/// network, so it runs off the event loop, as every store call here does.
+/// network, so it runs inside `perform`, off Swift's cooperative pool, as every store call here does.
 extension API {
     var podcastRoutes: [APIRoute] {
         [
             APIRoute(.get, "/api/v1/podcasts") { _, _ in
-                let stores = try libraryStores()
-                return try await offloaded {
+                try await perform { daemon in
+                    let stores = try daemon.libraryStores()
                     let podcasts = try stored { () throws(PodcastError) in try stores.podcasts.podcasts() }
                     return JSONResponse.make(PodcastList(podcasts: try podcasts.map { try view($0, stores) }))
                 }
             },
             APIRoute(.post, "/api/v1/podcasts") { request, _ in
                 let url = try webAddress(try await request.decodeJSON(PodcastRequest.self).url, of: "url")
-                let stores = try libraryStores()
-                return try await offloaded {
+                return try await perform { daemon in
+                    let stores = try daemon.libraryStores()
                     let known = try stored { () throws(PodcastError) in try stores.podcasts.podcast(url: url) } != nil
                     let outcome: PodcastFetch.Outcome
                     var warnings: [String] = []
@@ -35,8 +35,8 @@ extension API {
                 }
             },
             APIRoute(.post, "/api/v1/podcasts/refresh") { _, _ in
-                let stores = try libraryStores()
-                return try await offloaded {
+                try await perform { daemon in
+                    let stores = try daemon.libraryStores()
                     var results: [PodcastRefresh] = []
                     for podcast in try stored({ () throws(PodcastError) in try stores.podcasts.podcasts() }) {
                         var warnings: [String] = []
@@ -53,13 +53,15 @@ extension API {
             },
             APIRoute(.get, "/api/v1/podcasts/{id}") { _, context in
                 let id = try context.id()
-                let stores = try libraryStores()
-                return try await offloaded { JSONResponse.make(try view(try podcast(id, stores), stores)) }
+                return try await perform { daemon in
+                    let stores = try daemon.libraryStores()
+                    return JSONResponse.make(try view(try podcast(id, stores), stores))
+                }
             },
             APIRoute(.delete, "/api/v1/podcasts/{id}") { _, context in
                 let id = try context.id()
-                let stores = try libraryStores()
-                return try await offloaded {
+                return try await perform { daemon in
+                    let stores = try daemon.libraryStores()
                     let summary = try view(try podcast(id, stores), stores)
                     _ = try stored { () throws(PodcastError) in try stores.podcastFetch.unfollow(id) }
                     return JSONResponse.make(summary)
@@ -67,8 +69,8 @@ extension API {
             },
             APIRoute(.post, "/api/v1/podcasts/{id}/refresh") { _, context in
                 let id = try context.id()
-                let stores = try libraryStores()
-                return try await offloaded {
+                return try await perform { daemon in
+                    let stores = try daemon.libraryStores()
                     let followed = try podcast(id, stores)
                     var warnings: [String] = []
                     do {
@@ -82,9 +84,9 @@ extension API {
             APIRoute(.put, "/api/v1/podcasts/{id}/programme") { request, context in
                 let id = try context.id()
                 let programme = try await request.decodeJSON(ProgrammeAttachment.self).programme
-                let stores = try libraryStores()
-                return try await offloaded {
-                    guard let item = try stored({ () throws(LibraryError) in try resolver(stores).item(kind: .programme, ref: programme) }) else {
+                return try await perform { daemon in
+                    let stores = try daemon.libraryStores()
+                    guard let item = try stored({ () throws(LibraryError) in try resolver(stores, daemon).item(kind: .programme, ref: programme) }) else {
                         throw APIError.invalid("no programme \"\(programme)\" in the catalogue or the recordings")
                     }
                     return try attach(id, to: item.ref, stores)
@@ -92,13 +94,15 @@ extension API {
             },
             APIRoute(.delete, "/api/v1/podcasts/{id}/programme") { _, context in
                 let id = try context.id()
-                let stores = try libraryStores()
-                return try await offloaded { try attach(id, to: nil, stores) }
+                return try await perform { daemon in
+                    let stores = try daemon.libraryStores()
+                    return try attach(id, to: nil, stores)
+                }
             },
             APIRoute(.get, "/api/v1/podcasts/{id}/episodes") { _, context in
                 let id = try context.id()
-                let stores = try libraryStores()
-                return try await offloaded {
+                return try await perform { daemon in
+                    let stores = try daemon.libraryStores()
                     _ = try podcast(id, stores)
                     let episodes = try stored { () throws(PodcastError) in try stores.podcasts.episodes(of: id) }
                     return JSONResponse.make(PodcastEpisodeList(episodes: try episodes.map { episode in

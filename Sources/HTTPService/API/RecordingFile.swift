@@ -9,7 +9,16 @@ import Outputs
 /// (the API, the pages' players, the feeds' enclosures): by the recording's id, and only from under the
 /// recordings directory, whatever path the index holds.
 enum RecordingFile {
-    static func response(to request: Request, file: String, within directory: URL, context: ClientRequestContext) async throws -> Response {
+    /// What a request for the file is answered: a response without the file's bytes (304, 416, an empty
+    /// file), or a range of the file to stream.
+    enum Answer: Sendable {
+        case response(Response)
+        case file(String, range: ClosedRange<Int>, status: HTTPResponse.Status, headers: HTTPFields)
+    }
+
+    /// The half that touches the file system (resolving the path, reading the file's size and date): it
+    /// blocks, so it runs inside the facade's `perform`, never on Swift's cooperative pool.
+    static func answer(to requestHeaders: HTTPFields, file: String, within directory: URL) throws -> Answer {
         let root = directory.standardizedFileURL.resolvingSymlinksInPath().path + "/"
         let resolved = URL(fileURLWithPath: file).standardizedFileURL.resolvingSymlinksInPath().path
         guard resolved.hasPrefix(root) else { throw APIError.notFound("the recording's file is not in the recordings directory") }
@@ -22,12 +31,12 @@ enum RecordingFile {
         let etag = "\"\(size)-\(Int(modified.timeIntervalSince1970))\""
         var headers: HTTPFields = [.contentType: mimeType(of: file), .acceptRanges: "bytes", .eTag: etag,
                                    .lastModified: httpDate(modified), .cacheControl: "private, max-age=0"]
-        if notModified(request, etag: etag, modified: modified) {
-            return Response(status: .notModified, headers: headers)
+        if notModified(requestHeaders, etag: etag, modified: modified) {
+            return .response(Response(status: .notModified, headers: headers))
         }
         var range = size == 0 ? nil : 0...(size - 1)
         var status = HTTPResponse.Status.ok
-        if let header = request.headers[.range] {
+        if let header = requestHeaders[.range] {
             switch ByteRange.parse(header, size: size) {
             case .whole: break
             case .part(let part):
@@ -36,13 +45,24 @@ enum RecordingFile {
                 headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)"
             case .unsatisfiable:
                 headers[.contentRange] = "bytes */\(size)"
-                return Response(status: .rangeNotSatisfiable, headers: headers)
+                return .response(Response(status: .rangeNotSatisfiable, headers: headers))
             }
         }
         headers[.contentLength] = "\(range?.count ?? 0)"
-        guard let range else { return Response(status: status, headers: headers) }
-        let body = try await FileIO().loadFile(path: file, range: range, context: context)
-        return Response(status: status, headers: headers, body: body)
+        guard let range else { return .response(Response(status: status, headers: headers)) }
+        return .file(file, range: range, status: status, headers: headers)
+    }
+
+    /// The streaming half, outside `perform`: Hummingbird's `FileIO` opens and reads the file on NIO's
+    /// thread pool as the response is written.
+    static func response(_ answer: Answer, context: ClientRequestContext) async throws -> Response {
+        switch answer {
+        case .response(let response):
+            return response
+        case .file(let file, let range, let status, let headers):
+            let body = try await FileIO().loadFile(path: file, range: range, context: context)
+            return Response(status: status, headers: headers, body: body)
+        }
     }
 
     static func mimeType(of file: String) -> String {
@@ -59,11 +79,11 @@ enum RecordingFile {
         }
     }
 
-    private static func notModified(_ request: Request, etag: String, modified: Date) -> Bool {
-        if let match = request.headers[.ifNoneMatch] {
+    private static func notModified(_ requestHeaders: HTTPFields, etag: String, modified: Date) -> Bool {
+        if let match = requestHeaders[.ifNoneMatch] {
             return match.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }
         }
-        if let since = request.headers[.ifModifiedSince], let date = httpDateFormatter.date(from: since) {
+        if let since = requestHeaders[.ifModifiedSince], let date = httpDateFormatter.date(from: since) {
             return Int(modified.timeIntervalSince1970) <= Int(date.timeIntervalSince1970)
         }
         return false

@@ -1,3 +1,4 @@
+import Daemon
 import Foundation
 import HTTPServing
 import Hummingbird
@@ -20,60 +21,66 @@ extension API {
                     guard let offset = Int(text), offset >= 0 else { throw APIError.badRequest("offset must be a number from 0") }
                     return offset
                 } ?? 0
-                let (total, page) = try indexed { () throws(RecordingError) in
-                    try daemon.recordings.page(station: station, programme: programme, limit: limit, offset: offset)
+                return try await perform { daemon in
+                    let (total, page) = try stored { () throws(RecordingError) in
+                        try daemon.recordings.page(station: station, programme: programme, limit: limit, offset: offset)
+                    }
+                    return JSONResponse.make(RecordingList(total: total, recordings: page.map(RecordingSummary.init)))
                 }
-                return JSONResponse.make(RecordingList(total: total, recordings: page.map(RecordingSummary.init)))
             },
             APIRoute(.get, "/api/v1/recordings/{id}") { _, context in
-                JSONResponse.make(RecordingDetail(try recording(context)))
+                let id = try context.id()
+                return try await perform { daemon in JSONResponse.make(RecordingDetail(try Self.recording(id, daemon))) }
             },
             APIRoute(.delete, "/api/v1/recordings/{id}") { _, context in
-                let entry = try recording(context)
-                return try await offloaded { try delete(entry) }
+                let id = try context.id()
+                return try await perform { daemon in try Self.delete(try Self.recording(id, daemon), daemon) }
             },
-            APIRoute(.post, "/api/v1/recordings/{id}/keep") { _, context in try setKept(context, true) },
-            APIRoute(.delete, "/api/v1/recordings/{id}/keep") { _, context in try setKept(context, false) },
+            APIRoute(.post, "/api/v1/recordings/{id}/keep") { _, context in try await setKept(context, true) },
+            APIRoute(.delete, "/api/v1/recordings/{id}/keep") { _, context in try await setKept(context, false) },
             APIRoute(.get, "/api/v1/recordings/{id}/audio") { request, context in
-                let entry = try recording(context)
-                return try await RecordingFile.response(to: request, file: entry.file, within: daemon.paths.recordings, context: context)
+                let id = try context.id()
+                let headers = request.headers
+                // The file is found and its size read inside `perform`; its bytes stream outside it.
+                let answer = try await perform { daemon in
+                    try RecordingFile.answer(to: headers, file: try Self.recording(id, daemon).file, within: daemon.paths.recordings)
+                }
+                return try await RecordingFile.response(answer, context: context)
             },
             APIRoute(.get, "/api/v1/recordings/{id}/chapters.json") { _, context in
-                JSONResponse.make(PodcastChapters(try recording(context)))
+                let id = try context.id()
+                return try await perform { daemon in JSONResponse.make(PodcastChapters(try Self.recording(id, daemon))) }
             },
         ]
     }
 
     /// Deletes the recording's files (only inside the recordings folder), then its index entry.
-    private func delete(_ entry: IndexedRecording) throws -> Response {
+    private static func delete(_ entry: IndexedRecording, _ daemon: BlockingDaemon) throws -> Response {
         do {
             try entry.deleteFiles(inside: daemon.paths.recordings)
         } catch {
             throw APIError(.conflict, error.description)
         }
-        _ = try indexed { () throws(RecordingError) in try daemon.recordings.remove(id: entry.id ?? 0) }
+        _ = try stored { () throws(RecordingError) in try daemon.recordings.remove(id: entry.id ?? 0) }
         return JSONResponse.make(RecordingSummary(entry))
     }
 
     /// Marks the recording kept (retention never deletes it) or lets retention have it again.
-    private func setKept(_ context: ClientRequestContext, _ kept: Bool) throws -> Response {
+    private func setKept(_ context: ClientRequestContext, _ kept: Bool) async throws -> Response {
         let id = try context.id()
-        guard let entry = try indexed({ () throws(RecordingError) in try daemon.recordings.setKept(id: id, kept) }) else {
-            throw APIError.notFound("no recording \(id)")
+        return try await perform { daemon in
+            guard let entry = try stored({ () throws(RecordingError) in try daemon.recordings.setKept(id: id, kept) }) else {
+                throw APIError.notFound("no recording \(id)")
+            }
+            return JSONResponse.make(RecordingSummary(entry))
         }
-        return JSONResponse.make(RecordingSummary(entry))
     }
 
-    func recording(_ context: ClientRequestContext) throws -> IndexedRecording {
-        let id = try context.id()
-        guard let entry = try indexed({ () throws(RecordingError) in try daemon.recordings.recording(id: id) }) else {
+    private static func recording(_ id: Int64, _ daemon: BlockingDaemon) throws -> IndexedRecording {
+        guard let entry = try stored({ () throws(RecordingError) in try daemon.recordings.recording(id: id) }) else {
             throw APIError.notFound("no recording \(id)")
         }
         return entry
-    }
-
-    func indexed<T>(_ body: () throws(RecordingError) -> T) throws -> T {
-        do { return try body() } catch { throw APIError(.serviceUnavailable, "\(error)") }
     }
 }
 

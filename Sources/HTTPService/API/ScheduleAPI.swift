@@ -11,39 +11,49 @@ extension API {
     var scheduleRoutes: [APIRoute] {
         [
             APIRoute(.get, "/api/v1/schedule/rules") { _, _ in
-                let rules = try storing { () throws(ScheduleError) in try daemon.schedule.rules() }
-                return JSONResponse.make(RuleList(rules: rules.map { RuleView($0, after: Date(), guide: daemon.guide) }))
+                try await perform { daemon in
+                    let rules = try stored { () throws(ScheduleError) in try daemon.schedule.rules() }
+                    return JSONResponse.make(RuleList(rules: rules.map { RuleView($0, after: Date(), guide: daemon.guide) }))
+                }
             },
             APIRoute(.post, "/api/v1/schedule/rules") { request, _ in
                 let body = try await request.decodeJSON(RuleBody.self)
-                let station = try loadCatalogue().station(id: body.station)
-                if station == nil, URL(string: body.station)?.scheme == nil {
-                    throw APIError.invalid("no station \"\(body.station)\" in the catalogue (give a catalogue id or a stream URL)")
+                return try await perform { daemon in
+                    let station = try daemon.loadCatalogue().station(id: body.station)
+                    if station == nil, URL(string: body.station)?.scheme == nil {
+                        throw APIError.invalid("no station \"\(body.station)\" in the catalogue (give a catalogue id or a stream URL)")
+                    }
+                    let (rule, next) = try Self.invalidUnlessValid { () throws(ScheduleError) in
+                        try body.request().rule(catalogueStation: station, guide: daemon.guide)
+                    }
+                    let saved = try stored { () throws(ScheduleError) in try daemon.schedule.add(rule) }
+                    daemon.wake()
+                    return JSONResponse.make(RuleView(saved, next: next), status: .created)
                 }
-                let (rule, next) = try invalidUnlessValid { () throws(ScheduleError) in
-                    try body.request().rule(catalogueStation: station, guide: daemon.guide)
-                }
-                let saved = try storing { () throws(ScheduleError) in try daemon.schedule.add(rule) }
-                daemon.wake()
-                return JSONResponse.make(RuleView(saved, next: next), status: .created)
             },
             APIRoute(.get, "/api/v1/schedule/rules/{id}") { _, context in
                 let id = try context.id()
-                guard let rule = try storing({ () throws(ScheduleError) in try daemon.schedule.rule(id: id) }) else { throw noRule(id) }
-                return JSONResponse.make(RuleView(rule, after: Date(), guide: daemon.guide))
+                return try await perform { daemon in
+                    guard let rule = try stored({ () throws(ScheduleError) in try daemon.schedule.rule(id: id) }) else { throw Self.noRule(id) }
+                    return JSONResponse.make(RuleView(rule, after: Date(), guide: daemon.guide))
+                }
             },
             APIRoute(.delete, "/api/v1/schedule/rules/{id}") { _, context in
                 let id = try context.id()
-                guard let rule = try storing({ () throws(ScheduleError) in try daemon.schedule.remove(ruleID: id) }) else { throw noRule(id) }
-                daemon.wake()
-                return JSONResponse.make(RuleView(rule, next: nil))
+                return try await perform { daemon in
+                    guard let rule = try stored({ () throws(ScheduleError) in try daemon.schedule.remove(ruleID: id) }) else { throw Self.noRule(id) }
+                    daemon.wake()
+                    return JSONResponse.make(RuleView(rule, next: nil))
+                }
             },
-            APIRoute(.post, "/api/v1/schedule/rules/{id}/pause") { _, context in try setPaused(context, true) },
-            APIRoute(.post, "/api/v1/schedule/rules/{id}/resume") { _, context in try setPaused(context, false) },
+            APIRoute(.post, "/api/v1/schedule/rules/{id}/pause") { _, context in try await setPaused(context, true) },
+            APIRoute(.post, "/api/v1/schedule/rules/{id}/resume") { _, context in try await setPaused(context, false) },
             APIRoute(.get, "/api/v1/schedule/next") { request, _ in
                 let count = try boundedCount(request, "count", default: 10)
-                let rules = try storing { () throws(ScheduleError) in try daemon.schedule.rules() }
-                return JSONResponse.make(UpcomingList(episodes: UpcomingEpisodes.next(count, of: rules, after: Date(), guide: daemon.guide)))
+                return try await perform { daemon in
+                    let rules = try stored { () throws(ScheduleError) in try daemon.schedule.rules() }
+                    return JSONResponse.make(UpcomingList(episodes: UpcomingEpisodes.next(count, of: rules, after: Date(), guide: daemon.guide)))
+                }
             },
             APIRoute(.get, "/api/v1/schedule/episodes") { request, _ in
                 let limit = try boundedCount(request, "limit", default: 100)
@@ -51,28 +61,27 @@ extension API {
                     guard let id = Int64(text) else { throw APIError.badRequest("rule must be a rule's id (a number)") }
                     return id
                 }
-                let episodes = try storing { () throws(ScheduleError) in try daemon.schedule.episodes(ruleID: rule, limit: limit) }
-                return JSONResponse.make(EpisodeList(episodes: episodes))
+                return try await perform { daemon in
+                    let episodes = try stored { () throws(ScheduleError) in try daemon.schedule.episodes(ruleID: rule, limit: limit) }
+                    return JSONResponse.make(EpisodeList(episodes: episodes))
+                }
             },
         ]
     }
 
-    private func setPaused(_ context: ClientRequestContext, _ paused: Bool) throws -> Response {
+    private func setPaused(_ context: ClientRequestContext, _ paused: Bool) async throws -> Response {
         let id = try context.id()
-        guard let rule = try storing({ () throws(ScheduleError) in try daemon.schedule.setPaused(ruleID: id, paused) }) else { throw noRule(id) }
-        daemon.wake()
-        return JSONResponse.make(RuleView(rule, after: Date(), guide: daemon.guide))
+        return try await perform { daemon in
+            guard let rule = try stored({ () throws(ScheduleError) in try daemon.schedule.setPaused(ruleID: id, paused) }) else { throw Self.noRule(id) }
+            daemon.wake()
+            return JSONResponse.make(RuleView(rule, after: Date(), guide: daemon.guide))
+        }
     }
 
-    private func noRule(_ id: Int64) -> APIError { APIError.notFound("no rule \(id)") }
-
-    /// A store failure is the box's (its database), not the request's.
-    private func storing<T>(_ body: () throws(ScheduleError) -> T) throws -> T {
-        do { return try body() } catch { throw APIError(.serviceUnavailable, "\(error)") }
-    }
+    private static func noRule(_ id: Int64) -> APIError { APIError.notFound("no rule \(id)") }
 
     /// A rule that does not check out (unknown zone or programme, no future episode) is the request's.
-    private func invalidUnlessValid<T>(_ body: () throws(ScheduleError) -> T) throws -> T {
+    private static func invalidUnlessValid<T>(_ body: () throws(ScheduleError) -> T) throws -> T {
         do { return try body() } catch { throw APIError.invalid("\(error)") }
     }
 }

@@ -10,26 +10,32 @@ extension API {
         [
             APIRoute(.get, "/api/v1/stations") { request, _ in
                 let query = request.uri.queryParameters["q"].map(String.init) ?? ""
-                return JSONResponse.make(StationList(stations: try loadCatalogue().search(query)))
+                return try await perform { daemon in
+                    JSONResponse.make(StationList(stations: try daemon.loadCatalogue().search(query)))
+                }
             },
             APIRoute(.post, "/api/v1/stations") { request, _ in
                 let station = try await request.decodeJSON(Station.self)
-                guard try loadCatalogue().station(id: station.id) == nil else {
-                    throw APIError(.conflict, "a station with id \"\(station.id)\" is already in the catalogue")
+                return try await perform { daemon in
+                    guard try daemon.loadCatalogue().station(id: station.id) == nil else {
+                        throw APIError(.conflict, "a station with id \"\(station.id)\" is already in the catalogue")
+                    }
+                    do {
+                        try UserCatalogue(paths: daemon.paths).add(station)
+                    } catch {
+                        throw APIError.invalid("\(error)")
+                    }
+                    return JSONResponse.make(station, status: .created)
                 }
-                do {
-                    try UserCatalogue(paths: daemon.paths).add(station)
-                } catch {
-                    throw APIError.invalid("\(error)")
-                }
-                return JSONResponse.make(station, status: .created)
             },
             APIRoute(.get, "/api/v1/stations/{id}") { _, context in
                 let id = context.parameters.get("id") ?? ""
-                guard let station = try loadCatalogue().station(id: id) else {
-                    throw APIError.notFound("no station \"\(id)\" in the catalogue")
+                return try await perform { daemon in
+                    guard let station = try daemon.loadCatalogue().station(id: id) else {
+                        throw APIError.notFound("no station \"\(id)\" in the catalogue")
+                    }
+                    return JSONResponse.make(station)
                 }
-                return JSONResponse.make(station)
             },
         ]
     }

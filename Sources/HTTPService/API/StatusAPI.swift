@@ -11,9 +11,10 @@ extension API {
     var statusRoutes: [APIRoute] {
         [
             APIRoute(.get, "/api/v1/status") { _, _ in
-                JSONResponse.make(ServiceStatus(daemon: daemon.status(), jobs: daemon.jobs.list(),
-                                                liveMounts: live.stationsServed,
-                                                diskFree: DiskSpace.free(at: daemon.paths.recordings)))
+                try await perform { [live] daemon in
+                    JSONResponse.make(ServiceStatus(daemon: daemon.status(), jobs: daemon.runningJobs(), liveMounts: live.stationsServed,
+                                                    diskFree: DiskSpace.free(at: daemon.paths.recordings)))
+                }
             },
         ]
     }

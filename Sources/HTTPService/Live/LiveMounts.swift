@@ -1,3 +1,4 @@
+import Daemon
 import Engine
 import Foundation
 import HTTPRelay
@@ -19,20 +20,18 @@ public final class LiveMounts: Sendable {
         let membership: Stations.Membership
     }
 
-    private let daemon: DaemonService
-    private let catalogue: @Sendable () throws -> Catalogue
+    private let facade: DaemonFacade
     private let served = Locked<[String: Served]>([:])
 
-    init(daemon: DaemonService, catalogue: @escaping @Sendable () throws -> Catalogue) {
-        self.daemon = daemon
-        self.catalogue = catalogue
+    init(facade: DaemonFacade) {
+        self.facade = facade
     }
 
     func add(to router: Router<ClientRequestContext>) {
         for method in [HTTPRequest.Method.get, .head] {
             router.on("/live/{station}", method: method) { [self] request, context in
                 let id = context.parameters.get("station") ?? ""
-                let mount = try await offloaded { try self.mount(for: id) }
+                let mount = try await facade.perform { daemon in try self.mount(for: id, daemon) }
                 return await RelayListener.response(to: request, mount: mount, channel: context.channel, peer: nil)
             }
         }
@@ -41,15 +40,15 @@ public final class LiveMounts: Sendable {
     /// Leaves every station (the server is stopping).
     func stopAll() {
         let all = served.withLock { served in defer { served = [:] }; return Array(served.values) }
-        for running in all { daemon.stations.leave(running.membership) }
+        for running in all { facade.service.stations.leave(running.membership) }
     }
 
     /// Stations whose mount is served now.
     var stationsServed: [String] { served.current.keys.sorted() }
 
     /// The station's mount, joining its connection when it has none (or the one it had has ended).
-    private func mount(for id: String) throws -> HTTPRelayMount {
-        guard let station = try? catalogue().station(id: id) else {
+    private func mount(for id: String, _ daemon: BlockingDaemon) throws -> HTTPRelayMount {
+        guard let station = try? daemon.catalogue().station(id: id) else {
             throw APIError.notFound("no station \"\(id)\" in the catalogue")
         }
         if let running = served.current[id], !running.mount.hasEnded { return running.mount }
@@ -94,7 +93,7 @@ public final class LiveMounts: Sendable {
                     served[id] = nil
                     return running
                 }
-                idle.map { daemon.stations.leave($0.membership) }
+                if let idle { _ = try? await facade.perform { daemon in daemon.stations.leave(idle.membership) } }
                 return
             }
         }

@@ -1,3 +1,4 @@
+import Daemon
 import Engine
 import Foundation
 import HTTPServing
@@ -18,26 +19,22 @@ public final class HTTPServer: Sendable {
     private let running = Locked<ServingTask?>(nil)
     public let live: LiveMounts
 
-    /// `directory` makes the radio-browser.info client for a search (by default from the environment,
-    /// `ONAIR_RADIO_BROWSER_URL`, else DNS discovery). `access` guards every route (see `WebAccess`).
-    public init(address: HTTPAddress, daemon: DaemonService, catalogue: @escaping @Sendable () throws -> Catalogue,
-                directory: @escaping @Sendable () -> RadioBrowserClient? = { try? RadioBrowserClient() },
-                site: SitePolicy = SitePolicy(), access: WebAccess? = nil, routeGroups: [HTTPRouteGroup] = []) {
+    /// `access` guards every route (see `WebAccess`).
+    public init(address: HTTPAddress, facade: DaemonFacade, site: SitePolicy = SitePolicy(), access: WebAccess? = nil,
+                routeGroups: [HTTPRouteGroup] = []) {
         self.address = address
-        let live = LiveMounts(daemon: daemon, catalogue: catalogue)
+        let live = LiveMounts(facade: facade)
         self.live = live
-        responder = Self.router(daemon: daemon, catalogue: catalogue, directory: directory, site: site, access: access, live: live,
-                                routeGroups: routeGroups).buildResponder()
+        responder = Self.router(facade: facade, site: site, access: access, live: live, routeGroups: routeGroups).buildResponder()
     }
 
     /// The server's routes, guarded by `site` (always) and `access`, with `routeGroups` after them (the
     /// tests of the pages serve this in-process).
-    public static func router(daemon: DaemonService, catalogue: @escaping @Sendable () throws -> Catalogue,
-                              directory: @escaping @Sendable () -> RadioBrowserClient? = { nil }, site: SitePolicy = SitePolicy(),
-                              access: WebAccess?, live: LiveMounts? = nil, routeGroups: [HTTPRouteGroup] = []) -> Router<ClientRequestContext> {
-        let live = live ?? LiveMounts(daemon: daemon, catalogue: catalogue)
+    public static func router(facade: DaemonFacade, site: SitePolicy = SitePolicy(), access: WebAccess?, live: LiveMounts? = nil,
+                              routeGroups: [HTTPRouteGroup] = []) -> Router<ClientRequestContext> {
+        let live = live ?? LiveMounts(facade: facade)
         let router = Router(context: ClientRequestContext.self)
-        let api = API(daemon: daemon, catalogue: catalogue, makeDirectory: directory, live: live)
+        let api = API(facade: facade, live: live)
         router.add(middleware: APIErrorMiddleware(routes: api.routes))
         router.add(middleware: SiteGuard(policy: site))
         if let access {
@@ -45,15 +42,15 @@ public final class HTTPServer: Sendable {
             LoginRoutes(access: access).add(to: router)
         }
         api.add(to: router)
-        FeedRoutes(daemon: daemon, catalogue: catalogue, access: access, site: site).add(to: router)
+        FeedRoutes(facade: facade, access: access, site: site).add(to: router)
         live.add(to: router)
         for group in routeGroups { group(router) }
         return router
     }
 
     /// The API's operations, for the test that holds them against the OpenAPI document.
-    public static func apiRoutes(daemon: DaemonService, catalogue: @escaping @Sendable () throws -> Catalogue) -> [APIRoute] {
-        API(daemon: daemon, catalogue: catalogue, makeDirectory: { nil }, live: LiveMounts(daemon: daemon, catalogue: catalogue)).routes
+    public static func apiRoutes(facade: DaemonFacade) -> [APIRoute] {
+        API(facade: facade, live: LiveMounts(facade: facade)).routes
     }
 
     /// Binds and starts serving; returns the port bound (the one asked for, or the system's pick for 0).

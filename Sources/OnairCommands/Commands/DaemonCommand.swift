@@ -1,4 +1,5 @@
 import ArgumentParser
+import Daemon
 import Engine
 import Foundation
 import HTTPService
@@ -161,12 +162,7 @@ struct DaemonCommand: ParsableCommand {
         let json = self.json
         let log: @Sendable (DaemonEvent) -> Void = { event in
             if json { return Console.json(event) }
-            var line = event.event.rawValue
-            if let episode = event.episode { line += " episode \(episode)" }
-            if let station = event.station { line += " (\(station))" }
-            if let message = event.message { line += ": \(message)" }
-            if let files = event.files, !files.isEmpty { line += " → " + files.joined(separator: ", ") }
-            Console.message(line)
+            Console.message(event.line)
         }
         var options = DaemonService.Options()
         options.preroll = preroll
@@ -189,12 +185,15 @@ struct DaemonCommand: ParsableCommand {
         let access = WebAccess(credentials: credentials)
         let catalogue = CatalogueAccess.reader()
         let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) }, log: log)
-        let services = try webServices(daemon: daemon, paths: paths, catalogue: catalogue, access: access)
+        let facade = DaemonFacade(service: daemon, catalogue: catalogue)
+        var services = WebServices(facade: facade)
+        services.forms = access.forms(for:)
+        services.feedAddress = access.feedAddress(_:)
         let server = address.map { address in
-            HTTPServer(address: address, daemon: daemon, catalogue: catalogue,
+            HTTPServer(address: address, facade: facade,
                        site: SitePolicy(allowHosts: allowHost, publicURL: publicURL.flatMap(URL.init(string:))), access: access, routeGroups: [
-                { WebApp.addRoutes(to: $0, services: services) },
-                HTTPServer.metricsRoute { daemon.metricsText() },
+                { [services] in WebApp.addRoutes(to: $0, services: services) },
+                HTTPServer.metricsRoute { facade.metricsText() },
             ])
         }
         if let server {
@@ -216,38 +215,4 @@ struct DaemonCommand: ParsableCommand {
         try daemon.run()
         log(DaemonEvent(.daemonStopped))
     }
-
-    private func webServices(daemon: DaemonService, paths: AppPaths, catalogue: @escaping @Sendable () throws -> Catalogue,
-                             access: WebAccess) throws -> WebServices {
-        var services: WebServices
-        do {
-            services = try WebServices(daemon: daemon, paths: paths, catalogue: catalogue, directory: { try RadioBrowserClient().search($0) })
-        } catch {
-            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
-        }
-        services.forms = access.forms(for:)
-        services.feedAddress = access.feedAddress(_:)
-        return services
-    }
-}
-
-/// One daemon per data directory: an exclusive lock on `daemon.lock`, released when the process ends
-/// (however it ends), so a restarted daemon knows the previous one is gone.
-private final class DaemonLock {
-    private let descriptor: Int32
-
-    init(directory: URL) throws {
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("daemon.lock").path
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw CommandFailure(message: "cannot open \(path): \(String(cString: strerror(errno)))", exitCode: ExitStatus.configuration)
-        }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            throw CommandFailure(message: "another onair daemon is running (it holds \(path))", exitCode: ExitStatus.configuration)
-        }
-    }
-
-    deinit { close(descriptor) }
 }

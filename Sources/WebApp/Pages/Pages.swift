@@ -1,10 +1,10 @@
 import Foundation
 import Hummingbird
 
-/// The pages: each builds its view from the services and renders it, on a thread of NIO's pool (see
-/// `WebApp`), so SQLite and the directory may block.
+/// The pages: each builds its view from the services and renders it, on a thread of the daemon facade's
+/// `perform` (see `WebApp`), so SQLite and the directory may block.
 struct Pages: Sendable {
-    let services: WebServices
+    let services: PageServices
     let renderer: PageRenderer
 
     /// The status of a page that could not read what it shows (the database restarting, a catalogue file
@@ -31,6 +31,19 @@ struct Pages: Sendable {
     /// A page for what does not exist (an id in the address that is not, or no longer, there).
     func notFound(_ message: String, section: String) -> RenderedPage {
         renderer.render("message", MessageView(chrome: Chrome(title: "Not found", section: section, error: message)), status: .notFound)
+    }
+
+    /// The page answered when the services of every page cannot be had (the library's tables cannot be
+    /// opened): what failed, with the status of a page that cannot read what it shows.
+    static func unavailable(_ message: String, section: String, renderer: PageRenderer) -> RenderedPage {
+        renderer.render("message", MessageView(chrome: Chrome(title: "Unavailable", section: section, error: message)), status: unreadable)
+    }
+
+    /// The section of the navigation a path belongs to ("/stations/fip" is in "/stations", an episode in
+    /// "/podcasts", the like and hide forms in "/playlists"); a path of no section marks none current.
+    static func section(of path: String) -> String {
+        let first = "/" + (path.split(separator: "/").first.map(String.init) ?? "")
+        return ["/episodes": "/podcasts", "/library": "/playlists"][first] ?? first
     }
 }
 

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Guide
 import Monitoring
@@ -46,6 +47,7 @@ public final class DaemonService: Sendable {
     public let guide: GuideStore
     public let jobs: RuntimeJobs
     private let scheduler: ScheduleDaemon
+    private let jobControl: JobControl
     /// The connected stations, shared by every job, episode and live listener.
     public let stations: Stations
     public let paths: AppPaths
@@ -160,7 +162,8 @@ public final class DaemonService: Sendable {
             }
         }
         self.jobs = jobs
-        let control = DaemonControl(daemon: scheduler, jobs: jobs)
+        jobControl = JobControl(jobs: jobs, events: events)
+        let control = DaemonControl(daemon: scheduler, jobs: jobControl)
         do {
             server = try ControlServer(path: ControlClient(dataDirectory: paths.data).socket, handle: control.answer)
         } catch {
@@ -190,18 +193,10 @@ public final class DaemonService: Sendable {
     }
 
     /// Starts a runtime job and tells the event stream.
-    public func startJob(_ spec: JobSpec) throws -> JobStatus {
-        let status = try jobs.start(spec)
-        events.publish(LiveEvent(type: .jobStart, station: status.station, job: status.id))
-        return status
-    }
+    public func startJob(_ spec: JobSpec) throws -> JobStatus { try jobControl.start(spec) }
 
     /// Stops a runtime job and tells the event stream.
-    public func stopJob(id: Int64) throws -> JobStatus {
-        let status = try jobs.stop(id: id)
-        events.publish(LiveEvent(type: .jobStop, station: status.station, job: status.id))
-        return status
-    }
+    public func stopJob(id: Int64) throws -> JobStatus { try jobControl.stop(id: id) }
 
     /// Where clients reach it.
     public var socket: String { server.path }
