@@ -73,7 +73,7 @@ let package = Package(
         ]),
         // Recording episodes: partial files and their journals, finalising, naming, track splitting, the index.
         .target(name: "Recording", dependencies: [
-            "Media", "RadioModel", "StreamInput", "Store", "SharedStore", .product(name: "GRDB", package: "GRDB.swift"),
+            "Media", "RadioModel", "StreamInput", "Store", "SharedStore", "XMLInput", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         // Foundation's XMLParser behind the checks that keep its Linux crashes out, for XML from outside; and

@@ -181,7 +181,7 @@ final class MPDParserTests: XCTestCase {
         XCTAssertEqual(mpd.utcTimings.map(\.scheme), [.httpHead, .httpISO, .direct], "NTP is not for an HTTP client")
         XCTAssertEqual(mpd.timeShiftBufferDepth, 93_784.5, "1 day, 2 h, 3 min, 4.5 s")
         XCTAssertEqual(mpd.suggestedPresentationDelay, 0.25)
-        XCTAssertEqual(DASHManifest.httpDate("Thu, 01 Jan 2026 00:01:02 GMT"), date("2026-01-01T00:01:02Z"))
+        XCTAssertEqual(HTTPDate.date("Thu, 01 Jan 2026 00:01:02 GMT"), date("2026-01-01T00:01:02Z"))
         XCTAssertNil(XSDuration.seconds("1S"))
         XCTAssertNil(XSDuration.seconds("PT"))
         XCTAssertNil(XSDuration.seconds("PTS"))

@@ -1,4 +1,6 @@
 import Foundation
+import RadioModel
+import Recording
 import HTTPServing
 import Hummingbird
 import Outputs
@@ -29,8 +31,8 @@ enum RecordingFile {
         }
         let modified = (attributes[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
         let etag = "\"\(size)-\(Int(modified.timeIntervalSince1970))\""
-        var headers: HTTPFields = [.contentType: mimeType(of: file), .acceptRanges: "bytes", .eTag: etag,
-                                   .lastModified: httpDate(modified), .cacheControl: "private, max-age=0"]
+        var headers: HTTPFields = [.contentType: AudioFileType.mimeType(of: file), .acceptRanges: "bytes", .eTag: etag,
+                                   .lastModified: HTTPDate.string(modified), .cacheControl: "private, max-age=0"]
         if notModified(requestHeaders, etag: etag, modified: modified) {
             return .response(Response(status: .notModified, headers: headers))
         }
@@ -65,39 +67,15 @@ enum RecordingFile {
         }
     }
 
-    static func mimeType(of file: String) -> String {
-        switch URL(fileURLWithPath: file).pathExtension.lowercased() {
-        case "mp3": return "audio/mpeg"
-        case "m4a", "mp4": return "audio/mp4"
-        case "aac": return "audio/aac"
-        case "ogg", "oga": return "audio/ogg"
-        case "opus": return "audio/ogg; codecs=opus"
-        case "flac": return "audio/flac"
-        case "ts": return "video/mp2t"
-        case "wav": return "audio/wav"
-        default: return "application/octet-stream"
-        }
-    }
-
     private static func notModified(_ requestHeaders: HTTPFields, etag: String, modified: Date) -> Bool {
         if let match = requestHeaders[.ifNoneMatch] {
             return match.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }
         }
-        if let since = requestHeaders[.ifModifiedSince], let date = httpDateFormatter.date(from: since) {
+        if let since = requestHeaders[.ifModifiedSince], let date = HTTPDate.date(since) {
             return Int(modified.timeIntervalSince1970) <= Int(date.timeIntervalSince1970)
         }
         return false
     }
-
-    static func httpDate(_ date: Date) -> String { httpDateFormatter.string(from: date) }
-
-    private static let httpDateFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter
-    }()
 }
 
 /// One `Range: bytes=…` header against a file of `size` bytes (RFC 9110 §14.1.2). Several ranges at

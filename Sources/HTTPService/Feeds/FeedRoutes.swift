@@ -55,62 +55,10 @@ struct FeedRoutes: Sendable {
             let logo: (String) -> String? = { stations?.station(id: $0)?.logo }
             let recordedStations = Set(chosen.map(\.station))
             let image = (station ?? (recordedStations.count == 1 ? recordedStations.first : nil)).flatMap(logo)
-            let xml = PodcastFeed(title: channelTitle, description: description, link: base + "/recordings", base: base, image: image,
+            let xml = RecordingsFeed(title: channelTitle, description: description, link: base + "/recordings", base: base, image: image,
                                   address: address, recordings: chosen, logo: logo).xml
             return Response(status: .ok, headers: [.contentType: "application/rss+xml; charset=utf-8", .cacheControl: "no-cache"],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: xml)))
         }
     }
-}
-
-/// One podcast feed's XML.
-struct PodcastFeed {
-    let title: String
-    let description: String
-    let link: String
-    let base: String
-    /// The channel's image: its station's logo.
-    let image: String?
-    /// A path on this server as the feed's reader is given it (with its secret token, when needed).
-    let address: (String) -> String
-    let recordings: [IndexedRecording]
-    /// A station's logo by its id: each item's image.
-    let logo: (String) -> String?
-
-    var xml: String {
-        var lines = [
-            #"<?xml version="1.0" encoding="UTF-8"?>"#,
-            #"<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="https://podcastindex.org/namespace/1.0">"#,
-            "<channel>",
-            "<title>\(XMLText.escaped(title))</title>",
-            "<link>\(XMLText.escaped(link))</link>",
-            "<description>\(XMLText.escaped(description))</description>",
-            "<language>en</language>",
-            "<itunes:author>onair</itunes:author>",
-            "<itunes:explicit>false</itunes:explicit>",
-        ]
-        if let image { lines.append(Self.itunesImage(image)) }
-        for entry in recordings {
-            guard let id = entry.id else { continue }
-            let audio = base + address("/api/v1/recordings/\(id)/audio")
-            let name = entry.episodeTitle ?? entry.programmeName ?? entry.stationName
-            let when = RecordingFile.httpDate(entry.startUTC)
-            lines += [
-                "<item>",
-                "<title>\(XMLText.escaped("\(name) — \(entry.startLocal)"))</title>",
-                "<description>\(XMLText.escaped(entry.episodeDescription ?? "\(entry.stationName), \(entry.startLocal) (\(entry.timeZone))"))</description>",
-                #"<guid isPermaLink="false">onair-recording-\#(id)-\#(Int(entry.startUTC.timeIntervalSince1970))</guid>"#,
-                "<pubDate>\(when)</pubDate>",
-                #"<enclosure url="\#(XMLText.escaped(audio))" length="\#(entry.size)" type="\#(RecordingFile.mimeType(of: entry.file))"/>"#,
-                "<itunes:duration>\(Int(entry.duration.rounded()))</itunes:duration>",
-                #"<podcast:chapters url="\#(XMLText.escaped(base + address("/api/v1/recordings/\(id)/chapters.json")))" type="application/json+chapters"/>"#,
-            ]
-            if let image = logo(entry.station) { lines.append(Self.itunesImage(image)) }
-            lines += ["</item>"]
-        }
-        lines += ["</channel>", "</rss>"]
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    private static func itunesImage(_ url: String) -> String { #"<itunes:image href="\#(XMLText.escaped(url))"/>"# }
 }

@@ -198,7 +198,7 @@ final class DASHManifest: @unchecked Sendable {
             let receivedAt = Date()
             let server: Date? = switch result {
             case .success(let response) where timing.scheme == .httpHead:
-                response.head.headers["date"].flatMap(Self.httpDate)
+                response.head.headers["date"].flatMap(HTTPDate.date)
             case .success(let response):
                 Timestamp.parse(String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
             case .failure:
@@ -209,14 +209,5 @@ final class DASHManifest: @unchecked Sendable {
             clockOffset = server.timeIntervalSince(sentAt.addingTimeInterval(receivedAt.timeIntervalSince(sentAt) / 2))
             done()
         }
-    }
-
-    /// An HTTP Date header (RFC 9110 IMF-fixdate).
-    static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
     }
 }

@@ -1,11 +1,10 @@
 import Foundation
-@testable import HTTPService
 @testable import Recording
 import TestSupport
 import XCTest
 
 /// The recordings' podcast feed as a feed reader takes it: images from the stations' logos.
-final class PodcastFeedTests: XCTestCase {
+final class RecordingsFeedTests: XCTestCase {
     private func recording(id: Int64, station: String, name: String) -> IndexedRecording {
         let start = Date(timeIntervalSince1970: 1_795_327_200 + Double(id) * 3600)
         var entry = IndexedRecording(FinishedRecording(
@@ -18,10 +17,10 @@ final class PodcastFeedTests: XCTestCase {
 
     func testTheChannelAndEachItemShowTheirStationsLogo() throws {
         let logos = ["fip": "https://example.org/fip.png?size=600&format=png"]
-        let feed = PodcastFeed(title: "FIP", description: "Recordings of FIP.", link: "http://box/recordings", base: "http://box",
-                               image: logos["fip"], address: { $0 },
-                               recordings: [recording(id: 2, station: "fip", name: "FIP"), recording(id: 1, station: "other", name: "Other")],
-                               logo: { logos[$0] }).xml
+        let feed = RecordingsFeed(title: "FIP", description: "Recordings of FIP.", link: "http://box/recordings", base: "http://box",
+                                   image: logos["fip"], address: { $0 },
+                                   recordings: [recording(id: 2, station: "fip", name: "FIP"), recording(id: 1, station: "other", name: "Other")],
+                                   logo: { logos[$0] }).xml
         XCTAssertTrue(feed.contains(#"<itunes:image href="https://example.org/fip.png?size=600&amp;format=png"/>"#), feed)
 
         let script = """
