@@ -42,6 +42,36 @@ final class CatalogueLoadingTests: XCTestCase {
         XCTAssertNil(catalogue.station(id: "nope"))
     }
 
+    /// The daemon's reader keeps the catalogue while its files stay as they were, and reads them again as
+    /// soon as one changes: a station written to the user's file is there at the next read, a broken
+    /// file is its error at the next read, and the files mended are read again.
+    func testTheDaemonsReaderSeesEveryChangeOfEitherFile() throws {
+        let directory = try makeTemporaryDirectory()
+        let shippedURL = directory.appendingPathComponent("shipped.json")
+        let userURL = directory.appendingPathComponent("user.json")
+        try catalogueText([stationText(id: "fip", name: "FIP")]).write(to: shippedURL, atomically: true, encoding: .utf8)
+        let reader = CatalogueReader(shippedURL: shippedURL, userURL: userURL)
+        XCTAssertEqual(try reader.read().stations.map(\.id), ["fip"])
+
+        try UserCatalogue(url: userURL).add(Station(id: "local-fm", name: "Local FM", country: "GB", language: "en", timeZone: "Europe/London",
+                                                    streams: [StreamEndpoint(url: "http://example.org/local.mp3", kind: .icy)]))
+        XCTAssertEqual(try reader.read().stations.map(\.id), ["fip", "local-fm"])
+
+        // The same size, written in place (the same inode): only the modification time tells.
+        let renamed = try String(contentsOf: shippedURL, encoding: .utf8).replacingOccurrences(of: "\"FIP\"", with: "\"PIF\"")
+        let handle = try FileHandle(forWritingTo: shippedURL)
+        try handle.write(contentsOf: Data(renamed.utf8))
+        try handle.close()
+        XCTAssertEqual(try reader.read().station(id: "fip")?.name, "PIF")
+
+        try "{".write(to: userURL, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try reader.read())
+        try catalogueText([stationText(id: "kexp", name: "KEXP")]).write(to: userURL, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try reader.read().stations.map(\.id), ["kexp", "fip"], "by name: KEXP, PIF")
+        try FileManager.default.removeItem(at: userURL)
+        XCTAssertEqual(try reader.read().stations.map(\.id), ["fip"])
+    }
+
     func testAMissingUserFileIsNoError() throws {
         let directory = try makeTemporaryDirectory()
         let shippedURL = directory.appendingPathComponent("stations.json")

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Latency of `GET /api/v1/recordings` with 10,000 recordings in the index, measured with wrk.
+"""Latency and throughput of the daemon's API beside the same server's static document, measured with wrk.
 
-A daemon (`onair daemon --http`) runs in a temporary ONAIR_HOME whose index this script fills with
-N recordings (one hour each, 15 titles each, as a busy box's would look), then wrk asks for the list
-from C connections for S seconds. Prints the latency percentiles wrk reports, and the reply's size.
+A daemon (`onair daemon --http`) runs in a temporary ONAIR_HOME with the shipped catalogue and an index
+this script fills with N recordings (one hour each, 15 titles each, as a busy box's would look). wrk then
+asks, one after the other, for `GET /api/v1/stations`, `GET /api/v1/recordings` (the first page of 100)
+and the static `GET /api/openapi.json`, each from 4 and from 64 connections for S seconds. Prints a
+table: reply size, p50/p90/p99 and requests/s, and each route's throughput as a share of the static
+document's at the same connection count.
 
-Usage: scripts/bench/api_latency.py --onair .build/release/onair [--recordings 10000] [--connections 4] [--seconds 20]
+Usage: scripts/bench/api_latency.py --onair .build/release/onair [--recordings 10000] [--seconds 15]
 """
 import argparse, datetime, json, os, re, socket, sqlite3, subprocess, tempfile, time, urllib.request
 
@@ -31,46 +34,65 @@ def fill(database, count):
                        " values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROUTES = ["/api/v1/stations", "/api/v1/recordings", "/api/openapi.json"]
+
+
 def start_daemon(onair, home, port):
-    """`onair daemon --http 127.0.0.1:PORT` in ONAIR_HOME `home`, with an empty catalogue."""
-    stations = os.path.join(home, "stations.json")
-    with open(stations, "w") as f:
-        json.dump({"version": 1, "stations": []}, f)
+    """`onair daemon --http 127.0.0.1:PORT` in ONAIR_HOME `home`, with the shipped catalogue."""
+    stations = os.path.join(ROOT, "stations.json")
     return subprocess.Popen([onair, "daemon", "--http", f"127.0.0.1:{port}"],
                             env={**os.environ, "ONAIR_HOME": home, "ONAIR_STATIONS": stations},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+
+
+def wrk(url, connections, seconds):
+    out = subprocess.run(["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "--latency", "--timeout", "30s", url],
+                         capture_output=True, text=True, check=True).stdout
+    percentiles = dict(re.findall(r"^\s+(50|90|99)%\s+(\S+)", out, re.M))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return percentiles, float(re.search(r"Requests/sec:\s+(\S+)", out).group(1)), int(errors.group(1)) if errors else 0
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--onair", required=True)
     parser.add_argument("--recordings", type=int, default=10_000)
-    parser.add_argument("--connections", type=int, default=4)
-    parser.add_argument("--seconds", type=int, default=20)
+    parser.add_argument("--seconds", type=int, default=15)
     args = parser.parse_args()
+    rows = []
     with tempfile.TemporaryDirectory() as home:
         port = free_port()
         daemon = start_daemon(args.onair, home, port)
         try:
-            url = f"http://127.0.0.1:{port}/api/v1/recordings"
+            base = f"http://127.0.0.1:{port}"
             for _ in range(100):
                 try:
-                    urllib.request.urlopen(url, timeout=1).read()
+                    urllib.request.urlopen(base + ROUTES[0], timeout=1).read()
                     break
                 except OSError:
                     time.sleep(0.1)
             fill(os.path.join(home, "data", "onair.sqlite"), args.recordings)
-            size = len(urllib.request.urlopen(url, timeout=30).read())
-            wrk = subprocess.run(["wrk", "-t", "2", "-c", str(args.connections), "-d", f"{args.seconds}s", "--latency", "--timeout", "30s", url],
-                                 capture_output=True, text=True, check=True).stdout
+            for connections in (4, 64):
+                results = {}
+                for route in ROUTES:
+                    size = len(urllib.request.urlopen(base + route, timeout=30).read())
+                    results[route] = (size, *wrk(base + route, connections, args.seconds))
+                static = results[ROUTES[-1]][2]
+                for route in ROUTES:
+                    size, percentiles, rate, errors = results[route]
+                    rows.append((route, connections, size, percentiles, rate, rate / static, errors))
         finally:
             daemon.terminate()
             daemon.wait()
-    percentiles = dict(re.findall(r"^\s+(50|75|90|99)%\s+(\S+)", wrk, re.M))
-    requests = re.search(r"Requests/sec:\s+(\S+)", wrk).group(1)
-    print(f"## API latency: GET /api/v1/recordings with {args.recordings:,} recordings (the first page of 100: {size / 1e3:.0f} kB of JSON)\n")
-    print(f"wrk, {args.connections} connections, {args.seconds} s: p50 {percentiles.get('50')}, p90 {percentiles.get('90')}, "
-          f"p99 {percentiles.get('99')}; {requests} requests/s")
+    print(f"## API latency beside the static document: {args.recordings:,} recordings, the shipped catalogue\n")
+    print(f"wrk, {args.seconds} s a case, one case at a time; `share` is the route's requests/s over the static document's at the "
+          "same connections.\n")
+    print("| route | connections | reply | p50 | p90 | p99 | requests/s | share | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for route, connections, size, percentiles, rate, share, errors in rows:
+        print(f"| `GET {route}` | {connections} | {size / 1e3:.0f} kB | {percentiles.get('50')} | {percentiles.get('90')} | "
+              f"{percentiles.get('99')} | {rate:,.0f} | {share:.0%} | {errors} |")
 
 
 if __name__ == "__main__":

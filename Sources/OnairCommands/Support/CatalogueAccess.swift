@@ -27,18 +27,18 @@ enum CatalogueAccess {
     }
 
     /// The catalogue for a long-running process (the daemon): the shipped file is looked for once (and
-    /// its absence said once), then both files are read afresh at each call, so a station added to the
-    /// user's file is there at once.
+    /// its absence said once), then both files are read again whenever one has changed (`CatalogueReader`),
+    /// so a station added to the user's file is there at once.
     static func reader() -> @Sendable () throws -> Catalogue {
         let shippedURL = Catalogue.shippedCatalogueURL(executableURL: executableURL, environment: ProcessInfo.processInfo.environment)
         if shippedURL == nil {
             Console.message("onair: warning: no shipped stations.json found (set ONAIR_STATIONS to its path); "
                 + "using only \(paths.userCatalogueURL.path)")
         }
-        let userURL = paths.userCatalogueURL
+        let reader = CatalogueReader(shippedURL: shippedURL, userURL: paths.userCatalogueURL)
         return { () throws -> Catalogue in
             do throws(CatalogueError) {
-                return try Catalogue.load(shippedURL: shippedURL, userURL: userURL)
+                return try reader.read()
             } catch {
                 throw failure(error)
             }
