@@ -112,7 +112,10 @@ public final class DaemonService: Sendable {
             case .failed(let message): log(DaemonEvent(.streamFailed, station: station, message: message))
             case .reconnecting(let attempt, let delay):
                 log(DaemonEvent(.streamReconnecting, station: station, message: "attempt \(attempt) in \(delay) s"))
-            case .gap(let gap): log(DaemonEvent(.streamGap, station: station, message: String(format: "%.1f s", gap.seconds)))
+            case .gap(let gap):
+                var told = DaemonEvent(.streamGap, station: station, message: String(format: "%.1f s", gap.seconds))
+                told.at = gap.programDateTime ?? gap.start
+                log(told)
             case .alert(let alert): log(DaemonEvent(.init(alert.kind), station: station, message: alert.alertLine))
             case .recovered(let alert): log(DaemonEvent(.streamRecovered, station: station, message: alert.recoveryLine))
             case .metadata(let change): events.publish(LiveEvent(type: .title, station: station, title: change.title))

@@ -182,6 +182,7 @@ final class AlertsAndMetricsTests: XCTestCase {
             timing: .once(LocalDateTime(year: start.year!, month: start.month!, day: start.day!, hour: start.hour!, minute: start.minute!,
                                         second: start.second!), duration: TimeSpan(seconds: 3)),
             timeZone: "UTC"))
+        let started = Date()
         try startDaemon(webhook: nil, recording: source, sharing: shared)
         let label = "{station=\"\(URLRedaction.redact(source.absoluteString))\"}"
         func value(_ name: String) -> Double? { Self.value(name + label, in: daemon?.metricsText() ?? "") }
@@ -221,6 +222,13 @@ final class AlertsAndMetricsTests: XCTestCase {
                       "a gap; log: \(logged.current.map(\.event))")
         XCTAssertGreaterThanOrEqual(value("onair_station_reconnects_total") ?? 0, 1)
         XCTAssertGreaterThan(value("onair_station_gap_seconds_total") ?? 0, 0)
+        // The log tells where the gap began: when the last audio before it arrived, after the stream's first bytes.
+        XCTAssertTrue(eventually(timeout: 5) { self.logged.current.contains { $0.event == .streamGap } })
+        let gap = try XCTUnwrap(logged.current.first { $0.event == .streamGap })
+        let gapStart = try XCTUnwrap(gap.at, "a gap's event says when it began")
+        XCTAssertGreaterThan(gapStart, started.addingTimeInterval(3), "after the stream's six seconds had begun")
+        XCTAssertLessThan(gapStart, Date().addingTimeInterval(-Double(gap.message?.split(separator: " ").first ?? "0")! + 0.5),
+                          "before its length was over: \(gap)")
         XCTAssertTrue(eventually(timeout: 20) { Self.value("onair_episodes_total{outcome=\"done\"}", in: self.daemon?.metricsText() ?? "") == 1 },
                       "the episode counts as done; log: \(logged.current.map(\.event))")
     }

@@ -32,6 +32,9 @@ public struct DaemonEvent: Encodable, Sendable {
     }
 
     public var event: Kind
+    /// When what it tells began on the station's clock: a gap's start (the stream's program-date-time
+    /// where it has one, else when the last audio before the gap arrived).
+    public var at: Date?
     public var episode: Int64?
     public var rule: Int64?
     public var station: String?
