@@ -24,7 +24,7 @@ public final class DaemonFacade: Sendable {
     }()
 
     private let blocking: BlockingDaemon
-    public let service: DaemonService
+    private let service: DaemonService
 
     /// `catalogue` reads the stations as they are now (the user's file changes when one is added);
     /// `directory` makes the radio-browser.info client for a search, nil when none is configured.
@@ -49,6 +49,10 @@ public final class DaemonFacade: Sendable {
     /// Tells the scheduler the rules changed.
     public func wake() { service.wake() }
     public func metricsText() -> String { service.metricsText() }
+
+    /// Leaves a station's connection now, on the caller's thread, which may wait while the station's last
+    /// consumers finish: for a server that is stopping, from a thread of its own (never the cooperative pool).
+    public func leaveNow(_ membership: Stations.Membership) { service.stations.leave(membership) }
 }
 
 /// The daemon's side that may block, as `DaemonFacade.perform` hands it to its work.

@@ -4,23 +4,19 @@ import Playback
 import RadioModel
 import Recording
 import StreamInput
-import Synchronization
 
 /// `r` in the live view: starts a stream-copy recording of the station playing — beginning with the
 /// last 30 s already heard — and stops it again. The file is finalised and indexed as `onair record`
 /// does it. Attached to the station, it passes the stream's events to the recording under way.
-public final class LiveRecordingSwitch: EventConsumer, Sendable {
+public final class LiveRecordingSwitch: EventConsumer, @unchecked Sendable {  // `recorder` and `finaliser` only inside `lock`
     /// The last seconds heard, which a recording starts with: attach it to the station too.
     public let recent: RecentPackets
     private let target: StreamTarget
     private let nowPlaying: NowPlaying
     private let paths: AppPaths
-    private let state = Mutex(State())
-
-    private struct State {
-        var recorder: CopyRecorder?
-        var finaliser: Finaliser?
-    }
+    private let lock = NSLock()
+    private var recorder: CopyRecorder?
+    private var finaliser: Finaliser?
 
     public init(target: StreamTarget, nowPlaying: NowPlaying, paths: AppPaths) {
         self.target = target
@@ -36,13 +32,13 @@ public final class LiveRecordingSwitch: EventConsumer, Sendable {
     public func toggle() -> String? {
         if let running = recent.stopRecording() {
             running.finish()
-            state.withLock { $0.recorder = nil }
+            lock.withLock { self.recorder = nil }
             return nil
         }
-        let shared = state.withLock { state -> Finaliser in
-            if let finaliser = state.finaliser { return finaliser }
+        let shared = lock.withLock { () -> Finaliser in
+            if let finaliser { return finaliser }
             let made = Finaliser(index: try? RecordingsIndex(directory: paths.data))
-            state.finaliser = made
+            finaliser = made
             return made
         }
         let plan = target.recordingPlan(programme: nil, template: .standard, base: paths.recordings, format: .copy)
@@ -56,7 +52,7 @@ public final class LiveRecordingSwitch: EventConsumer, Sendable {
             case .roomAgain(let leftOut): nowPlaying.setNotice(RecordingEvent.roomAgainLine(leftOut: leftOut))
             }
         }
-        state.withLock { $0.recorder = recorder }
+        lock.withLock { self.recorder = recorder }
         let held = Int(recent.heldSeconds.rounded())
         recent.startRecording(recorder)
         let clock = DateFormatter()
@@ -68,7 +64,7 @@ public final class LiveRecordingSwitch: EventConsumer, Sendable {
 
     /// The stream's events a recording notes (the server, gaps).
     public func handle(_ event: StreamEvent) {
-        state.withLock { $0.recorder }?.handle(event)
+        lock.withLock { recorder }?.handle(event)
     }
 
     /// The recording, if one runs, ends with the station (`recent` finishes it).
@@ -76,6 +72,6 @@ public final class LiveRecordingSwitch: EventConsumer, Sendable {
 
     /// Waits for a stopped recording's file to be finalised and indexed.
     public func waitUntilSaved() {
-        state.withLock { $0.finaliser }?.waitUntilIdle()
+        lock.withLock { finaliser }?.waitUntilIdle()
     }
 }

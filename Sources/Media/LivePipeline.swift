@@ -2,7 +2,6 @@ import CFFmpeg
 import Foundation
 import RadioModel
 import StreamInput
-import Synchronization
 
 /// One live station decoded once and fanned out as PCM to every attached consumer.
 ///
@@ -12,7 +11,7 @@ import Synchronization
 ///
 /// The decode loop runs on a thread of its own: `av_read_frame` blocks on the ingest queue, and
 /// blocking work never runs on Swift's cooperative pool. FFmpeg handles never leave that thread.
-public final class LivePipeline: @unchecked Sendable {  // `stopping` and the media clock inside `state`; the other `var`s and FFmpeg objects on the decode thread only
+public final class LivePipeline: @unchecked Sendable {  // `stopping` and the media clock inside `lock`; FFmpeg objects on the decode thread only
     public let format: PCMFormat
     public let fanOut: StreamFanOut
     /// Bytes, seconds and the level of the audio, as the decode thread passes it on.
@@ -24,15 +23,13 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
     private let maxBadPacketsInARow = 64
 
     private let finished = FinishLine()
-    private struct State {
-        var stopping = false
-        /// Media time so far, in frames of `format`: decoded audio handed on, or — while nobody takes
-        /// PCM and nothing is decoded — the durations of the packets passed on.
-        var mediaFrames: Int64 = 0
-        /// Copy mode: the part of an output frame the packets so far have not filled.
-        var frameRemainder = 0.0
-    }
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var stopping = false
+    /// Media time so far, in frames of `format`: decoded audio handed on, or — while nobody takes
+    /// PCM and nothing is decoded — the durations of the packets passed on.
+    private var mediaFrames: Int64 = 0
+    /// Copy mode: the part of an output frame the packets so far have not filled.
+    private var frameRemainder = 0.0
     /// Decode thread only: the last title found inside the stream (they repeat on every reconnect).
     private var lastInStreamTitle: String?
     /// Decode thread only: the last program-date-time reported, the anchor that later media times
@@ -81,7 +78,7 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
 
     /// Seconds of audio delivered so far.
     public var mediaTime: Double {
-        state.withLock { Double($0.mediaFrames) / Double(format.sampleRate) }
+        lock.withLock { Double(mediaFrames) / Double(format.sampleRate) }
     }
 
     public func start() {
@@ -96,7 +93,7 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
 
     /// Stops the stream; consumers are finished once the decode thread has wound down.
     public func stop() {
-        state.withLock { $0.stopping = true }
+        lock.withLock { stopping = true }
         source.stop()
     }
 
@@ -363,9 +360,9 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
     /// Passes PCM on, cut to the frame where the requested duration ends.
     private func deliver(_ pcm: UnsafeRawBufferPointer) {
         let frames = Int64(pcm.count / format.bytesPerFrame)
-        let allowed = state.withLock { state -> Int64 in
-            let allowed = stopAfterFrames.map { min(frames, max(0, $0 - state.mediaFrames)) } ?? frames
-            state.mediaFrames += allowed
+        let allowed = lock.withLock { () -> Int64 in
+            let allowed = stopAfterFrames.map { min(frames, max(0, $0 - mediaFrames)) } ?? frames
+            mediaFrames += allowed
             return allowed
         }
         guard allowed > 0 else { return }
@@ -376,19 +373,19 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
     /// carried to the next packet: rounding each one (1024 samples at 44.1 kHz are 1114.6 frames at
     /// 48 kHz) would make the clock drift by milliseconds a minute.
     private func advanceClock(by seconds: Double) {
-        state.withLock { state in
-            let exact = seconds * Double(format.sampleRate) + state.frameRemainder
+        lock.withLock {
+            let exact = seconds * Double(format.sampleRate) + frameRemainder
             let whole = exact.rounded(.down)
-            state.frameRemainder = exact - whole
-            state.mediaFrames += Int64(whole)
+            frameRemainder = exact - whole
+            mediaFrames += Int64(whole)
         }
     }
 
     private var limitReached: Bool {
-        state.withLock { state in stopAfterFrames.map { state.mediaFrames >= $0 } ?? false }
+        lock.withLock { stopAfterFrames.map { mediaFrames >= $0 } ?? false }
     }
 
-    private var isStopping: Bool { state.withLock { $0.stopping } }
+    private var isStopping: Bool { lock.withLock { stopping } }
 }
 
 /// Reports a failed consumer and, for a one-off pipeline, ends the stream once nobody is left.

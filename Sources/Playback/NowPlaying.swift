@@ -1,11 +1,10 @@
 import Foundation
 import RadioModel
 import StreamInput
-import Synchronization
 
 /// What the live view shows about the stream, kept up to date from its events (decode thread) and
 /// read by the view (the key loop's thread).
-public final class NowPlaying: Sendable {
+public final class NowPlaying: @unchecked Sendable {  // `stored` inside `lock`
     public struct Snapshot: Sendable {
         public var station: String
         public var programme: String?
@@ -18,23 +17,24 @@ public final class NowPlaying: Sendable {
         public var notice: String?
     }
 
-    private let state: Mutex<Snapshot>
+    private let lock = NSLock()
+    private var stored: Snapshot
     private let programmeOnAir: @Sendable () -> String?
 
     /// `programmeOnAir` tells the programme on air at the moment (from the catalogue's schedule).
     public init(station: String, programmeOnAir: @escaping @Sendable () -> String?) {
-        state = Mutex(Snapshot(station: station, programme: nil))
+        stored = Snapshot(station: station, programme: nil)
         self.programmeOnAir = programmeOnAir
     }
 
     public var snapshot: Snapshot {
-        var now = state.withLock { $0 }
+        var now = lock.withLock { stored }
         now.programme = programmeOnAir()
         return now
     }
 
     public func observe(_ event: StreamEvent) {
-        state.withLock { stored in
+        lock.withLock {
             switch event {
             case .metadata(let change): stored.title = change.title.isEmpty ? nil : change.title
             case .decoding(let codec, let rate, let channels, let bitrate):
@@ -53,6 +53,6 @@ public final class NowPlaying: Sendable {
         }
     }
 
-    public func setRecording(_ recording: String?) { state.withLock { $0.recording = recording } }
-    public func setNotice(_ notice: String?) { state.withLock { $0.notice = notice } }
+    public func setRecording(_ recording: String?) { lock.withLock { stored.recording = recording } }
+    public func setNotice(_ notice: String?) { lock.withLock { stored.notice = notice } }
 }

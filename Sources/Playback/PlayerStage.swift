@@ -1,7 +1,6 @@
 import Foundation
 import Media
 import RadioModel
-import Synchronization
 
 /// The player's PCM stage between the decoder and the sinks: scales the samples (volume, mute, the
 /// sleep timer's fade, `--normalize`'s gain) and, for a live station, holds what arrives while paused — time-shift —
@@ -11,7 +10,7 @@ public final class PlayerStage: PCMConsumer, @unchecked Sendable {  // the delay
     private let format: PCMFormat
     private let controls: PlayerControls
     private let sinks: [PCMConsumer]
-    private let lock = Mutex(())
+    private let lock = NSLock()
     /// Live only: audio received but not yet played (while paused, and behind live after).
     private let delay: ByteRing?
     private var scratch: [UInt8] = []
@@ -31,17 +30,17 @@ public final class PlayerStage: PCMConsumer, @unchecked Sendable {  // the delay
 
     /// How far behind the live edge playback is, in seconds.
     public var behindLive: Double {
-        lock.withLock { _ in Double(delay?.count ?? 0) / Double(format.bytesPerSecond) }
+        lock.withLock { Double(delay?.count ?? 0) / Double(format.bytesPerSecond) }
     }
 
     /// Back to the live edge: the time-shifted audio is dropped.
     public func goLive() {
-        lock.withLock { _ in delay?.removeAll() }
+        lock.withLock { delay?.removeAll() }
         controls.setPaused(false)
     }
 
     public func consume(_ pcm: UnsafeRawBufferPointer) throws {
-        let chunk: [UInt8]? = lock.withLock { _ in
+        let chunk: [UInt8]? = lock.withLock {
             guard let delay, controls.isPaused || delay.count > 0 else { return nil }
             if controls.isPaused {
                 if delay.free >= pcm.count {

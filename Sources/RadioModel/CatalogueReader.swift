@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The catalogue for a long-running process (the daemon), which needs it for nearly every request: read
 /// again only when one of its two files has changed (another inode, size or modification time), so a
@@ -36,7 +35,7 @@ public final class CatalogueReader: Sendable {
 
     private let shippedURL: URL?
     private let userURL: URL
-    private let last = Mutex<Read?>(nil)
+    private let last = Locked<Read?>(nil)
 
     public init(shippedURL: URL?, userURL: URL) {
         (self.shippedURL, self.userURL) = (shippedURL, userURL)
@@ -44,7 +43,7 @@ public final class CatalogueReader: Sendable {
 
     public func read() throws(CatalogueError) -> Catalogue {
         let stamps = [shippedURL.flatMap(FileStamp.init), FileStamp(userURL)]
-        if let read = last.withLock({ $0 }), read.stamps == stamps { return read.catalogue }
+        if let read = last.current, read.stamps == stamps { return read.catalogue }
         let catalogue = try Catalogue.load(shippedURL: shippedURL, userURL: userURL)
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)

@@ -1,19 +1,22 @@
-import Synchronization
+import Foundation
 
-/// A `Mutex` shared by reference: state that escaping closures capture (a `Mutex` cannot be copied into
-/// one) or that several objects hold. Classes that own their state keep a `Mutex` of their own.
-public final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
+/// A value shared between threads, reachable only inside its lock: the way onair guards mutable state
+/// that several threads touch. An `NSLock` (a pthread mutex) rather than Synchronization's `Mutex`: on
+/// Linux `Mutex` locks with futex calls inside the Swift runtime, which ThreadSanitizer cannot see, so
+/// every value it guards was reported as a data race in CI's ThreadSanitizer stage (RELIABILITY.md).
+public final class Locked<Value>: @unchecked Sendable {  // `value` is only touched inside `lock`
+    private let lock = NSLock()
+    private var value: Value
 
     public init(_ value: Value) {
-        mutex = Mutex(value)
+        self.value = value
     }
 
     /// Runs `body` with the value, exclusively; keep it short and never call out to unknown code.
-    public func withLock<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try mutex.withLock { value in try body(&value) }
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try lock.withLock { try body(&value) }
     }
 
     /// A copy of the value now.
-    public var current: Value { mutex.withLock { $0 } }
+    public var current: Value { lock.withLock { value } }
 }

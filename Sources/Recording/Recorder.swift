@@ -2,7 +2,6 @@ import Foundation
 import Media
 import RadioModel
 import StreamInput
-import Synchronization
 
 /// What a recording reports as it goes.
 public enum RecordingEvent: Sendable {
@@ -61,12 +60,12 @@ public protocol RecordingConsumer: EventConsumer {
 /// This base class takes titles, gaps and the connection; `CopyRecorder` adds packets, `EncodingRecorder`
 /// PCM. They are separate classes because the fan-out decodes only when some consumer takes PCM, and a
 /// stream copy must not make it decode.
-public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {  // `track`, `title`, `titleDetails`, `gaps`, `state` and `noRoom` inside `lock`; `connections` locks itself; the rest immutable
+public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {  // track, title, gaps and state inside `lock`
     public let label: String
     let plan: RecordingPlan
     private let finaliser: Finaliser
     private let onEvent: @Sendable (RecordingEvent) -> Void
-    let lock = Mutex(())
+    let lock = NSLock()
     // Guarded by `lock`.
     private var track: RecordingTrack?
     private var title: String?
@@ -83,7 +82,7 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {  
     }
 
     public var status: RecordingStatus {
-        lock.withLock { _ in
+        lock.withLock {
             RecordingStatus(state: state, partial: track?.partial.url, mediaTime: track?.mediaTime ?? 0, bytes: track?.bytes ?? 0,
                             title: title, gaps: gaps)
         }
@@ -94,7 +93,7 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {  
         case .connected(let info): connections.post(info)
         case .gap(let gap):
             // On the decode thread, in order with the audio.
-            lock.withLock { _ in
+            lock.withLock {
                 gaps += 1
                 try? track?.noteGap(seconds: gap.seconds)
             }
@@ -103,7 +102,7 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {  
     }
 
     public func titleChanged(_ change: TitleChange) throws {
-        try lock.withLock { _ in
+        try lock.withLock {
             guard change.title != title, state != .failed, state != .finished else { return }
             title = change.title
             titleDetails = change.details
@@ -112,7 +111,7 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {  
     }
 
     public func finish() {
-        lock.withLock { _ in close(failure: nil) }
+        lock.withLock { close(failure: nil) }
     }
 
     // MARK: For subclasses, inside `lock`
@@ -212,7 +211,7 @@ public final class CopyRecorder: Recorder, PacketConsumer, @unchecked Sendable {
     private var format: EncodedFormat?
 
     public func begin(_ format: EncodedFormat) throws {
-        try lock.withLock { _ in
+        try lock.withLock {
             if let current = self.format, current.codecName != format.codecName || current.sampleRate != format.sampleRate
                 || current.channels != format.channels {
                 closeTrackForNewCodec()
@@ -223,7 +222,7 @@ public final class CopyRecorder: Recorder, PacketConsumer, @unchecked Sendable {
     }
 
     public func consume(_ packet: EncodedPacket) throws {
-        try lock.withLock { _ in
+        try lock.withLock {
             guard let format else { return }
             try writing { try track(for: format)?.write(packet) }
         }
@@ -250,7 +249,7 @@ public final class EncodingRecorder: Recorder, PCMConsumer, @unchecked Sendable 
     }
 
     public func consume(_ pcm: UnsafeRawBufferPointer) throws {
-        try lock.withLock { _ in
+        try lock.withLock {
             try writing {
                 let containers = RecordingContainers(encoding: encoding)
                 let track = try currentTrack(containers: containers) { output in

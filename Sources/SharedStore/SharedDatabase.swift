@@ -5,7 +5,6 @@ import NIOPosix
 import NIOSSL
 import PostgresNIO
 import Store
-import Synchronization
 
 /// Where the shared database is: `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (also `postgres://`),
 /// with libpq's `sslmode` and `sslrootcert` parameters: `?sslmode=verify-full&sslrootcert=/etc/onair/db-ca.pem`.
@@ -123,17 +122,14 @@ private struct NoAnswer: Error {
 /// owns. One connection, used by one caller at a time, keeps a transaction's statements together;
 /// when the server goes away (a restart) or stops answering, the call fails with one plain line and
 /// the next call connects again.
-public final class SharedDatabase: Sendable {
+public final class SharedDatabase: @unchecked Sendable {  // `connection` is only touched inside `lock`
     public let location: PostgresLocation
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var connection: PostgresConnection?
     private let logger: Logger
     private let timeout: TimeAmount
     private let tls: PostgresConnection.Configuration.TLS
-
-    private struct State {
-        var connection: PostgresConnection?
-    }
 
     /// Connects at once, so a wrong URL or a server that is down is reported before anything starts.
     /// `timeout`: how long connecting, and then each statement, may wait for the server's answer
@@ -149,7 +145,7 @@ public final class SharedDatabase: Sendable {
     }
 
     deinit {
-        try? state.withLock { $0.connection }?.close().wait()
+        try? connection?.close().wait()
         try? group.syncShutdownGracefully()
     }
 
@@ -162,25 +158,22 @@ public final class SharedDatabase: Sendable {
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     public func transaction<T>(_ body: (PostgresSession) throws -> T) throws(StoreError) -> T {
         do {
-            // Set inside, returned outside: `withLock` returns only values it can hand over (`sending`),
-            // which a `T` from the caller's closure is not.
-            var result: T?
-            try state.withLock { state in
-                let session = PostgresSession(connection: try openConnection(&state), logger: logger, timeout: timeout)
+            return try lock.withLock {
+                let session = PostgresSession(connection: try openConnection(), logger: logger, timeout: timeout)
                 do {
                     try session.query("BEGIN")
-                    result = try body(session)
+                    let result = try body(session)
                     try session.query("COMMIT")
+                    return result
                 } catch {
                     if session.connection.isClosed || error is NoAnswer {
-                        state.connection = nil
+                        connection = nil
                     } else {
                         _ = try? session.query("ROLLBACK")
                     }
                     throw error
                 }
             }
-            return result!
         } catch let error as StoreError {
             throw error
         } catch let error as NoAnswer {
@@ -210,15 +203,14 @@ public final class SharedDatabase: Sendable {
         }
     }
 
-    /// Inside `state`'s lock.
-    private func openConnection(_ state: inout State) throws -> PostgresConnection {
-        if let connection = state.connection, !connection.isClosed { return connection }
+    private func openConnection() throws -> PostgresConnection {
+        if let connection, !connection.isClosed { return connection }
         var configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
                                                              password: location.password, database: location.database, tls: tls)
         // Covers the TCP connection and the server's start-up handshake.
         configuration.options.connectTimeout = timeout
         let opened = try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 1, logger: logger).wait()
-        state.connection = opened
+        connection = opened
         return opened
     }
 

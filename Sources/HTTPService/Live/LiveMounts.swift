@@ -40,7 +40,7 @@ public final class LiveMounts: Sendable {
     /// Leaves every station (the server is stopping).
     func stopAll() {
         let all = served.withLock { served in defer { served = [:] }; return Array(served.values) }
-        for running in all { facade.service.stations.leave(running.membership) }
+        for running in all { facade.leaveNow(running.membership) }
     }
 
     /// Stations whose mount is served now.

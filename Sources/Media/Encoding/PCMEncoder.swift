@@ -1,7 +1,6 @@
 import CFFmpeg
 import Foundation
 import RadioModel
-import Synchronization
 
 /// Encodes the pipeline's PCM with libavcodec and writes it into a container: re-encoding relays,
 /// Icecast pushes and recordings in a chosen format. Input frames are gathered in an audio FIFO so the
@@ -9,7 +8,7 @@ import Synchronization
 public final class PCMEncoder: PCMConsumer, @unchecked Sendable {  // codec, resampler, FIFO and buffers inside `lock`
     public let label: String
     private let input: PCMFormat
-    private let lock = Mutex(())
+    private let lock = NSLock()
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var resampler: OpaquePointer?
     private var fifo: OpaquePointer?
@@ -68,7 +67,7 @@ public final class PCMEncoder: PCMConsumer, @unchecked Sendable {  // codec, res
     }
 
     public func consume(_ pcm: UnsafeRawBufferPointer) throws {
-        try lock.withLock { _ in
+        try lock.withLock {
             guard !finished else { return }
             let frames = pcm.count / input.bytesPerFrame
             if input.bitsPerSample == 24 {
@@ -83,7 +82,7 @@ public final class PCMEncoder: PCMConsumer, @unchecked Sendable {  // codec, res
     /// Sends on what the container holds back: the output then holds all the audio encoded so far (the
     /// encoder keeps less than a frame).
     public func flushContainer() throws {
-        try lock.withLock { _ in
+        try lock.withLock {
             guard !finished else { return }
             try writer.flush()
         }
@@ -95,7 +94,7 @@ public final class PCMEncoder: PCMConsumer, @unchecked Sendable {  // codec, res
 
     /// Flushes the resampler and the encoder and completes the container.
     public func close() throws {
-        try lock.withLock { _ in
+        try lock.withLock {
             guard !finished else { return }
             finished = true
             try resample(nil, frames: 0)

@@ -1,6 +1,5 @@
 import CFFmpeg
 import Foundation
-import Synchronization
 
 /// Writes a station's packets as they came — no decoding, no re-encoding — into one container:
 /// the stream copy that recordings and "copy" relays use. Runs after reconnects continue the same
@@ -10,7 +9,7 @@ public final class StreamCopyWriter: PacketConsumer, @unchecked Sendable {  // t
     private let container: AudioContainer?
     private let metadata: [String: String]
     private let output: ContainerOutput
-    private let lock = Mutex(())
+    private let lock = NSLock()
     private var writer: ContainerWriter?
     private var format: EncodedFormat?
     private var finished = false
@@ -24,7 +23,7 @@ public final class StreamCopyWriter: PacketConsumer, @unchecked Sendable {  // t
     }
 
     public func begin(_ format: EncodedFormat) throws {
-        try lock.withLock { _ in
+        try lock.withLock {
             guard !finished else { return }
             if let current = self.format, let writer {
                 guard current.codecName == format.codecName, current.sampleRate == format.sampleRate,
@@ -45,7 +44,7 @@ public final class StreamCopyWriter: PacketConsumer, @unchecked Sendable {  // t
     }
 
     public func consume(_ packet: EncodedPacket) throws {
-        try lock.withLock { _ in
+        try lock.withLock {
             guard !finished else { return }
             try writer?.write(packet)
         }
@@ -53,11 +52,11 @@ public final class StreamCopyWriter: PacketConsumer, @unchecked Sendable {  // t
 
     /// Sends on what the container holds back: the output then holds every packet consumed.
     public func flush() throws {
-        try lock.withLock { _ in try writer?.flush() }
+        try lock.withLock { try writer?.flush() }
     }
 
     public func finish() {
-        lock.withLock { _ in
+        lock.withLock {
             guard !finished else { return }
             finished = true
             try? writer?.finish()

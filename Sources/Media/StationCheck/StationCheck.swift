@@ -1,7 +1,6 @@
 import Foundation
 import RadioModel
 import StreamInput
-import Synchronization
 
 /// How one of a station's streams answered a check.
 public struct StreamCheck: Sendable, Codable, Equatable {
@@ -107,14 +106,15 @@ public struct StationChecker: Sendable {
         var decodedSeconds = 0.0
     }
 
-    /// Collects what the stream's events say. Events come from the network and decode threads; `current` is a `Mutex`.
-    private final class Observer: Sendable {
-        private let current = Mutex(Observation())
+    /// Collects what the stream's events say. Events come from the network and decode threads; `lock` guards `current`.
+    private final class Observer: @unchecked Sendable {
+        private let lock = NSLock()
+        private var current = Observation()
 
-        var observation: Observation { current.withLock { $0 } }
+        var observation: Observation { lock.withLock { current } }
 
         func record(_ event: StreamEvent) {
-            current.withLock { current in
+            lock.withLock {
                 switch event {
                 case .decoding(let codec, _, _, _): current.codec = current.codec ?? codec
                 case .metadata(let change) where !change.title.isEmpty: current.title = current.title ?? change.title
@@ -126,15 +126,16 @@ public struct StationChecker: Sendable {
         }
     }
 
-    /// Takes the decoded audio and notes when it began. Called on the decode thread; `first` is a `Mutex`.
-    private final class FirstAudioSink: PCMConsumer, Sendable {
+    /// Takes the decoded audio and notes when it began. Called on the decode thread; `lock` guards `first`.
+    private final class FirstAudioSink: PCMConsumer, @unchecked Sendable {
         let label = "check"
-        private let first = Mutex<Date?>(nil)
+        private let lock = NSLock()
+        private var first: Date?
 
-        var firstAudio: Date? { first.withLock { $0 } }
+        var firstAudio: Date? { lock.withLock { first } }
 
         func consume(_ pcm: UnsafeRawBufferPointer) throws {
-            first.withLock { first in if first == nil, !pcm.isEmpty { first = Date() } }
+            lock.withLock { if first == nil, !pcm.isEmpty { first = Date() } }
         }
 
         func finish() {}

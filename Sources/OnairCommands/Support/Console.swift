@@ -3,27 +3,26 @@ import Engine
 import Foundation
 import RadioModel
 import StreamInput
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Where the CLI's words go: messages on stderr, machine output as JSON lines.
 enum Console {
-    private static let lock = Mutex(())
+    private static let lock = NSLock()
 
     /// One line on stderr — the CLI's messages and the daemon's log — made printable (`UntrustedText`): they
     /// quote stations' names, titles, URLs and servers' words, whose escape sequences a terminal would obey.
     static func message(_ text: String) {
         let line = UntrustedText.printable(text)
-        lock.withLock { _ in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        lock.withLock { FileHandle.standardError.write(Data((line + "\n").utf8)) }
     }
 
     /// One JSON object per line, on stdout or stderr, its C1 and bidirectional controls escaped (`UntrustedText`).
     static func json<T: Encodable>(_ value: T, toStandardError: Bool = false) {
         guard let data = try? OnairJSON.encoder.encode(value) else { return }
         let line = UntrustedText.escapingControls(inJSON: String(decoding: data, as: UTF8.self)) + "\n"
-        lock.withLock { _ in
+        lock.withLock {
             let handle = toStandardError ? FileHandle.standardError : FileHandle.standardOutput
             handle.write(Data(line.utf8))
         }

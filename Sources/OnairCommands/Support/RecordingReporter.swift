@@ -2,7 +2,6 @@ import Foundation
 import RadioModel
 import Recording
 import StreamInput
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,10 +9,10 @@ import Glibc
 /// What `onair record` shows: for people, one line per event prefixed with the station, under a status
 /// line that is redrawn every second on a terminal (elapsed, size, title, gaps); for programs, JSON
 /// lines, each naming its station, with a progress event every few seconds.
-final class RecordingReporter: @unchecked Sendable {  // `recorders`, `statuses`, `timer`, `shownStatus` and `ticks` inside `lock`; the rest immutable
+final class RecordingReporter: @unchecked Sendable {  // recorders, statuses, timer and the status line inside `lock`
     private let json: Bool
     private let statusLine: Bool
-    private let lock = Mutex(())
+    private let lock = NSLock()
     // Guarded by `lock`.
     private var recorders: [(station: String, recorder: RecordingConsumer)] = []
     /// The recorders' statuses at the last tick: drawing never asks a recorder, which may be the one
@@ -83,7 +82,7 @@ final class RecordingReporter: @unchecked Sendable {  // `recorders`, `statuses`
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "onair.record.status"))
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [weak self] in self?.tick() }
-        lock.withLock { _ in
+        lock.withLock {
             self.recorders = recorders
             self.timer = timer
         }
@@ -92,7 +91,7 @@ final class RecordingReporter: @unchecked Sendable {  // `recorders`, `statuses`
 
     /// Stops the status line and clears it.
     func stop() {
-        lock.withLock { _ in
+        lock.withLock {
             timer?.cancel()
             timer = nil
             clearStatus()
@@ -100,8 +99,8 @@ final class RecordingReporter: @unchecked Sendable {  // `recorders`, `statuses`
     }
 
     private func tick() {
-        let current = lock.withLock { _ in recorders }.map { (station: $0.station, status: $0.recorder.status) }
-        lock.withLock { _ in
+        let current = lock.withLock { recorders }.map { (station: $0.station, status: $0.recorder.status) }
+        lock.withLock {
             statuses = current
             ticks += 1
             if statusLine {
@@ -115,7 +114,7 @@ final class RecordingReporter: @unchecked Sendable {  // `recorders`, `statuses`
     /// A line above the status line, made printable: it quotes stations, titles and servers' words.
     private func line(_ text: String) {
         let text = TextTable.printable(text)
-        lock.withLock { _ in
+        lock.withLock {
             clearStatus()
             FileHandle.standardError.write(Data((text + "\n").utf8))
             if timer != nil { drawStatus() }

@@ -1,21 +1,17 @@
 import Foundation
 import RadioModel
 import StreamInput
-import Synchronization
 
 /// Sets the pushed mount's title through Icecast's admin call (`/admin/metadata?mode=updinfo`),
 /// with the source's credentials. Requests go through TransferEngine without blocking anyone, one at
 /// a time, so titles cannot overtake each other; only the newest of those that came meanwhile is sent.
-final class IcecastTitleUpdater: Sendable {
-    private struct State {
-        var inFlight = false
-        var waiting: String?
-    }
-
+final class IcecastTitleUpdater: @unchecked Sendable {  // `inFlight` and `waiting` inside `lock`
     private let target: IcecastTarget
     private let label: String
     private let onEvent: @Sendable (StreamEvent) -> Void
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var inFlight = false
+    private var waiting: String?
 
     init(target: IcecastTarget, label: String, onEvent: @escaping @Sendable (StreamEvent) -> Void) {
         self.target = target
@@ -24,12 +20,12 @@ final class IcecastTitleUpdater: Sendable {
     }
 
     func update(_ title: String) {
-        let send = state.withLock { state -> Bool in
-            guard !state.inFlight else {
-                state.waiting = title
+        let send = lock.withLock { () -> Bool in
+            guard !inFlight else {
+                waiting = title
                 return false
             }
-            state.inFlight = true
+            inFlight = true
             return true
         }
         if send { request(title) }
@@ -47,10 +43,10 @@ final class IcecastTitleUpdater: Sendable {
             case .failure(let error):
                 onEvent(.warning("\(label): cannot set the title: \(error.message)"))
             }
-            let next = state.withLock { state -> String? in
-                defer { state.waiting = nil }
-                state.inFlight = state.waiting != nil
-                return state.waiting
+            let next = lock.withLock { () -> String? in
+                defer { waiting = nil }
+                inFlight = waiting != nil
+                return waiting
             }
             if let next { request(next) }
         }

@@ -1,15 +1,15 @@
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Wakes a thread that sleeps in `poll()` from any other thread: the sleeper polls `readEnd`. Signals
 /// coalesce, so a producer may signal on every write without filling the pipe.
-final class WakePipe: Sendable {
+final class WakePipe: @unchecked Sendable {  // `signalled` inside `lock`; the descriptors are immutable
     let readEnd: Int32
     private let writeEnd: Int32
-    private let signalled = Mutex(false)
+    private let lock = NSLock()
+    private var signalled = false
 
     init() throws {
         var ends: [Int32] = [-1, -1]
@@ -28,7 +28,7 @@ final class WakePipe: Sendable {
     }
 
     func signal() {
-        signalled.withLock { signalled in
+        lock.withLock {
             guard !signalled else { return }
             signalled = true
             var byte: UInt8 = 1
@@ -41,6 +41,6 @@ final class WakePipe: Sendable {
     func drain() {
         var buffer = [UInt8](repeating: 0, count: 64)
         while read(readEnd, &buffer, buffer.count) > 0 {}
-        signalled.withLock { $0 = false }
+        lock.withLock { signalled = false }
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Media
 import RadioModel
-import Synchronization
 
 /// A PCM consumer that delivers to a peer at exactly the wall-clock rate of its format, from a thread
 /// of its own, whatever the decoder does: the shared core of the fifo, tcp and audio-device sinks.
@@ -17,7 +16,7 @@ import Synchronization
 /// starves. While the peer cannot be reached the audio that falls due is discarded, so that a peer
 /// that comes later gets what plays now, not a backlog. A peer that stops reading catches up on at
 /// most half the buffer when it reads again, and is skipped ahead to the present beyond that.
-public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stopping` atomic; the peer on the writer thread only; the rest immutable
+public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stopping` inside `lock`; the peer on the writer thread only
     /// How a paced sink buffers; the defaults suit Snapcast and local players.
     public struct Options: Sendable {
         /// The most audio held between the decoder and the peer, in seconds. The usual latency is half
@@ -34,7 +33,8 @@ public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stoppin
     private let finishTimeout: Double
     private let bufferSeconds: Double
     private let exited = DispatchSemaphore(value: 0)
-    private let stopping = Atomic(false)
+    private let lock = NSLock()
+    private var stopping = false
 
     /// Silence shorter than this after a dry buffer is jitter, not worth a message.
     private static let reportableSilence = 0.25
@@ -75,13 +75,13 @@ public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stoppin
     public func finish() {
         buffer.end()
         if exited.wait(timeout: .now() + finishTimeout) == .timedOut {
-            stopping.store(true, ordering: .releasing)
+            lock.withLock { stopping = true }
         } else {
             exited.signal()
         }
     }
 
-    private var isStopping: Bool { stopping.load(ordering: .acquiring) }
+    private var isStopping: Bool { lock.withLock { stopping } }
 
     // MARK: Writer thread
 

@@ -1,6 +1,5 @@
 import Foundation
 import RadioModel
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,10 +7,11 @@ import Glibc
 /// The terminal while the player's view is up: keys arrive one press at a time without echo, the
 /// view redraws in place, and the terminal is put back as it was when the player ends (also after
 /// Ctrl-C or SIGTERM, which end the player normally).
-public final class TerminalSession: @unchecked Sendable {  // `restored` atomic (restore from anywhere); `drawnLines` on the key loop's thread; `saved` only written in init
+public final class TerminalSession: @unchecked Sendable {  // drawn and read from the key loop; restore from anywhere
     private var saved = termios()
     private var drawnLines = 0
-    private let restored = Atomic(false)
+    private let lock = NSLock()
+    private var restored = false
 
     /// Whether keys and a view make sense: both stdin and stdout are a terminal.
     public static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
@@ -33,7 +33,10 @@ public final class TerminalSession: @unchecked Sendable {  // `restored` atomic 
 
     /// Puts the terminal back: settings, cursor, and the view left on screen above the prompt.
     public func restore() {
-        guard !restored.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard lock.withLock({ () -> Bool in
+            defer { restored = true }
+            return !restored
+        }) else { return }
         write("\u{1B}[?25h")
         tcsetattr(STDIN_FILENO, TCSANOW, &saved)
     }

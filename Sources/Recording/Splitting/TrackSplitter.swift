@@ -2,7 +2,6 @@ import Foundation
 import Media
 import RadioModel
 import StreamInput
-import Synchronization
 
 /// How `--split-tracks` cuts.
 public struct SplitOptions: Sendable {
@@ -31,7 +30,7 @@ public struct SplitOptions: Sendable {
 ///
 /// It takes PCM (which makes the pipeline decode) to measure loudness; in a copy, `CopyTrackSplitter`
 /// also takes the packets it writes, while re-encoding writes the PCM itself.
-public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unchecked Sendable {  // the audio held back (`chunks`, `clock`, `levels`), pending cuts and gaps, the track, titles, `gaps`, `finished` and `failed` inside `lock`; `connections` locks itself; the rest immutable
+public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unchecked Sendable {  // tracks, titles and the audio held back inside `lock`
     public let label: String
     private let plan: RecordingPlan
     private let options: SplitOptions
@@ -39,7 +38,7 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
     private let input: PCMFormat
     private let finaliser: Finaliser
     private let onEvent: @Sendable (RecordingEvent) -> Void
-    let lock = Mutex(())
+    let lock = NSLock()
 
     /// Audio held back until it is known which track it belongs to.
     struct Chunk {
@@ -90,7 +89,7 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
     }
 
     public var status: RecordingStatus {
-        lock.withLock { _ in
+        lock.withLock {
             RecordingStatus(state: failed ? .failed : finished ? .finished : track == nil ? .waiting : .recording,
                             partial: track?.partial.url, mediaTime: clock, bytes: track?.bytes ?? 0, title: lastTitle, gaps: gaps)
         }
@@ -101,7 +100,7 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
         case .connected(let info): connections.post(info)
         case .gap(let gap):
             // On the decode thread, in order with the audio: it goes into the file with the audio after it.
-            lock.withLock { _ in
+            lock.withLock {
                 gaps += 1
                 pendingGaps.append((clock, gap.seconds))
             }
@@ -110,7 +109,7 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
     }
 
     public func titleChanged(_ change: TitleChange) throws {
-        lock.withLock { _ in
+        lock.withLock {
             guard change.title != lastTitle, !finished else { return }
             lastTitle = change.title
             // The first title names what was on air when the recording began, unless it came late.
@@ -124,7 +123,7 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
     }
 
     public func consume(_ pcm: UnsafeRawBufferPointer) throws {
-        try lock.withLock { _ in
+        try lock.withLock {
             guard !finished else { return }
             levels.add(pcm)
             if plan.format != .copy {
@@ -136,7 +135,7 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
     }
 
     public func finish() {
-        lock.withLock { _ in
+        lock.withLock {
             guard !finished else { return }
             try? writing {
                 try advance(force: true)
@@ -281,7 +280,7 @@ public final class CopyTrackSplitter: TrackSplitter, PacketConsumer, @unchecked 
     override var copyFormat: EncodedFormat? { format }
 
     public func begin(_ format: EncodedFormat) throws {
-        try lock.withLock { _ in
+        try lock.withLock {
             if let current = self.format, current.codecName != format.codecName {
                 throw RecordingError("the station changed from \(current.codecName) to \(format.codecName); "
                                      + "split tracks need one codec (use --format to re-encode)")
@@ -292,7 +291,7 @@ public final class CopyTrackSplitter: TrackSplitter, PacketConsumer, @unchecked 
     }
 
     public func consume(_ packet: EncodedPacket) throws {
-        try lock.withLock { _ in
+        try lock.withLock {
             guard format != nil, !finished else { return }
             try writing {
                 chunks.append(Chunk(start: clock, content: .packet(try RetainedPacket(packet))))

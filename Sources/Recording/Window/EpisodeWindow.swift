@@ -2,7 +2,6 @@ import Foundation
 import Media
 import RadioModel
 import StreamInput
-import Synchronization
 
 /// Records only the audio whose wall-clock time falls in a window: attached to a station's running
 /// pipeline, it passes nothing to its recorder until the first frame at or after the window's start,
@@ -13,19 +12,16 @@ import Synchronization
 /// Packet consumers are gated by each packet's time; a recorder that takes PCM (re-encoding, track
 /// splitting) by each decoded buffer's (`PCMEpisodeWindow`), because the fan-out decodes only for
 /// consumers that are `PCMConsumer`s.
-public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, ArrivalTimedConsumer, @unchecked Sendable {  // `@unchecked` only because it is subclassed: state, pending format and first sample inside `guarded`; the rest immutable
+public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, ArrivalTimedConsumer, @unchecked Sendable {  // state, pending format and first sample inside `lock`
     public let window: DateInterval
     let recorder: RecordingConsumer
     let clock: StreamWallClock
     private let onClose: @Sendable (EpisodeWindow) -> Void
-    private let guarded = Mutex(Guarded())
-
-    /// What `guarded` holds (`State` names the window's state).
-    private struct Guarded {
-        var state = State.waiting
-        var pendingFormat: EncodedFormat?
-        var firstSample: Date?
-    }
+    let lock = NSLock()
+    // Guarded by `lock`.
+    private var state = State.waiting
+    private var pendingFormat: EncodedFormat?
+    private var firstSample: Date?
 
     enum State { case waiting, open, closed }
 
@@ -45,7 +41,7 @@ public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, Ar
     public var status: RecordingStatus { recorder.status }
 
     /// The wall-clock time of the first sample recorded; nil until the window opened.
-    public var firstSampleAt: Date? { guarded.withLock { $0.firstSample } }
+    public var firstSampleAt: Date? { lock.withLock { firstSample } }
 
     public func handle(_ event: StreamEvent) {
         recorder.handle(event)
@@ -56,9 +52,9 @@ public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, Ar
     }
 
     public func begin(_ format: EncodedFormat) throws {
-        let forward = guarded.withLock { guarded -> Bool in
-            if guarded.state == .waiting { guarded.pendingFormat = format }
-            return guarded.state == .open
+        let forward = lock.withLock { () -> Bool in
+            if state == .waiting { pendingFormat = format }
+            return state == .open
         }
         if forward { try (recorder as? PacketConsumer)?.begin(format) }
     }
@@ -66,7 +62,7 @@ public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, Ar
     public func consume(_ packet: EncodedPacket) throws {
         guard let packets = recorder as? PacketConsumer else { return }
         // A PCM-taking recorder's window is decided by the PCM; its packets follow it.
-        let isOpen = self is PCMEpisodeWindow ? guarded.withLock { $0.state == .open } : try pass(startingAt: clock.now)
+        let isOpen = self is PCMEpisodeWindow ? lock.withLock { state == .open } : try pass(startingAt: clock.now)
         if isOpen { try packets.consume(packet) }
     }
 
@@ -75,14 +71,14 @@ public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, Ar
     /// Whether audio starting at `at` is recorded: opens the window at its first frame at or after
     /// the start (handing the recorder the run's format first), closes it at the end.
     func pass(startingAt at: Date) throws -> Bool {
-        let (open, format) = guarded.withLock { guarded -> (Bool, EncodedFormat?) in
-            if guarded.state == .waiting, at >= window.start, at < window.end {
-                guarded.state = .open
-                guarded.firstSample = at
-                defer { guarded.pendingFormat = nil }
-                return (true, guarded.pendingFormat)
+        let (open, format) = lock.withLock { () -> (Bool, EncodedFormat?) in
+            if state == .waiting, at >= window.start, at < window.end {
+                state = .open
+                firstSample = at
+                defer { pendingFormat = nil }
+                return (true, pendingFormat)
             }
-            return (guarded.state == .open && at < window.end, nil)
+            return (state == .open && at < window.end, nil)
         }
         if let format { try (recorder as? PacketConsumer)?.begin(format) }
         if !open, at >= window.end { close() }
@@ -90,9 +86,9 @@ public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, Ar
     }
 
     private func close() {
-        let first = guarded.withLock { guarded -> Bool in
-            defer { guarded.state = .closed }
-            return guarded.state != .closed
+        let first = lock.withLock { () -> Bool in
+            defer { state = .closed }
+            return state != .closed
         }
         guard first else { return }
         recorder.finish()

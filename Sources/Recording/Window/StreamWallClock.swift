@@ -1,7 +1,6 @@
 import Foundation
 import RadioModel
 import StreamInput
-import Synchronization
 
 /// The wall-clock time of the audio a station's pipeline is delivering right now.
 ///
@@ -12,14 +11,12 @@ import Synchronization
 /// extrapolation runs ahead of this machine's clock (a server's burst of recent audio on connecting)
 /// the anchor moves to now; a reconnect or a gap starts it afresh.
 /// Feed it the pipeline's events (on the decode thread, in order with the audio); read it from consumers.
-public final class StreamWallClock: Sendable {
+public final class StreamWallClock: @unchecked Sendable {  // the anchor inside `lock`
     private let mediaTime: @Sendable () -> Double
-    private let state = Mutex(State())
-
-    private struct State {
-        var anchor: (date: Date, mediaTime: Double)?
-        var fromStream = false
-    }
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var anchor: (date: Date, mediaTime: Double)?
+    private var fromStream = false
 
     /// `mediaTime` is the pipeline's seconds of audio delivered so far.
     public init(mediaTime: @escaping @Sendable () -> Double) {
@@ -27,14 +24,14 @@ public final class StreamWallClock: Sendable {
     }
 
     public func note(_ event: StreamEvent) {
-        state.withLock { state in
+        lock.withLock {
             switch event {
             case .programDateTime(let mark):
                 guard let at = mark.mediaTime else { return }
-                state.anchor = (mark.date, at)
-                state.fromStream = true
+                anchor = (mark.date, at)
+                fromStream = true
             case .connected, .gap:
-                if !state.fromStream { state.anchor = nil }
+                if !fromStream { anchor = nil }
             default: break
             }
         }
@@ -43,12 +40,12 @@ public final class StreamWallClock: Sendable {
     public var now: Date {
         let media = mediaTime()
         let wall = Date()
-        return state.withLock { state in
-            if let anchor = state.anchor {
+        return lock.withLock {
+            if let anchor {
                 let extrapolated = anchor.date.addingTimeInterval(media - anchor.mediaTime)
-                if state.fromStream || extrapolated <= wall { return extrapolated }
+                if fromStream || extrapolated <= wall { return extrapolated }
             }
-            state.anchor = (wall, media)
+            anchor = (wall, media)
             return wall
         }
     }

@@ -1,7 +1,6 @@
 import Foundation
 import RadioModel
 import Recording
-import Synchronization
 
 /// What is deleted to make room, in one place: a rule's `--keep N` (its newest N done episodes stay)
 /// and `--keep-days D` (episodes that finished less than D days ago stay), and the daemon's
@@ -79,7 +78,7 @@ public struct RetentionStatus: Codable, Sendable {
 /// Runs retention for the daemon: the rules' limits after each episode, on start and on each
 /// sweep, and `--min-free` on each sweep. One at a time (the scheduler's loop and the recorders'
 /// threads both call it), and it keeps the latest deletions for the status.
-final class RetentionKeeper: Sendable {
+final class RetentionKeeper: @unchecked Sendable {  // `recent` and every run inside `lock`
     /// How many deletions the status shows.
     static let remembered = 20
 
@@ -88,12 +87,8 @@ final class RetentionKeeper: Sendable {
     private let minimumFree: MinimumFreeSpace?
     private let recordings: URL
     private let log: @Sendable (DaemonEvent) -> Void
-    /// Held through every run too, so runs go one at a time.
-    private let state = Mutex(State())
-
-    private struct State {
-        var recent: [RecordingDeletion] = []
-    }
+    private let lock = NSLock()
+    private var recent: [RecordingDeletion] = []
 
     init(store: any ScheduleStorage, index: any RecordingsIndexing, minFree: ByteSize?, recordings: URL,
          log: @escaping @Sendable (DaemonEvent) -> Void) {
@@ -106,8 +101,8 @@ final class RetentionKeeper: Sendable {
 
     /// The rules' `--keep` and `--keep-days`.
     func apply(to rules: [ScheduleRule], now: Date) {
-        state.withLock { state in
-            do { note(try Retention.apply(to: rules, store: store, index: index, now: now), in: &state) } catch { failed(error) }
+        lock.withLock {
+            do { note(try Retention.apply(to: rules, store: store, index: index, now: now)) } catch { failed(error) }
         }
     }
 
@@ -120,22 +115,22 @@ final class RetentionKeeper: Sendable {
     /// `--min-free`.
     func makeRoom(now: Date) {
         guard let minimumFree else { return }
-        state.withLock { state in
-            do { note(try minimumFree.reclaim(from: index, now: now), in: &state) } catch { failed(error) }
+        lock.withLock {
+            do { note(try minimumFree.reclaim(from: index, now: now)) } catch { failed(error) }
         }
     }
 
     var status: RetentionStatus {
         RetentionStatus(minFree: minimumFree?.minimum.bytes, freeBytes: DiskSpace.free(at: recordings),
-                        lastDeletions: state.withLock { $0.recent })
+                        lastDeletions: lock.withLock { recent })
     }
 
-    /// Inside `state`'s lock.
-    private func note(_ deletions: [RecordingDeletion], in state: inout State) {
+    /// Inside `lock`.
+    private func note(_ deletions: [RecordingDeletion]) {
         for deletion in deletions {
             log(DaemonEvent(.recordingDeleted, station: deletion.station, message: deletion.logLine))
         }
-        state.recent = Array((deletions.reversed() + state.recent).prefix(Self.remembered))
+        recent = Array((deletions.reversed() + recent).prefix(Self.remembered))
     }
 
     private func failed(_ error: any Error) {

@@ -1,7 +1,6 @@
 import CCurl
 import Foundation
 import RadioModel
-import Synchronization
 
 /// Identifies one transfer of the engine.
 public struct TransferID: Hashable, Sendable, CustomStringConvertible {
@@ -33,7 +32,7 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
     public static let shared = TransferEngine()
 
     // Guarded by `lock`: the only state other threads touch.
-    private let lock = Mutex(())
+    private let lock = NSLock()
     private var commands: [() -> Void] = []
     private var nextID: UInt64 = 0
     private var thread: Thread?
@@ -76,7 +75,7 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
     /// Starts a transfer; the delegate hears of it on the network thread.
     @discardableResult
     public func start(_ request: TransferRequest, delegate: TransferDelegate) -> TransferID {
-        let id = lock.withLock { _ in nextID += 1; return TransferID(raw: nextID) }
+        let id = lock.withLock { nextID += 1; return TransferID(raw: nextID) }
         submit { [unowned self] in self.add(id: id, request: request, delegate: delegate) }
         return id
     }
@@ -122,7 +121,7 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
     /// must never be called on the network thread or from Swift's cooperative pool.
     public func fetch(_ request: TransferRequest, maxBytes: Int,
                       stopAfterHead: @escaping @Sendable (ResponseHead) -> Bool = { _ in false }) throws -> HTTPResponse {
-        precondition(Thread.current !== lock.withLock({ _ in thread }), "fetch would deadlock the network thread")
+        precondition(Thread.current !== lock.withLock({ thread }), "fetch would deadlock the network thread")
         let outcome = FetchOutcome()
         load(request, maxBytes: maxBytes, stopAfterHead: stopAfterHead) { outcome.set($0) }
         return try outcome.wait().get()
@@ -131,7 +130,7 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
     // MARK: Network thread
 
     private func submit(_ command: @escaping () -> Void) {
-        lock.withLock { _ in
+        lock.withLock {
             commands.append(command)
             if thread == nil {
                 let thread = Thread { [unowned self] in self.runLoop() }
@@ -150,7 +149,7 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
         var running: Int32 = 0
         var ready = [epoll_event](repeating: epoll_event(), count: 256)
         while true {
-            for command in lock.withLock({ _ -> [() -> Void] in defer { commands = []; wakePending = false }; return commands }) {
+            for command in lock.withLock({ () -> [() -> Void] in defer { commands = []; wakePending = false }; return commands }) {
                 command()
             }
             fireDueTimers()
