@@ -16,65 +16,58 @@ import StreamInput
 /// inside `DaemonFacade.perform` (see `WebApp`), from the `BlockingDaemon` it hands over: every member
 /// may block, and is only ever called on the facade's threads.
 struct PageServices: Sendable {
-    var paths: AppPaths
-    /// The catalogue as it is now (the user's file changes when a station is added).
-    var catalogue: @Sendable () throws -> Catalogue
-    /// Searches the radio-browser directory.
-    var directory: @Sendable (_ query: String) throws -> [DirectoryStation]
-    var schedule: any ScheduleStorage
-    var recordings: any RecordingsIndexing
-    var guide: GuideStore
+    private let daemon: BlockingDaemon
     /// Playlists, likes and hidden items, the podcasts followed, and where the player left each recording and episode.
-    var libraryStores: LibraryStores
+    let libraryStores: LibraryStores
+    /// A feed's path as a podcast app is given it: with its secret token once the box has credentials
+    /// (`WebServices.feedAddress`). Blocking (SQLite).
+    let feedAddress: @Sendable (String) -> String
+
+    /// The services of the daemon `perform` handed over; the podcasts, the library and the player's
+    /// positions are tables of the daemon's own database, and fail here when it cannot be opened.
+    init(_ daemon: BlockingDaemon, feedAddress: @escaping @Sendable (String) -> String) throws(LibraryError) {
+        self.daemon = daemon
+        libraryStores = try daemon.library()
+        self.feedAddress = feedAddress
+    }
+
+    var paths: AppPaths { daemon.paths }
+    var schedule: any ScheduleStorage { daemon.schedule }
+    var recordings: any RecordingsIndexing { daemon.recordings }
+    var guide: GuideStore { daemon.guide }
     var podcasts: PodcastStore { libraryStores.podcasts }
     /// Adds and refreshes the podcasts' feeds.
     var podcastFetch: PodcastFetch { libraryStores.podcastFetch }
     var library: LibraryStore { libraryStores.library }
     var positions: PlayerStore { libraryStores.positions }
-    /// The runtime jobs: started and stopped as `onair jobs` does, listed with their live state.
-    var startJob: @Sendable (JobSpec) throws -> JobStatus
-    var stopJob: @Sendable (_ id: Int64) throws -> JobStatus
-    var jobs: @Sendable () -> [JobStatus]
-    /// The scheduler's view: episodes being recorded, the next ones, recent failures.
-    var status: @Sendable () -> DaemonStatus
-    /// Tells the scheduler the rules changed.
-    var wakeScheduler: @Sendable () -> Void
-    /// The sinks declared on the box, which a station page offers to relay to (`onair sinks add`). Blocking (a file).
-    var declaredSinks: @Sendable () throws -> DeclaredSinks
-    /// A feed's path as a podcast app is given it: with its secret token once the box has credentials
-    /// (`WebServices.feedAddress`). Blocking (SQLite).
-    var feedAddress: @Sendable (String) -> String
 
-    /// The services of the daemon `perform` handed over; the podcasts, the library and the player's
-    /// positions are tables of the daemon's own database, and fail here when it cannot be opened.
-    init(_ daemon: BlockingDaemon, feedAddress: @escaping @Sendable (String) -> String) throws(LibraryError) {
-        paths = daemon.paths
-        catalogue = { try daemon.catalogue() }
-        // A client for each search, as `onair search` makes one; none when no server is configured.
-        directory = { query in
-            guard let client = daemon.directory() else { throw DirectoryUnconfigured() }
-            return try client.search(query)
-        }
-        schedule = daemon.schedule
-        recordings = daemon.recordings
-        guide = daemon.guide
-        libraryStores = try daemon.library()
-        startJob = { try daemon.startJob($0) }
-        stopJob = { try daemon.stopJob(id: $0) }
-        jobs = { daemon.runningJobs() }
-        status = { daemon.status() }
-        wakeScheduler = { daemon.wake() }
-        declaredSinks = { try daemon.declaredSinks() }
-        self.feedAddress = feedAddress
+    /// The catalogue as it is now (the user's file changes when a station is added).
+    func catalogue() throws -> Catalogue { try daemon.catalogue() }
+
+    /// Searches the radio-browser directory, with a client for each search, as `onair search` makes one.
+    func directory(_ query: String) throws -> [DirectoryStation] {
+        guard let client = daemon.directory() else { throw DirectoryUnconfigured() }
+        return try client.search(query)
     }
+
+    /// The runtime jobs: started and stopped as `onair jobs` does, listed with their live state.
+    func startJob(_ spec: JobSpec) throws -> JobStatus { try daemon.startJob(spec) }
+    func stopJob(_ id: Int64) throws -> JobStatus { try daemon.stopJob(id: id) }
+    func jobs() -> [JobStatus] { daemon.runningJobs() }
+    /// The scheduler's view: episodes being recorded, the next ones, recent failures.
+    func status() -> DaemonStatus { daemon.status() }
+    /// Tells the scheduler the rules changed.
+    func wakeScheduler() { daemon.wake() }
+    /// The sinks declared on the box, which a station page offers to relay to (`onair sinks add`). Blocking (a file).
+    func declaredSinks() throws -> DeclaredSinks { try daemon.declaredSinks() }
 
     var userCatalogue: UserCatalogue { UserCatalogue(paths: paths) }
 
     /// Names items and adds a programme or podcast as its episodes, as `onair playlists add` does.
     var resolver: ItemResolver {
-        let catalogue = self.catalogue
+        let daemon = daemon
         return libraryStores.resolver(index: recordings, catalogue: { () throws(LibraryError) -> Catalogue in
-            do { return try catalogue() } catch { throw LibraryError("\(error)") }
+            do { return try daemon.catalogue() } catch { throw LibraryError("\(error)") }
         })
     }
 }
