@@ -176,7 +176,7 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
             if vanished > 0 {
                 // One loss, one gap: with the undecodable packets before it, if any. Reported now: a
                 // stream copy that decodes nothing would never report it with the next good packet.
-                reportGap(seconds: vanished + (rejected?.seconds ?? 0), since: rejected?.since ?? Date())
+                reportGap(seconds: vanished + (rejected?.seconds ?? 0), since: rejected?.since ?? Date(timeIntervalSinceNow: -vanished))
                 rejected = nil
             }
             emit(run.takeTitles(upTo: position))
@@ -293,10 +293,13 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
         }
     }
 
-    /// Audio that never reached the consumers, at the current media time.
+    /// Audio that never reached the consumers, at the current media time. Where it begins on the stream's
+    /// clock is where the audio before it ended: the anchor's extrapolation plus the losses reported since
+    /// (after a jump, the new anchor less what this gap holds).
     private func reportGap(seconds: Double, since: Date) {
+        let begins = programDateTime(atMediaTime: mediaTime)?.addingTimeInterval(reportedLossSinceAnchor)
         reportedLossSinceAnchor += seconds
-        publish(.gap(Gap(start: since, seconds: seconds, mediaTime: mediaTime)))
+        publish(.gap(Gap(start: since, seconds: seconds, mediaTime: mediaTime, programDateTime: begins)))
     }
 
     private func emit(_ titles: [TitleChange]) {

@@ -153,6 +153,11 @@ final class HLSHandmadeSegmentsTests: XCTestCase {
         XCTAssertEqual(log.gaps.count, 1, "one loss, one gap: \(log.gaps)")
         XCTAssertEqual(log.gaps.first?.seconds ?? 0, Self.segmentSeconds, accuracy: 0.1, "\(log.gaps)")
         XCTAssertEqual(log.gaps.first?.mediaTime ?? -1, 3 * Self.segmentSeconds, accuracy: 0.1, "\(log.gaps)")
+        // Where it begins on the stream's clock, the garbage segment's program-date-time (the daemon's
+        // stream-gap line is placed there, not when the loss was noticed: the soak saw a recording
+        // blamed for a gap that ended before its first audio).
+        XCTAssertEqual(log.gaps.first?.programDateTime?.timeIntervalSince(epoch) ?? -1, 3 * Self.segmentSeconds,
+                       accuracy: 0.1, "\(log.gaps)")
         XCTAssertEqual(pcm.duration, 5 * Self.segmentSeconds, accuracy: 0.05)
 
         // A stream copy (a recording, nobody taking PCM) decodes nothing, and reports the same gap.
@@ -163,6 +168,8 @@ final class HLSHandmadeSegmentsTests: XCTestCase {
         XCTAssertTrue(pipeline.waitUntilFinished(timeout: 30))
         XCTAssertEqual(copyLog.gaps.count, 1, "\(copyLog.gaps)")
         XCTAssertEqual(copyLog.gaps.first?.seconds ?? 0, Self.segmentSeconds, accuracy: 0.1, "\(copyLog.gaps)")
+        XCTAssertEqual(copyLog.gaps.first?.programDateTime?.timeIntervalSince(epoch) ?? -1, 3 * Self.segmentSeconds,
+                       accuracy: 0.1, "\(copyLog.gaps)")
     }
 
 
