@@ -64,4 +64,22 @@ final class RecordingsIndexTests: XCTestCase {
         XCTAssertEqual(chapters.first?.start, 0)
         XCTAssertEqual(chapters.first?.title, "[gap 17.5 s] A - B", "the feeds' first chapter tells the gap")
     }
+
+    func testAPageListsAStationsOrProgrammesRecordingsNewestFirstWithHowManyGapsEach() throws {
+        let index = try openIndex()
+        for hour in 0..<5 {
+            var entry = recording(file: "/m/\(hour).m4a", start: Date(timeIntervalSince1970: 1_795_327_200 + Double(hour) * 3600))
+            entry.gaps = (0..<hour).map { TimedGap(at: Double($0) * 60, seconds: 1) }
+            if hour == 4 { entry.station = StationLabel(id: "tsf", name: "TSF Jazz"); entry.programme = nil }
+            try index.add(entry)
+        }
+        let (total, page) = try openIndex().page(station: "fip", programme: "jazz", limit: 2, offset: 1)
+        XCTAssertEqual(total, 4)
+        XCTAssertEqual(page.map(\.startUTC), [2, 1].map { Date(timeIntervalSince1970: 1_795_327_200 + Double($0) * 3600) }, "newest first, after the first")
+        XCTAssertEqual(page.map(\.gapCount), [2, 1])
+        let whole = try XCTUnwrap(try index.all().first { $0.file == "/m/2.m4a" })
+        XCTAssertEqual(page.first, whole.listing, "every column a list shows, as the entry has it")
+        XCTAssertEqual(try index.page(station: nil, programme: nil, limit: 10, offset: 0).recordings.first?.stationName, "TSF Jazz")
+        XCTAssertEqual(try index.page(station: "tsf", programme: nil, limit: 10, offset: 0).total, 1)
+    }
 }

@@ -62,7 +62,7 @@ extension API {
             throw APIError(.conflict, error.description)
         }
         _ = try stored { () throws(RecordingError) in try daemon.recordings.remove(id: entry.id ?? 0) }
-        return JSONResponse.make(RecordingSummary(entry))
+        return JSONResponse.make(RecordingSummary(entry.listing))
     }
 
     /// Marks the recording kept (retention never deletes it) or lets retention have it again.
@@ -72,7 +72,7 @@ extension API {
             guard let entry = try stored({ () throws(RecordingError) in try daemon.recordings.setKept(id: id, kept) }) else {
                 throw APIError.notFound("no recording \(id)")
             }
-            return JSONResponse.make(RecordingSummary(entry))
+            return JSONResponse.make(RecordingSummary(entry.listing))
         }
     }
 
@@ -103,10 +103,10 @@ struct RecordingSummary: Encodable {
     let kept: Bool
     let audio: String
 
-    init(_ entry: IndexedRecording) {
-        id = entry.id ?? 0; station = entry.station; stationName = entry.stationName; programme = entry.programme
+    init(_ entry: RecordingListing) {
+        id = entry.id; station = entry.station; stationName = entry.stationName; programme = entry.programme
         programmeName = entry.programmeName; episodeTitle = entry.episodeTitle; start = entry.startUTC; end = entry.endUTC
-        duration = entry.duration; size = entry.size; codec = entry.codec; container = entry.container; gaps = entry.gaps.count
+        duration = entry.duration; size = entry.size; codec = entry.codec; container = entry.container; gaps = entry.gapCount
         kept = entry.kept
         audio = "/api/v1/recordings/\(id)/audio"
     }
@@ -121,7 +121,7 @@ struct RecordingDetail: Encodable {
     let chapters: [Chapter]
 
     init(_ entry: IndexedRecording) {
-        recording = RecordingSummary(entry)
+        recording = RecordingSummary(entry.listing)
         file = URL(fileURLWithPath: entry.file).lastPathComponent
         titles = entry.titles
         gaps = entry.gaps

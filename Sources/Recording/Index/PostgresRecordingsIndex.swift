@@ -71,7 +71,7 @@ public final class PostgresRecordingsIndex: RecordingsIndexing {
     }
 
     public func page(station: String?, programme: String?, limit: Int, offset: Int) throws(RecordingError)
-        -> (total: Int, recordings: [IndexedRecording]) {
+        -> (total: Int, recordings: [RecordingListing]) {
         // PostgreSQL refuses a NUL in text, and no station or programme id holds one: such a filter
         // (an API query's) matches nothing, as in SQLite, rather than failing.
         guard ![station, programme].contains(where: { $0?.contains("\0") == true }) else { return (0, []) }
@@ -81,11 +81,19 @@ public final class PostgresRecordingsIndex: RecordingsIndexing {
                 SELECT count(*) FROM recording WHERE (\(station)::text IS NULL OR station = \(station))
                 AND (\(programme)::text IS NULL OR record::jsonb->>'programme' = \(programme))
                 """).first.map { try $0.decode(Int.self) } ?? 0
+            // The entry without its titles and gaps (a list needs only how many gaps), which the server drops.
             let page = try session.query("""
-                SELECT id, record FROM recording WHERE (\(station)::text IS NULL OR station = \(station))
+                SELECT id, jsonb_set(jsonb_set(record::jsonb, '{titles}', '[]'), '{gaps}', '[]')::text,
+                jsonb_array_length(record::jsonb->'gaps') FROM recording
+                WHERE (\(station)::text IS NULL OR station = \(station))
                 AND (\(programme)::text IS NULL OR record::jsonb->>'programme' = \(programme))
                 ORDER BY start_utc DESC, id DESC LIMIT \(limit) OFFSET \(offset)
-                """).map(Self.entry)
+                """).map { row in
+                    let (id, record, gapCount) = try row.decode((Int64, String, Int).self)
+                    var listing = try JSONDecoder().decode(IndexedRecording.self, from: Data(record.utf8)).listing
+                    (listing.id, listing.gapCount) = (id, gapCount)
+                    return listing
+                }
             return (total, page)
         }
     }

@@ -112,7 +112,7 @@ public protocol RecordingsIndexing: Sendable {
     /// One page of the recordings of a station or programme (nil: any), newest first, and how many
     /// there are in all: what a list on a screen shows, without reading the whole index.
     func page(station: String?, programme: String?, limit: Int, offset: Int) throws(RecordingError)
-        -> (total: Int, recordings: [IndexedRecording])
+        -> (total: Int, recordings: [RecordingListing])
 }
 
 /// The recordings index in the `recording` table of onair's SQLite database.
@@ -158,13 +158,14 @@ public final class RecordingsIndex: RecordingsIndexing {
     }
 
     public func page(station: String? = nil, programme: String? = nil, limit: Int, offset: Int) throws(RecordingError)
-        -> (total: Int, recordings: [IndexedRecording]) {
+        -> (total: Int, recordings: [RecordingListing]) {
         try access { db in
             var chosen = IndexedRecording.all()
             if let station { chosen = chosen.filter(Column("station") == station) }
             if let programme { chosen = chosen.filter(Column("programme") == programme) }
             let total = try chosen.fetchCount(db)
-            let page = try chosen.order(Column("startUTC").desc, Column("id").desc).limit(limit, offset: offset).fetchAll(db)
+            let page = try chosen.select(RecordingListing.selection, as: RecordingListing.self)
+                .order(Column("startUTC").desc, Column("id").desc).limit(limit, offset: offset).fetchAll(db)
             return (total, page)
         }
     }
