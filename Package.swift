@@ -69,7 +69,7 @@ let package = Package(
         // PostgreSQL, the shared store several daemons use instead of each one's SQLite file: the connection
         // (postgres-nio, bridged for the synchronous stores on an event-loop thread of its own) and its migrations.
         .target(name: "SharedStore", dependencies: [
-            "Store", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            "RadioModel", "Store", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // Recording episodes: partial files and their journals, finalising, naming, track splitting, the index.
         .target(name: "Recording", dependencies: [

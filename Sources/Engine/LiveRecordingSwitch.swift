@@ -8,15 +8,17 @@ import StreamInput
 /// `r` in the live view: starts a stream-copy recording of the station playing — beginning with the
 /// last 30 s already heard — and stops it again. The file is finalised and indexed as `onair record`
 /// does it. Attached to the station, it passes the stream's events to the recording under way.
-public final class LiveRecordingSwitch: EventConsumer, @unchecked Sendable {  // `recorder` and `finaliser` only inside `lock`
+public final class LiveRecordingSwitch: EventConsumer, @unchecked Sendable {  // `recorder` and `finaliser` only inside `state`
     /// The last seconds heard, which a recording starts with: attach it to the station too.
     public let recent: RecentPackets
     private let target: StreamTarget
     private let nowPlaying: NowPlaying
     private let paths: AppPaths
-    private let lock = NSLock()
-    private var recorder: CopyRecorder?
-    private var finaliser: Finaliser?
+    private struct State {
+        var recorder: CopyRecorder?
+        var finaliser: Finaliser?
+    }
+    private let state = Locked(State())
 
     public init(target: StreamTarget, nowPlaying: NowPlaying, paths: AppPaths) {
         self.target = target
@@ -32,13 +34,13 @@ public final class LiveRecordingSwitch: EventConsumer, @unchecked Sendable {  //
     public func toggle() -> String? {
         if let running = recent.stopRecording() {
             running.finish()
-            lock.withLock { self.recorder = nil }
+            state.withLock { $0.recorder = nil }
             return nil
         }
-        let shared = lock.withLock { () -> Finaliser in
-            if let finaliser { return finaliser }
+        let shared = state.withLock { state -> Finaliser in
+            if let finaliser = state.finaliser { return finaliser }
             let made = Finaliser(index: try? RecordingsIndex(directory: paths.data))
-            finaliser = made
+            state.finaliser = made
             return made
         }
         let plan = target.recordingPlan(programme: nil, template: .standard, base: paths.recordings, format: .copy)
@@ -52,7 +54,7 @@ public final class LiveRecordingSwitch: EventConsumer, @unchecked Sendable {  //
             case .roomAgain(let leftOut): nowPlaying.setNotice(RecordingEvent.roomAgainLine(leftOut: leftOut))
             }
         }
-        lock.withLock { self.recorder = recorder }
+        state.withLock { $0.recorder = recorder }
         let held = Int(recent.heldSeconds.rounded())
         recent.startRecording(recorder)
         let clock = DateFormatter()
@@ -64,7 +66,7 @@ public final class LiveRecordingSwitch: EventConsumer, @unchecked Sendable {  //
 
     /// The stream's events a recording notes (the server, gaps).
     public func handle(_ event: StreamEvent) {
-        lock.withLock { recorder }?.handle(event)
+        state.withLock { $0.recorder }?.handle(event)
     }
 
     /// The recording, if one runs, ends with the station (`recent` finishes it).
@@ -72,6 +74,6 @@ public final class LiveRecordingSwitch: EventConsumer, @unchecked Sendable {  //
 
     /// Waits for a stopped recording's file to be finalised and indexed.
     public func waitUntilSaved() {
-        lock.withLock { finaliser }?.waitUntilIdle()
+        state.withLock { $0.finaliser }?.waitUntilIdle()
     }
 }

@@ -1,19 +1,19 @@
 import Foundation
 import HTTPServing
 import Outputs
+import RadioModel
 
 /// The relay servers of this process, one per address and port: every `http://` sink on the same
 /// port becomes a mount of one server (`/radio` and `/radio.ogg?format=opus` side by side).
-final class HTTPRelayServers: @unchecked Sendable {  // `servers` inside `lock`
+final class HTTPRelayServers: Sendable {
     static let shared = HTTPRelayServers()
 
-    private let lock = NSLock()
-    private var servers: [String: HTTPRelayServer] = [:]
+    private let servers = Locked<[String: HTTPRelayServer]>([:])
 
     /// Serves `mount` at host:port, starting a server there unless one runs. Binding anything but a
     /// loopback address needs the sink's explicit `allow-remote` and a token.
     func serve(_ mount: HTTPRelayMount, host: String, port: Int) throws {
-        try lock.withLock {
+        try servers.withLock { servers in
             let key = "\(host.lowercased()):\(port)"
             guard let address = try NetworkAddress.resolve(host: host, port: port, forListening: true).first else {
                 throw SinkError("\(mount.label): no address for \(host)")
@@ -33,7 +33,7 @@ final class HTTPRelayServers: @unchecked Sendable {  // `servers` inside `lock`
 
     /// Lets a server with no mounts go, unless a mount was added meanwhile.
     private func retire(_ server: HTTPRelayServer, key: String) -> Bool {
-        lock.withLock {
+        servers.withLock { servers in
             guard servers[key] === server, server.mountCount == 0 else { return false }
             servers[key] = nil
             server.stop()

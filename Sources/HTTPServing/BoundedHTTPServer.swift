@@ -6,7 +6,7 @@ import NIOCore
 import NIOPosix
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
-import Synchronization
+import RadioModel
 
 /// The first handler of every connection of our HTTP servers, ahead of the HTTP decoder. It admits the
 /// connection under `ConnectionLimits` (else 429 for one client over its share, 503 when the server is
@@ -137,7 +137,7 @@ final class ConnectionLimits: Sendable {
     }
 
     let caps: Caps
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(caps: Caps = Caps()) { self.caps = caps }
 

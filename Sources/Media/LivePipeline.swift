@@ -11,7 +11,7 @@ import StreamInput
 ///
 /// The decode loop runs on a thread of its own: `av_read_frame` blocks on the ingest queue, and
 /// blocking work never runs on Swift's cooperative pool. FFmpeg handles never leave that thread.
-public final class LivePipeline: @unchecked Sendable {  // `stopping` and the media clock inside `lock`; FFmpeg objects on the decode thread only
+public final class LivePipeline: @unchecked Sendable {  // `stopping` and the media clock in `state`; FFmpeg objects on the decode thread only
     public let format: PCMFormat
     public let fanOut: StreamFanOut
     /// Bytes, seconds and the level of the audio, as the decode thread passes it on.
@@ -23,13 +23,15 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
     private let maxBadPacketsInARow = 64
 
     private let finished = FinishLine()
-    private let lock = NSLock()
-    private var stopping = false
-    /// Media time so far, in frames of `format`: decoded audio handed on, or — while nobody takes
-    /// PCM and nothing is decoded — the durations of the packets passed on.
-    private var mediaFrames: Int64 = 0
-    /// Copy mode: the part of an output frame the packets so far have not filled.
-    private var frameRemainder = 0.0
+    private struct State {
+        var stopping = false
+        /// Media time so far, in frames of `format`: decoded audio handed on, or — while nobody takes
+        /// PCM and nothing is decoded — the durations of the packets passed on.
+        var mediaFrames: Int64 = 0
+        /// Copy mode: the part of an output frame the packets so far have not filled.
+        var frameRemainder = 0.0
+    }
+    private let state = Locked(State())
     /// Decode thread only: the last title found inside the stream (they repeat on every reconnect).
     private var lastInStreamTitle: String?
     /// Decode thread only: the last program-date-time reported, the anchor that later media times
@@ -78,7 +80,7 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
 
     /// Seconds of audio delivered so far.
     public var mediaTime: Double {
-        lock.withLock { Double(mediaFrames) / Double(format.sampleRate) }
+        state.withLock { Double($0.mediaFrames) / Double(format.sampleRate) }
     }
 
     public func start() {
@@ -93,7 +95,7 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
 
     /// Stops the stream; consumers are finished once the decode thread has wound down.
     public func stop() {
-        lock.withLock { stopping = true }
+        state.withLock { $0.stopping = true }
         source.stop()
     }
 
@@ -363,9 +365,9 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
     /// Passes PCM on, cut to the frame where the requested duration ends.
     private func deliver(_ pcm: UnsafeRawBufferPointer) {
         let frames = Int64(pcm.count / format.bytesPerFrame)
-        let allowed = lock.withLock { () -> Int64 in
-            let allowed = stopAfterFrames.map { min(frames, max(0, $0 - mediaFrames)) } ?? frames
-            mediaFrames += allowed
+        let allowed = state.withLock { (state) -> Int64 in
+            let allowed = stopAfterFrames.map { min(frames, max(0, $0 - state.mediaFrames)) } ?? frames
+            state.mediaFrames += allowed
             return allowed
         }
         guard allowed > 0 else { return }
@@ -376,19 +378,19 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
     /// carried to the next packet: rounding each one (1024 samples at 44.1 kHz are 1114.6 frames at
     /// 48 kHz) would make the clock drift by milliseconds a minute.
     private func advanceClock(by seconds: Double) {
-        lock.withLock {
-            let exact = seconds * Double(format.sampleRate) + frameRemainder
+        state.withLock { state in
+            let exact = seconds * Double(format.sampleRate) + state.frameRemainder
             let whole = exact.rounded(.down)
-            frameRemainder = exact - whole
-            mediaFrames += Int64(whole)
+            state.frameRemainder = exact - whole
+            state.mediaFrames += Int64(whole)
         }
     }
 
     private var limitReached: Bool {
-        lock.withLock { stopAfterFrames.map { mediaFrames >= $0 } ?? false }
+        state.withLock { state in stopAfterFrames.map { state.mediaFrames >= $0 } ?? false }
     }
 
-    private var isStopping: Bool { lock.withLock { stopping } }
+    private var isStopping: Bool { state.withLock { $0.stopping } }
 }
 
 /// Reports a failed consumer and, for a one-off pipeline, ends the stream once nobody is left.

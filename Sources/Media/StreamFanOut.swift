@@ -63,23 +63,33 @@ public final class EventTap: EventConsumer {
 /// Hands every buffer of one station to any number of consumers, which attach and detach while the
 /// stream runs. A consumer may take PCM, packets, or both (a track splitter copies packets and
 /// listens to the PCM for silences).
-public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and the run's format inside `lock`
+public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and the run's format in `state`
     public struct Token: Hashable, Sendable { let raw: Int }
 
-    private let lock = NSLock()
-    /// In the order they attached (tokens only grow), which is the order they are called in; a copy
-    /// taken under the lock is what a delivery walks, so delivering allocates nothing.
-    private var consumers: [(token: Token, consumer: StreamConsumer)] = []
-    /// Packet consumers that have seen the current run's format.
-    private var begun: Set<Token> = []
-    private var currentFormat: EncodedFormat?
-    /// The title on air. A consumer attached after it was announced is told it before its first audio,
-    /// or a recording begun while a station plays would be untitled until the title changes (ICY
-    /// sends a title once, when it changes).
-    private var onAir: TitleChange?
-    /// Consumers attached after `onAir` was announced, not yet told it.
-    private var newcomers: Set<Token> = []
-    private var nextToken = 0
+    private struct State {
+        /// In the order they attached (tokens only grow), which is the order they are called in; a copy
+        /// taken under the lock is what a delivery walks, so delivering allocates nothing.
+        var consumers: [(token: Token, consumer: StreamConsumer)] = []
+        /// Packet consumers that have seen the current run's format.
+        var begun: Set<Token> = []
+        var currentFormat: EncodedFormat?
+        /// The title on air. A consumer attached after it was announced is told it before its first audio,
+        /// or a recording begun while a station plays would be untitled until the title changes (ICY
+        /// sends a title once, when it changes).
+        var onAir: TitleChange?
+        /// Consumers attached after `onAir` was announced, not yet told it.
+        var newcomers: Set<Token> = []
+        var nextToken = 0
+
+        /// Drops a consumer's entries.
+        mutating func forget(_ token: Token) -> StreamConsumer? {
+            begun.remove(token)
+            newcomers.remove(token)
+            guard let index = consumers.firstIndex(where: { $0.token == token }) else { return nil }
+            return consumers.remove(at: index).consumer
+        }
+    }
+    private let state = Locked(State())
     private let onFailure: @Sendable (StreamConsumer, Error) -> Void
 
     public init(onFailure: @escaping @Sendable (StreamConsumer, Error) -> Void = { _, _ in }) {
@@ -88,40 +98,40 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
 
     @discardableResult
     public func attach(_ consumer: StreamConsumer) -> Token {
-        lock.withLock {
-            nextToken += 1
-            let token = Token(raw: nextToken)
-            consumers.append((token, consumer))
-            if onAir != nil, consumer is TitleConsumer { newcomers.insert(token) }
+        state.withLock { state in
+            state.nextToken += 1
+            let token = Token(raw: state.nextToken)
+            state.consumers.append((token, consumer))
+            if state.onAir != nil, consumer is TitleConsumer { state.newcomers.insert(token) }
             return token
         }
     }
 
     /// Detaches and finishes a consumer; the stream goes on for the others.
     public func detach(_ token: Token) {
-        lock.withLock { forget(token) }?.finish()
+        state.withLock { $0.forget(token) }?.finish()
     }
 
-    public var count: Int { lock.withLock { consumers.count } }
+    public var count: Int { state.withLock { $0.consumers.count } }
 
     /// Whether any consumer still takes the audio, as PCM or packets. Consumers of titles and events
     /// alone (a command's report, a now-playing tap) do not keep a one-off run going.
-    var takesAudio: Bool { lock.withLock { consumers.contains { $0.consumer is PCMConsumer || $0.consumer is PacketConsumer } } }
+    var takesAudio: Bool { state.withLock { $0.consumers.contains { $0.consumer is PCMConsumer || $0.consumer is PacketConsumer } } }
 
     /// Whether anyone takes PCM: without, the pipeline need not decode.
-    var wantsPCM: Bool { lock.withLock { consumers.contains { $0.consumer is PCMConsumer } } }
+    var wantsPCM: Bool { state.withLock { $0.consumers.contains { $0.consumer is PCMConsumer } } }
 
     /// Whether anyone needs each network write read as it comes: a consumer of PCM (a speaker, a paced
     /// sink, an encoder) or one timed by arrival.
     var wantsPromptAudio: Bool {
-        lock.withLock { consumers.contains { $0.consumer is PCMConsumer || $0.consumer is ArrivalTimedConsumer } }
+        state.withLock { $0.consumers.contains { $0.consumer is PCMConsumer || $0.consumer is ArrivalTimedConsumer } }
     }
 
     /// A new run: packet consumers learn its format before its first packet.
     func begin(_ format: EncodedFormat) {
-        lock.withLock {
-            currentFormat = format
-            begun = []
+        state.withLock { state in
+            state.currentFormat = format
+            state.begun = []
         }
     }
 
@@ -133,12 +143,12 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
     }
 
     func deliver(_ packet: EncodedPacket) {
-        let format = lock.withLock { currentFormat }
+        let format = state.withLock { $0.currentFormat }
         for (token, consumer) in introducingNewcomers() {
             guard let consumer = consumer as? PacketConsumer, let format else { continue }
             run(token, consumer) {
                 // A consumer attached mid-run begins with the run's format, then gets packets.
-                if lock.withLock({ begun.insert(token).inserted }) { try consumer.begin(format) }
+                if state.withLock({ $0.begun.insert(token).inserted }) { try consumer.begin(format) }
                 try consumer.consume(packet)
             }
         }
@@ -146,15 +156,15 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
 
     /// Tells every event consumer, in the order they attached.
     public func publish(_ event: StreamEvent) {
-        for (_, consumer) in lock.withLock({ consumers }) { (consumer as? EventConsumer)?.handle(event) }
+        for (_, consumer) in state.withLock({ $0.consumers }) { (consumer as? EventConsumer)?.handle(event) }
     }
 
     func deliver(_ title: TitleChange) {
         // One look: a consumer attached after it is a newcomer, told this title once, before its audio.
-        let all = lock.withLock { () -> [(token: Token, consumer: StreamConsumer)] in
-            onAir = title
-            newcomers = []
-            return consumers
+        let all = state.withLock { (state) -> [(token: Token, consumer: StreamConsumer)] in
+            state.onAir = title
+            state.newcomers = []
+            return state.consumers
         }
         for (token, consumer) in all {
             guard let consumer = consumer as? TitleConsumer else { continue }
@@ -164,9 +174,9 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
 
     /// Finishes every consumer: the stream is over.
     func finishAll() {
-        let all = lock.withLock { () -> [(token: Token, consumer: StreamConsumer)] in
-            defer { consumers = []; begun = []; newcomers = [] }
-            return consumers
+        let all = state.withLock { (state) -> [(token: Token, consumer: StreamConsumer)] in
+            defer { state.consumers = []; state.begun = []; state.newcomers = [] }
+            return state.consumers
         }
         all.forEach { $0.consumer.finish() }
     }
@@ -174,9 +184,9 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
     /// The consumers of one look, after telling those attached since the title was announced what is on
     /// air. One attached after the look stays a newcomer: it is told before the next delivery reaches it.
     private func introducingNewcomers() -> [(token: Token, consumer: StreamConsumer)] {
-        let (all, title, arrived) = lock.withLock { () -> ([(token: Token, consumer: StreamConsumer)], TitleChange?, Set<Token>) in
-            defer { newcomers = [] }
-            return (consumers, onAir, newcomers)
+        let (all, title, arrived) = state.withLock { (state) -> ([(token: Token, consumer: StreamConsumer)], TitleChange?, Set<Token>) in
+            defer { state.newcomers = [] }
+            return (state.consumers, state.onAir, state.newcomers)
         }
         guard let title, !arrived.isEmpty else { return all }
         for (token, consumer) in all where arrived.contains(token) {
@@ -184,22 +194,14 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
             run(token, consumer) { try consumer.titleChanged(title) }
         }
         // Without any that failed.
-        return lock.withLock { all.filter { entry in consumers.contains { $0.token == entry.token } } }
-    }
-
-    /// Drops a consumer's entries; inside `lock`.
-    private func forget(_ token: Token) -> StreamConsumer? {
-        begun.remove(token)
-        newcomers.remove(token)
-        guard let index = consumers.firstIndex(where: { $0.token == token }) else { return nil }
-        return consumers.remove(at: index).consumer
+        return state.withLock { state in all.filter { entry in state.consumers.contains { $0.token == entry.token } } }
     }
 
     private func run(_ token: Token, _ consumer: StreamConsumer, _ body: () throws -> Void) {
         do {
             try body()
         } catch {
-            _ = lock.withLock { forget(token) }
+            _ = state.withLock { $0.forget(token) }
             consumer.finish()
             onFailure(consumer, error)
         }

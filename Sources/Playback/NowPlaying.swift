@@ -4,7 +4,7 @@ import StreamInput
 
 /// What the live view shows about the stream, kept up to date from its events (decode thread) and
 /// read by the view (the key loop's thread).
-public final class NowPlaying: @unchecked Sendable {  // `stored` inside `lock`
+public final class NowPlaying: Sendable {
     public struct Snapshot: Sendable {
         public var station: String
         public var programme: String?
@@ -17,24 +17,23 @@ public final class NowPlaying: @unchecked Sendable {  // `stored` inside `lock`
         public var notice: String?
     }
 
-    private let lock = NSLock()
-    private var stored: Snapshot
+    private let stored: Locked<Snapshot>
     private let programmeOnAir: @Sendable () -> String?
 
     /// `programmeOnAir` tells the programme on air at the moment (from the catalogue's schedule).
     public init(station: String, programmeOnAir: @escaping @Sendable () -> String?) {
-        stored = Snapshot(station: station, programme: nil)
+        stored = Locked(Snapshot(station: station, programme: nil))
         self.programmeOnAir = programmeOnAir
     }
 
     public var snapshot: Snapshot {
-        var now = lock.withLock { stored }
+        var now = stored.current
         now.programme = programmeOnAir()
         return now
     }
 
     public func observe(_ event: StreamEvent) {
-        lock.withLock {
+        stored.withLock { stored in
             switch event {
             case .metadata(let change): stored.title = change.title.isEmpty ? nil : change.title
             case .decoding(let codec, let rate, let channels, let bitrate):
@@ -53,6 +52,6 @@ public final class NowPlaying: @unchecked Sendable {  // `stored` inside `lock`
         }
     }
 
-    public func setRecording(_ recording: String?) { lock.withLock { stored.recording = recording } }
-    public func setNotice(_ notice: String?) { lock.withLock { stored.notice = notice } }
+    public func setRecording(_ recording: String?) { stored.withLock { $0.recording = recording } }
+    public func setNotice(_ notice: String?) { stored.withLock { $0.notice = notice } }
 }

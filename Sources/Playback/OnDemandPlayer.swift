@@ -6,7 +6,7 @@ import RadioModel
 /// paced to the clock like a live station, with seek, chapters, pause and the queue. Decoding runs on
 /// a thread of its own; keys reach it as requests taken between packets. Positions are saved as it
 /// plays, so the next run resumes there.
-public final class OnDemandPlayer: @unchecked Sendable {  // queue, requests and status inside `lock`; `clock` on the play thread only
+public final class OnDemandPlayer: @unchecked Sendable {  // queue, requests, status and speed in `state`; `clock` on the play thread only
     /// What happened, for the command to report.
     public enum Event: Sendable {
         case started(PlayableItem, at: Double, duration: Double?)
@@ -37,13 +37,15 @@ public final class OnDemandPlayer: @unchecked Sendable {  // queue, requests and
     private let stage: PlayerStage
     private let positions: PositionMemory?
     private let onEvent: @Sendable (Event) -> Void
-    private let lock = NSLock()
-    private var queue: PlayQueue
-    private var requests: [PlayerAction] = []
-    private var stopping = false
-    private var storedStatus = Status()
-    private var firstStart: Double?
-    private var speed: Double
+    private struct State {
+        var queue: PlayQueue
+        var requests: [PlayerAction] = []
+        var stopping = false
+        var storedStatus = Status()
+        var firstStart: Double?
+        var speed: Double
+    }
+    private let state: Locked<State>
     private let finished = FinishLine()
     /// Play thread only: one clock across the queue, so each item doesn't add its own lead.
     private var clock: PlayClock
@@ -51,12 +53,10 @@ public final class OnDemandPlayer: @unchecked Sendable {  // queue, requests and
     /// `start`: where the first item starts (nil: where it was left, if it was not finished).
     public init(queue: PlayQueue, format: PCMFormat, controls: PlayerControls, stage: PlayerStage, speed: Double,
                 start: Double?, positions: PositionMemory?, onEvent: @escaping @Sendable (Event) -> Void) {
-        self.queue = queue
+        state = Locked(State(queue: queue, firstStart: start, speed: speed))
         self.format = format
         self.controls = controls
         self.stage = stage
-        self.speed = speed
-        firstStart = start
         clock = PlayClock(sampleRate: format.sampleRate)
         self.positions = positions
         self.onEvent = onEvent
@@ -72,9 +72,9 @@ public final class OnDemandPlayer: @unchecked Sendable {  // queue, requests and
         thread.start()
     }
 
-    public func perform(_ action: PlayerAction) { lock.withLock { requests.append(action) } }
+    public func perform(_ action: PlayerAction) { state.withLock { $0.requests.append(action) } }
 
-    public func stop() { lock.withLock { stopping = true } }
+    public func stop() { state.withLock { $0.stopping = true } }
 
     /// Blocks until the queue has ended or the player was stopped, and the sinks are finished.
     public func waitUntilFinished() {
@@ -85,9 +85,9 @@ public final class OnDemandPlayer: @unchecked Sendable {  // queue, requests and
         finished.wait(timeout: timeout)
     }
 
-    public var status: Status { lock.withLock { storedStatus } }
+    public var status: Status { state.withLock { $0.storedStatus } }
 
-    private var isStopping: Bool { lock.withLock { stopping } }
+    private var isStopping: Bool { state.withLock { $0.stopping } }
 
     // MARK: Play thread
 
@@ -95,7 +95,7 @@ public final class OnDemandPlayer: @unchecked Sendable {  // queue, requests and
 
     private func playQueue() {
         var failuresInARow = 0
-        while !isStopping, let item = lock.withLock({ queue.current }) {
+        while !isStopping, let item = state.withLock({ $0.queue.current }) {
             let end: ItemEnd
             do {
                 end = try play(item)
@@ -104,15 +104,15 @@ public final class OnDemandPlayer: @unchecked Sendable {  // queue, requests and
                 // One bad recording is reported and skipped; a queue of nothing but bad ones ends.
                 onEvent(.failed(item, "\(error)"))
                 failuresInARow += 1
-                if failuresInARow >= queue.items.count { return }
+                if failuresInARow >= state.withLock({ $0.queue.items.count }) { return }
                 end = .ended
             }
             switch end {
             case .stopped: return
-            case .skipped(let step): lock.withLock { queue.skip(by: step) }
+            case .skipped(let step): state.withLock { $0.queue.skip(by: step) }
             case .ended:
                 if controls.sleepHasExpired() { return }  // "end of this episode"
-                lock.withLock { queue.advanceAfterEnd() }
+                state.withLock { $0.queue.advanceAfterEnd() }
             }
         }
     }
@@ -120,26 +120,27 @@ public final class OnDemandPlayer: @unchecked Sendable {  // queue, requests and
     private func play(_ item: PlayableItem) throws -> ItemEnd {
         let file = try MediaFile(path: item.path, format: format)
         let chapters = item.chapters ?? file.chapters
-        let start = lock.withLock { () -> Double? in
-            defer { firstStart = nil }
-            return firstStart
+        let start = state.withLock { (state) -> Double? in
+            defer { state.firstStart = nil }
+            return state.firstStart
         } ?? positions?.resumePoint(for: item.path, duration: file.duration) ?? 0
         if start > 0 { try file.seek(to: start) }
         stage.beginItem(loudness: file.loudness)
-        lock.withLock {
-            storedStatus = Status(item: item, place: (queue.place ?? 0) + 1, count: queue.items.count, position: file.position,
-                                  duration: file.duration, speed: speed, chapter: nil,
-                                  codec: file.codecName + (file.bitrate.map { " \($0 / 1000) kbit/s" } ?? ""))
+        state.withLock { state in
+            state.storedStatus = Status(item: item, place: (state.queue.place ?? 0) + 1, count: state.queue.items.count,
+                                        position: file.position, duration: file.duration, speed: state.speed, chapter: nil,
+                                        codec: file.codecName + (file.bitrate.map { " \($0 / 1000) kbit/s" } ?? ""))
         }
         onEvent(.started(item, at: file.position, duration: file.duration))
-        var tempo = speed == 1 ? nil : try Tempo(format: format, speed: speed)
+        let startingSpeed = state.withLock { $0.speed }
+        var tempo = startingSpeed == 1 ? nil : try Tempo(format: format, speed: startingSpeed)
         var lastSave = Date()
         let deliver: (UnsafeRawBufferPointer) throws -> Void = { [self] pcm in
             self.clock.handedOn += Int64(pcm.count / format.bytesPerFrame)
             try stage.consume(pcm)
         }
         while true {
-            for action in lock.withLock({ () -> [PlayerAction] in defer { requests = [] }; return requests }) {
+            for action in state.withLock({ (state) -> [PlayerAction] in defer { state.requests = [] }; return state.requests }) {
                 switch action {
                 case .nextInQueue: return finish(item, file, heard: false, end: .skipped(1))
                 case .previousInQueue: return finish(item, file, heard: false, end: .skipped(-1))
@@ -153,8 +154,8 @@ public final class OnDemandPlayer: @unchecked Sendable {  // queue, requests and
                     }
                 case .faster, .slower:
                     let step = action == .faster ? Self.speedStep : -Self.speedStep
-                    let wanted = min(Tempo.range.upperBound, max(Tempo.range.lowerBound, speed + step))
-                    lock.withLock { speed = wanted }
+                    let wanted = min(Tempo.range.upperBound, max(Tempo.range.lowerBound, state.withLock { $0.speed } + step))
+                    state.withLock { $0.speed = wanted }
                     tempo = wanted == 1 ? nil : try Tempo(format: format, speed: wanted)
                 default: continue
                 }
@@ -170,12 +171,13 @@ public final class OnDemandPlayer: @unchecked Sendable {  // queue, requests and
             let more = try file.read { pcm in
                 if let tempo { try tempo.process(pcm, body: deliver) } else { try deliver(pcm) }
             }
+            let speed = state.withLock { $0.speed }
             let left = file.duration.map { max(0, $0 - file.position) / speed }
             controls.noteEpisodeLeft(more ? left : 0)
-            lock.withLock {
-                storedStatus.position = file.position
-                storedStatus.speed = speed
-                storedStatus.chapter = chapters.last { $0.start <= file.position + 0.01 }?.title
+            state.withLock { state in
+                state.storedStatus.position = file.position
+                state.storedStatus.speed = state.speed
+                state.storedStatus.chapter = chapters.last { $0.start <= file.position + 0.01 }?.title
             }
             guard more else {
                 try tempo?.drain(body: deliver)

@@ -5,14 +5,13 @@ import RadioModel
 /// The player's PCM stage between the decoder and the sinks: scales the samples (volume, mute, the
 /// sleep timer's fade, `--normalize`'s gain) and, for a live station, holds what arrives while paused — time-shift —
 /// up to a bound, playing on from where it paused.
-public final class PlayerStage: PCMConsumer, @unchecked Sendable {  // the delay ring inside `lock`; `scratch`, `lastGain` and `normalizer` on the thread that plays
+public final class PlayerStage: PCMConsumer, @unchecked Sendable {  // `delay`: Locked; `scratch`, `lastGain` and `normalizer` on the thread that plays
     public let label = "player"
     private let format: PCMFormat
     private let controls: PlayerControls
     private let sinks: [PCMConsumer]
-    private let lock = NSLock()
     /// Live only: audio received but not yet played (while paused, and behind live after).
-    private let delay: ByteRing?
+    private let delay: Locked<ByteRing?>
     private var scratch: [UInt8] = []
     private var lastGain: Double
     private let normalizer: LoudnessNormalizer?
@@ -25,22 +24,22 @@ public final class PlayerStage: PCMConsumer, @unchecked Sendable {  // the delay
         self.sinks = sinks
         self.normalizer = normalizer
         lastGain = normalizer == nil ? 1 : 0  // a measured item starts from silence
-        delay = timeShiftSeconds.map { ByteRing(capacity: Int($0 * Double(format.bytesPerSecond)) / format.bytesPerFrame * format.bytesPerFrame) }
+        delay = Locked(timeShiftSeconds.map { ByteRing(capacity: Int($0 * Double(format.bytesPerSecond)) / format.bytesPerFrame * format.bytesPerFrame) })
     }
 
     /// How far behind the live edge playback is, in seconds.
     public var behindLive: Double {
-        lock.withLock { Double(delay?.count ?? 0) / Double(format.bytesPerSecond) }
+        delay.withLock { Double($0?.count ?? 0) / Double(format.bytesPerSecond) }
     }
 
     /// Back to the live edge: the time-shifted audio is dropped.
     public func goLive() {
-        lock.withLock { delay?.removeAll() }
+        delay.withLock { $0?.removeAll() }
         controls.setPaused(false)
     }
 
     public func consume(_ pcm: UnsafeRawBufferPointer) throws {
-        let chunk: [UInt8]? = lock.withLock {
+        let chunk: [UInt8]? = delay.withLock { delay in
             guard let delay, controls.isPaused || delay.count > 0 else { return nil }
             if controls.isPaused {
                 if delay.free >= pcm.count {

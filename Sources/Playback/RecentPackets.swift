@@ -7,23 +7,47 @@ import StreamInput
 /// the player (`r`) begins with what was heard just before the key was pressed. While a recorder is
 /// attached it gets those first, then every packet and title as they come; all on the decode thread,
 /// so nothing is missed or doubled between the kept packets and the live ones.
-public final class RecentPackets: PacketConsumer, TitleConsumer, @unchecked Sendable {  // kept packets and the recorder inside `lock`
+public final class RecentPackets: PacketConsumer, TitleConsumer, @unchecked Sendable {  // kept packets and the recorder in `state`
     public typealias Recorder = PacketConsumer & TitleConsumer
 
     public let label = "recent-audio"
     private let seconds: Double
     private let onRecorderFailure: @Sendable (Error) -> Void
-    private let lock = NSLock()
-    private var format: EncodedFormat?
-    /// The kept audio, with the titles that changed within it at their places.
-    private var kept: [Kept] = []
-    private var keptPackets = 0
-    private var keptSeconds = 0.0
-    /// The title on air at the oldest kept packet: a recorder starts with it (a station sends its
-    /// title once, when it changes).
-    private var titleBeforeKept: TitleChange?
-    private var recorder: Recorder?
-    private var recorderBegun = false
+    private struct State {
+        var format: EncodedFormat?
+        /// The kept audio, with the titles that changed within it at their places.
+        var kept: [Kept] = []
+        var keptPackets = 0
+        var keptSeconds = 0.0
+        /// The title on air at the oldest kept packet: a recorder starts with it (a station sends its
+        /// title once, when it changes).
+        var titleBeforeKept: TitleChange?
+        var recorder: Recorder?
+        var recorderBegun = false
+
+        /// The newest title kept or, before it, the one on air at the oldest kept packet.
+        var lastTitle: TitleChange? {
+            for entry in kept.reversed() { if case .title(let change) = entry { return change } }
+            return titleBeforeKept
+        }
+
+        /// Drops the oldest packets while the rest still cover `seconds` (at least one packet stays); a
+        /// title that falls off with them becomes the one on air at the start.
+        mutating func dropBeyondTheBound(seconds: Double) {
+            while let oldest = kept.first {
+                switch oldest {
+                case .title(let change):
+                    titleBeforeKept = change
+                case .packet(_, let duration):
+                    guard keptPackets > 1, keptSeconds - duration >= seconds else { return }
+                    keptPackets -= 1
+                    keptSeconds -= duration
+                }
+                kept.removeFirst()
+            }
+        }
+    }
+    private let state = Locked(State())
 
     private enum Kept {
         case packet(RetainedPacket, duration: Double)
@@ -37,50 +61,52 @@ public final class RecentPackets: PacketConsumer, TitleConsumer, @unchecked Send
     }
 
     /// Seconds of audio held now (up to the bound).
-    public var heldSeconds: Double { lock.withLock { keptSeconds } }
+    public var heldSeconds: Double { state.withLock { $0.keptSeconds } }
 
     /// Attaches a recorder: it gets the kept packets with the next packet that arrives.
     public func startRecording(_ recorder: Recorder) {
-        lock.withLock {
-            self.recorder = recorder
-            recorderBegun = false
+        state.withLock { state in
+            state.recorder = recorder
+            state.recorderBegun = false
         }
     }
 
     /// Detaches the recorder, for the caller to finish.
     public func stopRecording() -> Recorder? {
-        lock.withLock {
-            defer { recorder = nil }
-            return recorder
+        state.withLock { state in
+            defer { state.recorder = nil }
+            return state.recorder
         }
     }
 
-    public var isRecording: Bool { lock.withLock { recorder != nil } }
+    public var isRecording: Bool { state.withLock { $0.recorder != nil } }
 
     public func begin(_ format: EncodedFormat) throws {
-        lock.withLock {
-            self.format = format
+        state.withLock { state in
+            state.format = format
             // A new run: what was kept stays out of a recording begun now, the title on air stays on.
-            titleBeforeKept = lastTitle
-            kept = []
-            keptPackets = 0
-            keptSeconds = 0
-            if recorderBegun { feeding { try $0.begin(format) } }
+            state.titleBeforeKept = state.lastTitle
+            state.kept = []
+            state.keptPackets = 0
+            state.keptSeconds = 0
+            if state.recorderBegun { feeding(&state) { try $0.begin(format) } }
         }
     }
 
     public func consume(_ packet: EncodedPacket) throws {
-        try lock.withLock {
-            kept.append(.packet(try RetainedPacket(packet), duration: packet.duration))
-            keptPackets += 1
-            keptSeconds += packet.duration
-            dropBeyondTheBound()
-            guard recorder != nil else { return }
-            if recorderBegun {
-                feeding { try $0.consume(packet) }
-            } else if let format {
-                recorderBegun = true
-                feeding { recorder in
+        try state.withLock { state in
+            state.kept.append(.packet(try RetainedPacket(packet), duration: packet.duration))
+            state.keptPackets += 1
+            state.keptSeconds += packet.duration
+            state.dropBeyondTheBound(seconds: seconds)
+            guard state.recorder != nil else { return }
+            if state.recorderBegun {
+                feeding(&state) { try $0.consume(packet) }
+            } else if let format = state.format {
+                state.recorderBegun = true
+                // Taken out first: `feeding` has `state` to itself while the body runs.
+                let (titleBeforeKept, kept) = (state.titleBeforeKept, state.kept)
+                feeding(&state) { recorder in
                     if let titleBeforeKept { try recorder.titleChanged(titleBeforeKept) }
                     try recorder.begin(format)
                     for entry in kept {
@@ -95,51 +121,29 @@ public final class RecentPackets: PacketConsumer, TitleConsumer, @unchecked Send
     }
 
     public func titleChanged(_ change: TitleChange) throws {
-        lock.withLock {
+        state.withLock { state in
             // Kept audio starts with a packet: a title before any (a reconnect's, resent) is the one on air.
-            if keptPackets == 0 { titleBeforeKept = change } else { kept.append(.title(change)) }
-            if recorderBegun { feeding { try $0.titleChanged(change) } }
-        }
-    }
-
-    /// The newest title kept or, before it, the one on air at the oldest kept packet.
-    private var lastTitle: TitleChange? {
-        for entry in kept.reversed() { if case .title(let change) = entry { return change } }
-        return titleBeforeKept
-    }
-
-    /// Drops the oldest packets while the rest still cover `seconds` (at least one packet stays); a
-    /// title that falls off with them becomes the one on air at the start.
-    private func dropBeyondTheBound() {
-        while let oldest = kept.first {
-            switch oldest {
-            case .title(let change):
-                titleBeforeKept = change
-            case .packet(_, let duration):
-                guard keptPackets > 1, keptSeconds - duration >= seconds else { return }
-                keptPackets -= 1
-                keptSeconds -= duration
-            }
-            kept.removeFirst()
+            if state.keptPackets == 0 { state.titleBeforeKept = change } else { state.kept.append(.title(change)) }
+            if state.recorderBegun { feeding(&state) { try $0.titleChanged(change) } }
         }
     }
 
     public func finish() {
-        let left = lock.withLock { () -> Recorder? in
-            defer { recorder = nil }
-            return recorder
+        let left = state.withLock { (state) -> Recorder? in
+            defer { state.recorder = nil }
+            return state.recorder
         }
         left?.finish()
     }
 
     /// Runs `body` on the recorder (lock held); a failing recorder is dropped and reported, the station plays on.
-    private func feeding(_ body: (Recorder) throws -> Void) {
-        guard let recorder else { return }
+    private func feeding(_ state: inout State, _ body: (Recorder) throws -> Void) {
+        guard let recorder = state.recorder else { return }
         do {
             try body(recorder)
         } catch {
-            self.recorder = nil
-            recorderBegun = false
+            state.recorder = nil
+            state.recorderBegun = false
             recorder.finish()
             onRecorderFailure(error)
         }

@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import PostgresNIO
+import RadioModel
 import Store
 
 /// Where the shared database is: `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (also `postgres://`),
@@ -122,11 +123,11 @@ private struct NoAnswer: Error {
 /// owns. One connection, used by one caller at a time, keeps a transaction's statements together;
 /// when the server goes away (a restart) or stops answering, the call fails with one plain line and
 /// the next call connects again.
-public final class SharedDatabase: @unchecked Sendable {  // `connection` is only touched inside `lock`
+public final class SharedDatabase: Sendable {
     public let location: PostgresLocation
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    private let lock = NSLock()
-    private var connection: PostgresConnection?
+    /// The one connection, held by one caller at a time for a whole transaction.
+    private let connection = Locked<PostgresConnection?>(nil)
     private let logger: Logger
     private let timeout: TimeAmount
     private let tls: PostgresConnection.Configuration.TLS
@@ -145,7 +146,7 @@ public final class SharedDatabase: @unchecked Sendable {  // `connection` is onl
     }
 
     deinit {
-        try? connection?.close().wait()
+        try? connection.current?.close().wait()
         try? group.syncShutdownGracefully()
     }
 
@@ -158,8 +159,8 @@ public final class SharedDatabase: @unchecked Sendable {  // `connection` is onl
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     public func transaction<T>(_ body: (PostgresSession) throws -> T) throws(StoreError) -> T {
         do {
-            return try lock.withLock {
-                let session = PostgresSession(connection: try openConnection(), logger: logger, timeout: timeout)
+            return try connection.withLock { connection in
+                let session = PostgresSession(connection: try open(&connection), logger: logger, timeout: timeout)
                 do {
                     try session.query("BEGIN")
                     let result = try body(session)
@@ -203,7 +204,7 @@ public final class SharedDatabase: @unchecked Sendable {  // `connection` is onl
         }
     }
 
-    private func openConnection() throws -> PostgresConnection {
+    private func open(_ connection: inout PostgresConnection?) throws -> PostgresConnection {
         if let connection, !connection.isClosed { return connection }
         var configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
                                                              password: location.password, database: location.database, tls: tls)

@@ -30,7 +30,7 @@ public final class RuntimeJobs: Sendable {
     private let leaving = Locked<[Int64: Date]>([:])
     /// Held while a job is added and started, and while unheld jobs are claimed: a job just added is
     /// running (and known to be) before this daemon looks for jobs to claim.
-    private let starting = NSLock()
+    private let starting = Locked(())
     private let finishLater: @Sendable (URL) -> Void
 
     /// `finishLater` gets the journal of a part that could not be finalised (a full disk), to try again.
@@ -45,48 +45,48 @@ public final class RuntimeJobs: Sendable {
     public func start(_ asked: JobSpec) throws -> JobStatus {
         let spec = try admitted(asked)
         let target = try lookup(spec.station)
-        starting.lock()
-        defer { starting.unlock() }
-        try checkRoom(for: target)
-        let id = try store.add(spec)
-        do {
-            return try run(spec, id: id, target: target)
-        } catch {
-            try? store.remove(id: id)
-            // Asked of the wrong daemon: the request names the one to ask.
-            if let open = error as? StationOpenElsewhere { throw EngineError(open.description, kind: .configuration) }
-            throw error
+        return try starting.withLock { _ -> JobStatus in
+            try checkRoom(for: target)
+            let id = try store.add(spec)
+            do {
+                return try run(spec, id: id, target: target)
+            } catch {
+                try? store.remove(id: id)
+                // Asked of the wrong daemon: the request names the one to ask.
+                if let open = error as? StationOpenElsewhere { throw EngineError(open.description, kind: .configuration) }
+                throw error
+            }
         }
     }
 
     /// Starts the persisted jobs no daemon runs (on start: those this daemon ran before); returns
     /// those that could not start, and why.
     public func restorePersisted() throws -> [(id: Int64, failure: String)] {
-        starting.lock()
-        defer { starting.unlock() }
-        var failures: [(Int64, String)] = []
-        // Full, a daemon claims no more: the jobs stay for a daemon with room.
-        let room = maxStations.map { max(0, $0 - stations.count) }
-        let now = Date()
-        let left = leaving.withLock { leaving in
-            leaving = leaving.filter { $0.value > now }
-            return Set(leaving.keys)
-        }
-        for (id, spec) in try store.claimPersisted(running: Set(running.current.keys), leaving: left, limit: room) {
-            do {
-                _ = try admitted(spec)
-                let target = try lookup(spec.station)
-                try checkRoom(for: target)
-                _ = try run(spec, id: id, target: target)
-            } catch let error as StationOpenElsewhere {
-                try? store.release(id: id)
-                leaving.withLock { $0[id] = now.addingTimeInterval(Self.leavingFor) }
-                failures.append((id, "\(error); left to it"))
-            } catch {
-                failures.append((id, "\(error)"))
+        return try starting.withLock { _ -> [(id: Int64, failure: String)] in
+            var failures: [(Int64, String)] = []
+            // Full, a daemon claims no more: the jobs stay for a daemon with room.
+            let room = maxStations.map { max(0, $0 - stations.count) }
+            let now = Date()
+            let left = leaving.withLock { leaving in
+                leaving = leaving.filter { $0.value > now }
+                return Set(leaving.keys)
             }
+            for (id, spec) in try store.claimPersisted(running: Set(running.current.keys), leaving: left, limit: room) {
+                do {
+                    _ = try admitted(spec)
+                    let target = try lookup(spec.station)
+                    try checkRoom(for: target)
+                    _ = try run(spec, id: id, target: target)
+                } catch let error as StationOpenElsewhere {
+                    try? store.release(id: id)
+                    leaving.withLock { $0[id] = now.addingTimeInterval(Self.leavingFor) }
+                    failures.append((id, "\(error); left to it"))
+                } catch {
+                    failures.append((id, "\(error)"))
+                }
+            }
+            return failures
         }
-        return failures
     }
 
     public func list() -> [JobStatus] {

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdAuth
 import NIOPosix
 import Outputs
-import Synchronization
+import RadioModel
 
 /// Who may use the daemon's HTTP server: nobody is asked anything while no credential is set (only
 /// this machine can be served then); once a password or a token exists, every page, API call, feed and
@@ -77,14 +77,14 @@ final class LoginThrottle: Sendable {
     private let window: TimeInterval
     private let overall: Double
     private let clock: @Sendable () -> Date
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(failures: Int, overall: Int, within window: TimeInterval, clock: @escaping @Sendable () -> Date) {
         self.failures = failures
         self.window = window
         self.overall = Double(overall)
         self.clock = clock
-        state = Mutex(State(budget: Double(overall), refilled: clock()))
+        state = Locked(State(budget: Double(overall), refilled: clock()))
     }
 
     /// Seconds until `client` may try again; nil when it may now.

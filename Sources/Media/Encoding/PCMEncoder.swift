@@ -5,20 +5,22 @@ import RadioModel
 /// Encodes the pipeline's PCM with libavcodec and writes it into a container: re-encoding relays,
 /// Icecast pushes and recordings in a chosen format. Input frames are gathered in an audio FIFO so the
 /// encoder always gets its own frame size.
-public final class PCMEncoder: PCMConsumer, @unchecked Sendable {  // codec, resampler, FIFO and buffers inside `lock`
+public final class PCMEncoder: PCMConsumer, @unchecked Sendable {  // `state`: Locked; the frame, packet and writer are used only while it is locked; the rest are lets set in init
     public let label: String
     private let input: PCMFormat
-    private let lock = NSLock()
-    private var codec: UnsafeMutablePointer<AVCodecContext>?
-    private var resampler: OpaquePointer?
-    private var fifo: OpaquePointer?
+    private struct State {
+        var codec: UnsafeMutablePointer<AVCodecContext>?
+        var resampler: OpaquePointer?
+        var fifo: OpaquePointer?
+        var samplesEncoded: Int64 = 0
+        var finished = false
+    }
+    private let state: Locked<State>
     private let ownedFrame: OwnedFrame
     private let ownedPacket: OwnedPacket
     private let writer: ContainerWriter
     private let frameSize: Int32
     private let acceptsShortFrames: Bool
-    private var samplesEncoded: Int64 = 0
-    private var finished = false
 
     public init(label: String, input: PCMFormat, encoding: AudioEncoding, container: AudioContainer? = nil,
                 metadata: [String: String] = [:], output: ContainerOutput) throws {
@@ -29,7 +31,6 @@ public final class PCMEncoder: PCMConsumer, @unchecked Sendable {  // codec, res
             throw MediaError("this FFmpeg has no \(encoding.encoderName) encoder")
         }
         guard let codec = avcodec_alloc_context3(encoder) else { throw MediaError("cannot allocate an encoder") }
-        self.codec = codec
         codec.pointee.sample_fmt = Self.sampleFormat(for: encoder, inputBits: input.bitsPerSample)
         codec.pointee.sample_rate = Self.sampleRate(for: encoder, preferred: Int32(input.sampleRate))
         onair_default_channel_layout(&codec.pointee.ch_layout, Int32(input.channels))
@@ -50,40 +51,44 @@ public final class PCMEncoder: PCMConsumer, @unchecked Sendable {  // codec, res
         var inLayout = AVChannelLayout()
         onair_default_channel_layout(&inLayout, Int32(input.channels))
         defer { av_channel_layout_uninit(&inLayout) }
+        var resampler: OpaquePointer?
         result = swr_alloc_set_opts2(&resampler, &codec.pointee.ch_layout, codec.pointee.sample_fmt, codec.pointee.sample_rate,
                                      &inLayout, input.bitsPerSample == 16 ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_S32,
                                      Int32(input.sampleRate), 0, nil)
         guard result >= 0, swr_init(resampler) >= 0 else { throw MediaError("cannot set up the encoder's resampler", code: result) }
-        fifo = av_audio_fifo_alloc(codec.pointee.sample_fmt, Int32(input.channels), frameSize * 4)
+        let fifo = av_audio_fifo_alloc(codec.pointee.sample_fmt, Int32(input.channels), frameSize * 4)
+        state = Locked(State(codec: codec, resampler: resampler, fifo: fifo))
         ownedFrame = try OwnedFrame()
         ownedPacket = try OwnedPacket()
         guard fifo != nil else { throw MediaError("cannot allocate encoder buffers") }
     }
 
     deinit {
-        avcodec_free_context(&codec)
-        swr_free(&resampler)
-        av_audio_fifo_free(fifo)
+        state.withLock { state in
+            avcodec_free_context(&state.codec)
+            swr_free(&state.resampler)
+            av_audio_fifo_free(state.fifo)
+        }
     }
 
     public func consume(_ pcm: UnsafeRawBufferPointer) throws {
-        try lock.withLock {
-            guard !finished else { return }
+        try state.withLock { state in
+            guard !state.finished else { return }
             let frames = pcm.count / input.bytesPerFrame
             if input.bitsPerSample == 24 {
-                try Self.widen24(pcm).withUnsafeBytes { try resample($0.baseAddress, frames: frames) }
+                try Self.widen24(pcm).withUnsafeBytes { try resample(&state, $0.baseAddress, frames: frames) }
             } else {
-                try resample(pcm.baseAddress, frames: frames)
+                try resample(&state, pcm.baseAddress, frames: frames)
             }
-            try encodeWhileFull(minimum: frameSize)
+            try encodeWhileFull(&state, minimum: frameSize)
         }
     }
 
     /// Sends on what the container holds back: the output then holds all the audio encoded so far (the
     /// encoder keeps less than a frame).
     public func flushContainer() throws {
-        try lock.withLock {
-            guard !finished else { return }
+        try state.withLock { state in
+            guard !state.finished else { return }
             try writer.flush()
         }
     }
@@ -94,45 +99,45 @@ public final class PCMEncoder: PCMConsumer, @unchecked Sendable {  // codec, res
 
     /// Flushes the resampler and the encoder and completes the container.
     public func close() throws {
-        try lock.withLock {
-            guard !finished else { return }
-            finished = true
-            try resample(nil, frames: 0)
-            try encodeWhileFull(minimum: frameSize)
-            if av_audio_fifo_size(fifo) > 0 { try encodeFrame(samples: av_audio_fifo_size(fifo)) }
-            try drain(avcodec_send_frame(codec, nil))
+        try state.withLock { state in
+            guard !state.finished else { return }
+            state.finished = true
+            try resample(&state, nil, frames: 0)
+            try encodeWhileFull(&state, minimum: frameSize)
+            if av_audio_fifo_size(state.fifo) > 0 { try encodeFrame(&state, samples: av_audio_fifo_size(state.fifo)) }
+            try drain(state, avcodec_send_frame(state.codec, nil))
             try writer.finish()
         }
     }
 
     // MARK: Inside the lock
 
-    private func resample(_ data: UnsafeRawPointer?, frames: Int) throws {
-        let capacity = swr_get_out_samples(resampler, Int32(frames)) + 64
+    private func resample(_ state: inout State, _ data: UnsafeRawPointer?, frames: Int) throws {
+        let capacity = swr_get_out_samples(state.resampler, Int32(frames)) + 64
         let frame = ownedFrame.pointer
         av_frame_unref(frame)
         frame.pointee.nb_samples = capacity
-        frame.pointee.format = codec!.pointee.sample_fmt.rawValue
-        av_channel_layout_copy(&frame.pointee.ch_layout, &codec!.pointee.ch_layout)
+        frame.pointee.format = state.codec!.pointee.sample_fmt.rawValue
+        av_channel_layout_copy(&frame.pointee.ch_layout, &state.codec!.pointee.ch_layout)
         var result = av_frame_get_buffer(frame, 0)
         guard result >= 0 else { throw MediaError("cannot allocate a frame", code: result) }
         var source = data.map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) }
         let converted = withUnsafeMutablePointer(to: &source) { sourcePointer in
-            swr_convert(resampler, frame.pointee.extended_data, capacity, sourcePointer, Int32(frames))
+            swr_convert(state.resampler, frame.pointee.extended_data, capacity, sourcePointer, Int32(frames))
         }
         guard converted >= 0 else { throw MediaError("cannot resample for the encoder", code: converted) }
         let planes = UnsafeMutableRawPointer(frame.pointee.extended_data)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
-        result = av_audio_fifo_write(fifo, planes, converted)
+        result = av_audio_fifo_write(state.fifo, planes, converted)
         guard result >= 0 else { throw MediaError("cannot queue samples for the encoder", code: result) }
     }
 
-    private func encodeWhileFull(minimum: Int32) throws {
-        while av_audio_fifo_size(fifo) >= minimum { try encodeFrame(samples: minimum) }
+    private func encodeWhileFull(_ state: inout State, minimum: Int32) throws {
+        while av_audio_fifo_size(state.fifo) >= minimum { try encodeFrame(&state, samples: minimum) }
     }
 
-    private func encodeFrame(samples: Int32) throws {
+    private func encodeFrame(_ state: inout State, samples: Int32) throws {
         let frame = ownedFrame.pointer
-        guard let codec else { return }
+        guard let codec = state.codec else { return }
         av_frame_unref(frame)
         // A codec with fixed frames gets its last frame padded with silence.
         let size = acceptsShortFrames ? samples : frameSize
@@ -144,18 +149,18 @@ public final class PCMEncoder: PCMConsumer, @unchecked Sendable {  // codec, res
         guard result >= 0 else { throw MediaError("cannot allocate a frame", code: result) }
         av_samples_set_silence(frame.pointee.extended_data, 0, size, codec.pointee.ch_layout.nb_channels, codec.pointee.sample_fmt)
         let planes = UnsafeMutableRawPointer(frame.pointee.extended_data)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
-        result = av_audio_fifo_read(fifo, planes, samples)
+        result = av_audio_fifo_read(state.fifo, planes, samples)
         guard result >= 0 else { throw MediaError("cannot take samples for the encoder", code: result) }
-        frame.pointee.pts = samplesEncoded
-        samplesEncoded += Int64(samples)
-        try drain(avcodec_send_frame(codec, frame))
+        frame.pointee.pts = state.samplesEncoded
+        state.samplesEncoded += Int64(samples)
+        try drain(state, avcodec_send_frame(codec, frame))
     }
 
     /// Writes every packet the encoder has ready after `sent`'s frame.
-    private func drain(_ sent: Int32) throws {
+    private func drain(_ state: State, _ sent: Int32) throws {
         guard sent >= 0 || sent == onair_averror_eof() else { throw MediaError("cannot encode", code: sent) }
         let packet = ownedPacket.pointer
-        guard let codec else { return }
+        guard let codec = state.codec else { return }
         while true {
             let received = avcodec_receive_packet(codec, packet)
             if received == onair_averror_eagain() || received == onair_averror_eof() { return }

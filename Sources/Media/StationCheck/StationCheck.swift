@@ -106,36 +106,34 @@ public struct StationChecker: Sendable {
         var decodedSeconds = 0.0
     }
 
-    /// Collects what the stream's events say. Events come from the network and decode threads; `lock` guards `current`.
-    private final class Observer: @unchecked Sendable {
-        private let lock = NSLock()
-        private var current = Observation()
+    /// Collects what the stream's events say. Events come from the network and decode threads.
+    private final class Observer: Sendable {
+        private let observed = Locked(Observation())
 
-        var observation: Observation { lock.withLock { current } }
+        var observation: Observation { observed.current }
 
         func record(_ event: StreamEvent) {
-            lock.withLock {
+            observed.withLock { observation in
                 switch event {
-                case .decoding(let codec, _, _, _): current.codec = current.codec ?? codec
-                case .metadata(let change) where !change.title.isEmpty: current.title = current.title ?? change.title
-                case .failed(let message): current.failure = current.failure ?? message
-                case .warning(let message), .disconnected(let message): current.failure = current.failure ?? message
+                case .decoding(let codec, _, _, _): observation.codec = observation.codec ?? codec
+                case .metadata(let change) where !change.title.isEmpty: observation.title = observation.title ?? change.title
+                case .failed(let message): observation.failure = observation.failure ?? message
+                case .warning(let message), .disconnected(let message): observation.failure = observation.failure ?? message
                 default: break
                 }
             }
         }
     }
 
-    /// Takes the decoded audio and notes when it began. Called on the decode thread; `lock` guards `first`.
-    private final class FirstAudioSink: PCMConsumer, @unchecked Sendable {
+    /// Takes the decoded audio and notes when it began. Called on the decode thread.
+    private final class FirstAudioSink: PCMConsumer, Sendable {
         let label = "check"
-        private let lock = NSLock()
-        private var first: Date?
+        private let first = Locked<Date?>(nil)
 
-        var firstAudio: Date? { lock.withLock { first } }
+        var firstAudio: Date? { first.current }
 
         func consume(_ pcm: UnsafeRawBufferPointer) throws {
-            lock.withLock { if first == nil, !pcm.isEmpty { first = Date() } }
+            first.withLock { first in if first == nil, !pcm.isEmpty { first = Date() } }
         }
 
         func finish() {}

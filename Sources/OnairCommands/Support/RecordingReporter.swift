@@ -9,18 +9,20 @@ import Glibc
 /// What `onair record` shows: for people, one line per event prefixed with the station, under a status
 /// line that is redrawn every second on a terminal (elapsed, size, title, gaps); for programs, JSON
 /// lines, each naming its station, with a progress event every few seconds.
-final class RecordingReporter: @unchecked Sendable {  // recorders, statuses, timer and the status line inside `lock`
+final class RecordingReporter: Sendable {
     private let json: Bool
     private let statusLine: Bool
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var recorders: [(station: String, recorder: RecordingConsumer)] = []
-    /// The recorders' statuses at the last tick: drawing never asks a recorder, which may be the one
-    /// reporting an event from inside its own lock.
-    private var statuses: [(station: String, status: RecordingStatus)] = []
-    private var timer: DispatchSourceTimer?
-    private var shownStatus = false
-    private var ticks = 0
+    /// The recorders, their statuses, the timer and the status line.
+    private struct State {
+        var recorders: [(station: String, recorder: RecordingConsumer)] = []
+        /// The recorders' statuses at the last tick: drawing never asks a recorder, which may be the one
+        /// reporting an event from inside its own lock.
+        var statuses: [(station: String, status: RecordingStatus)] = []
+        var timer: DispatchSourceTimer?
+        var shownStatus = false
+        var ticks = 0
+    }
+    private let state = Locked(State())
     private let started = Date()
 
     /// JSON progress every this many seconds.
@@ -82,31 +84,31 @@ final class RecordingReporter: @unchecked Sendable {  // recorders, statuses, ti
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "onair.record.status"))
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [weak self] in self?.tick() }
-        lock.withLock {
-            self.recorders = recorders
-            self.timer = timer
+        state.withLock { state in
+            state.recorders = recorders
+            state.timer = timer
         }
         timer.resume()
     }
 
     /// Stops the status line and clears it.
     func stop() {
-        lock.withLock {
-            timer?.cancel()
-            timer = nil
-            clearStatus()
+        state.withLock { state in
+            state.timer?.cancel()
+            state.timer = nil
+            clearStatus(&state)
         }
     }
 
     private func tick() {
-        let current = lock.withLock { recorders }.map { (station: $0.station, status: $0.recorder.status) }
-        lock.withLock {
-            statuses = current
-            ticks += 1
+        let current = state.withLock { $0.recorders }.map { (station: $0.station, status: $0.recorder.status) }
+        state.withLock { state in
+            state.statuses = current
+            state.ticks += 1
             if statusLine {
-                drawStatus()
-            } else if ticks % Self.progressInterval == 0 {
-                for (station, status) in statuses { Console.json(StationEvent(station: station, event: RecordingProgress(status))) }
+                drawStatus(&state)
+            } else if state.ticks % Self.progressInterval == 0 {
+                for (station, status) in state.statuses { Console.json(StationEvent(station: station, event: RecordingProgress(status))) }
             }
         }
     }
@@ -114,21 +116,23 @@ final class RecordingReporter: @unchecked Sendable {  // recorders, statuses, ti
     /// A line above the status line, made printable: it quotes stations, titles and servers' words.
     private func line(_ text: String) {
         let text = TextTable.printable(text)
-        lock.withLock {
-            clearStatus()
+        state.withLock { state in
+            clearStatus(&state)
             FileHandle.standardError.write(Data((text + "\n").utf8))
-            if timer != nil { drawStatus() }
+            if state.timer != nil { drawStatus(&state) }
         }
     }
 
-    private func clearStatus() {
-        guard shownStatus else { return }
+    /// Inside `state`'s lock, as `drawStatus`.
+    private func clearStatus(_ state: inout State) {
+        guard state.shownStatus else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-        shownStatus = false
+        state.shownStatus = false
     }
 
     /// "● 0:12:03  fip 11.2 MB ♪ Title · 1 gap │ radio2 …", cut to the terminal's width.
-    private func drawStatus() {
+    private func drawStatus(_ state: inout State) {
+        let statuses = state.statuses
         guard statusLine, !statuses.isEmpty else { return }
         let parts = statuses.map { station, status -> String in
             var part = "\(station) \(Self.size(status.bytes))"
@@ -140,7 +144,7 @@ final class RecordingReporter: @unchecked Sendable {  // recorders, statuses, ti
         }
         let text = "● \(EventReporter.clock(Date().timeIntervalSince(started)))  " + parts.joined(separator: " │ ")
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + TextTable.fitted(TextTable.printable(text), width: Self.columns - 1)).utf8))
-        shownStatus = true
+        state.shownStatus = true
     }
 
     private static var columns: Int {

@@ -14,7 +14,7 @@ import StreamInput
 /// window holds `retainedBytes`, however many readers there are, so memory does not grow with them.
 /// A reader whose unread bytes would exceed that has lost its place (`.fellBehind`) and must leave:
 /// that is how a slow listener is dropped without slowing anyone else.
-package final class AudioBroadcast: @unchecked Sendable {  // the window, header and readers' count inside `lock`
+package final class AudioBroadcast: @unchecked Sendable {  // the window, header and readers' count in `state`
     package enum Item: Sendable {
         case audio([UInt8])
         /// From here on, this is on air.
@@ -45,22 +45,24 @@ package final class AudioBroadcast: @unchecked Sendable {  // the window, header
     }
 
     package let retainedBytes: Int
-    private let lock = NSLock()
-    private var header: [UInt8]?
-    private var contentType = "application/octet-stream"
-    private var pending: [UInt8] = []
-    /// The window is `entries[dropped...]`; `entries[dropped + i]` has sequence number `firstSequence + i`.
-    /// Dropped entries are removed in batches, so trimming the window is not a copy per commit.
-    private var entries: [(item: Item, start: Int64)] = []
-    private var dropped = 0
-    private var firstSequence: Int64 = 0
-    private var totalBytes: Int64 = 0
-    private var titleBeforeWindow: TitleChange?
-    private var ended = false
-    private var failure: Error?
-    private var observers: [Int: @Sendable () -> Void] = [:]
-    private var nextObserver = 0
-    private var listenerCount = 0
+    private struct State {
+        var header: [UInt8]?
+        var contentType = "application/octet-stream"
+        var pending: [UInt8] = []
+        /// The window is `entries[dropped...]`; `entries[dropped + i]` has sequence number `firstSequence + i`.
+        /// Dropped entries are removed in batches, so trimming the window is not a copy per commit.
+        var entries: [(item: Item, start: Int64)] = []
+        var dropped = 0
+        var firstSequence: Int64 = 0
+        var totalBytes: Int64 = 0
+        var titleBeforeWindow: TitleChange?
+        var ended = false
+        var failure: Error?
+        var observers: [Int: @Sendable () -> Void] = [:]
+        var nextObserver = 0
+        var listenerCount = 0
+    }
+    private let state = Locked(State())
 
     package init(retainedBytes: Int = 256 * 1024) {
         self.retainedBytes = retainedBytes
@@ -70,45 +72,45 @@ package final class AudioBroadcast: @unchecked Sendable {  // the window, header
 
     /// Bytes of the muxer call in progress (the feed's `.stream` output).
     package func write(_ bytes: UnsafeRawBufferPointer) {
-        lock.withLock { pending.append(contentsOf: bytes) }
+        state.withLock { $0.pending.append(contentsOf: bytes) }
     }
 
     /// What the container is, once known (a copy learns it from the first packet's codec).
     package func setContentType(_ type: String) {
-        lock.withLock { contentType = type }
+        state.withLock { $0.contentType = type }
     }
 
     /// Ends the muxer call in progress: its bytes become the header if none was committed yet (the
     /// stream is then live), else one unit of audio. Throws what a reader reported with `fail`.
     package func commit() throws {
-        let notify = try lock.withLock { () -> Bool in
-            if let failure { throw failure }
-            guard header != nil else {
-                header = pending
-                pending = []
+        let notify = try state.withLock { (state) -> Bool in
+            if let failure = state.failure { throw failure }
+            guard state.header != nil else {
+                state.header = state.pending
+                state.pending = []
                 return true
             }
-            guard !pending.isEmpty else { return false }
-            append(.audio(pending), bytes: pending.count)
-            pending = []
+            guard !state.pending.isEmpty else { return false }
+            append(.audio(state.pending), bytes: state.pending.count, to: &state)
+            state.pending = []
             return true
         }
         if notify { notifyObservers() }
     }
 
     package func publish(_ title: TitleChange) throws {
-        try lock.withLock {
-            if let failure { throw failure }
-            append(.title(title), bytes: 0)
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            append(.title(title), bytes: 0, to: &state)
         }
         notifyObservers()
     }
 
     /// No more audio will come.
     package func end() {
-        let alreadyEnded = lock.withLock { () -> Bool in
-            defer { ended = true }
-            return ended
+        let alreadyEnded = state.withLock { (state) -> Bool in
+            defer { state.ended = true }
+            return state.ended
         }
         if !alreadyEnded { notifyObservers() }
     }
@@ -118,92 +120,92 @@ package final class AudioBroadcast: @unchecked Sendable {  // the window, header
     /// Makes the producer fail at its next commit: a reader that cannot go on (Icecast refused the
     /// password) detaches the feed from the station this way, which reports it.
     package func fail(_ error: Error) {
-        lock.withLock { failure = failure ?? error }
+        state.withLock { $0.failure = $0.failure ?? error }
     }
 
     /// `action` runs after every commit, title and the end, on the producer's thread: it must only
     /// wake the reader (it runs outside the broadcast's lock).
     package func observe(_ action: @escaping @Sendable () -> Void) -> Int {
-        lock.withLock {
-            nextObserver += 1
-            observers[nextObserver] = action
-            return nextObserver
+        state.withLock { state in
+            state.nextObserver += 1
+            state.observers[state.nextObserver] = action
+            return state.nextObserver
         }
     }
 
     package func stopObserving(_ token: Int) {
-        _ = lock.withLock { observers.removeValue(forKey: token) }
+        _ = state.withLock { $0.observers.removeValue(forKey: token) }
     }
 
     /// A new reader's start: up to `burstBytes` of recent audio before the live edge (so a player
     /// fills its buffer at once and starts playing), or nil while no header exists yet.
     package func join(burstBytes: Int) -> Joining? {
-        lock.withLock {
-            guard let header, !ended else { return nil }
-            var index = entries.count
-            while index > dropped, totalBytes - entries[index - 1].start <= Int64(burstBytes) { index -= 1 }
-            var title = titleBeforeWindow
-            for entry in entries[dropped..<index] { if case .title(let change) = entry.item { title = change } }
-            return Joining(header: header, contentType: contentType,
-                           cursor: Cursor(sequence: firstSequence + Int64(index - dropped)), title: title)
+        state.withLock { state in
+            guard let header = state.header, !state.ended else { return nil }
+            var index = state.entries.count
+            while index > state.dropped, state.totalBytes - state.entries[index - 1].start <= Int64(burstBytes) { index -= 1 }
+            var title = state.titleBeforeWindow
+            for entry in state.entries[state.dropped..<index] { if case .title(let change) = entry.item { title = change } }
+            return Joining(header: header, contentType: state.contentType,
+                           cursor: Cursor(sequence: state.firstSequence + Int64(index - state.dropped)), title: title)
         }
     }
 
     /// The items after `cursor`, about `maxBytes` of audio at most (whole units), advancing it.
     package func read(_ cursor: inout Cursor, maxBytes: Int) -> ReadResult {
-        lock.withLock {
-            guard cursor.sequence >= firstSequence else { return .fellBehind }
+        state.withLock { state in
+            guard cursor.sequence >= state.firstSequence else { return .fellBehind }
             var items: [Item] = []
             var bytes = 0
-            var index = dropped + Int(cursor.sequence - firstSequence)
-            while index < entries.count, bytes < maxBytes {
-                items.append(entries[index].item)
-                if case .audio(let audio) = entries[index].item { bytes += audio.count }
+            var index = state.dropped + Int(cursor.sequence - state.firstSequence)
+            while index < state.entries.count, bytes < maxBytes {
+                items.append(state.entries[index].item)
+                if case .audio(let audio) = state.entries[index].item { bytes += audio.count }
                 index += 1
             }
-            cursor.sequence = firstSequence + Int64(index - dropped)
-            return items.isEmpty && ended ? .ended : .items(items)
+            cursor.sequence = state.firstSequence + Int64(index - state.dropped)
+            return items.isEmpty && state.ended ? .ended : .items(items)
         }
     }
 
     /// Whether a reader at `cursor` has fallen out of the window (its next `read` says `.fellBehind`).
     package func hasLost(_ cursor: Cursor) -> Bool {
-        lock.withLock { cursor.sequence < firstSequence }
+        state.withLock { cursor.sequence < $0.firstSequence }
     }
 
-    package var isLive: Bool { lock.withLock { header != nil && !ended } }
+    package var isLive: Bool { state.withLock { $0.header != nil && !$0.ended } }
 
-    package var hasEnded: Bool { lock.withLock { ended } }
+    package var hasEnded: Bool { state.withLock { $0.ended } }
 
     /// The readers streaming it now, as the server that has them last counted.
     package var listeners: Int {
-        get { lock.withLock { listenerCount } }
-        set { lock.withLock { listenerCount = newValue } }
+        get { state.withLock { $0.listenerCount } }
+        set { state.withLock { $0.listenerCount = newValue } }
     }
 
     /// Audio bytes committed so far.
-    package var bytesProduced: Int64 { lock.withLock { totalBytes } }
+    package var bytesProduced: Int64 { state.withLock { $0.totalBytes } }
 
-    package var mediaType: String { lock.withLock { contentType } }
+    package var mediaType: String { state.withLock { $0.contentType } }
 
     // MARK: Inside the lock
 
-    private func append(_ item: Item, bytes: Int) {
-        entries.append((item, totalBytes))
-        totalBytes += Int64(bytes)
-        while dropped < entries.count, totalBytes - entries[dropped].start > Int64(retainedBytes) {
-            if case .title(let change) = entries[dropped].item { titleBeforeWindow = change }
-            entries[dropped].item = .audio([])  // the bytes go now, the slot with the next batch
-            dropped += 1
-            firstSequence += 1
+    private func append(_ item: Item, bytes: Int, to state: inout State) {
+        state.entries.append((item, state.totalBytes))
+        state.totalBytes += Int64(bytes)
+        while state.dropped < state.entries.count, state.totalBytes - state.entries[state.dropped].start > Int64(retainedBytes) {
+            if case .title(let change) = state.entries[state.dropped].item { state.titleBeforeWindow = change }
+            state.entries[state.dropped].item = .audio([])  // the bytes go now, the slot with the next batch
+            state.dropped += 1
+            state.firstSequence += 1
         }
-        if dropped >= 1024, dropped * 2 >= entries.count {
-            entries.removeFirst(dropped)
-            dropped = 0
+        if state.dropped >= 1024, state.dropped * 2 >= state.entries.count {
+            state.entries.removeFirst(state.dropped)
+            state.dropped = 0
         }
     }
 
     private func notifyObservers() {
-        for observer in lock.withLock({ Array(observers.values) }) { observer() }
+        for observer in state.withLock({ Array($0.observers.values) }) { observer() }
     }
 }

@@ -5,13 +5,15 @@ import StreamInput
 /// Sets the pushed mount's title through Icecast's admin call (`/admin/metadata?mode=updinfo`),
 /// with the source's credentials. Requests go through TransferEngine without blocking anyone, one at
 /// a time, so titles cannot overtake each other; only the newest of those that came meanwhile is sent.
-final class IcecastTitleUpdater: @unchecked Sendable {  // `inFlight` and `waiting` inside `lock`
+final class IcecastTitleUpdater: Sendable {
     private let target: IcecastTarget
     private let label: String
     private let onEvent: @Sendable (StreamEvent) -> Void
-    private let lock = NSLock()
-    private var inFlight = false
-    private var waiting: String?
+    private struct State {
+        var inFlight = false
+        var waiting: String?
+    }
+    private let state = Locked(State())
 
     init(target: IcecastTarget, label: String, onEvent: @escaping @Sendable (StreamEvent) -> Void) {
         self.target = target
@@ -20,12 +22,12 @@ final class IcecastTitleUpdater: @unchecked Sendable {  // `inFlight` and `waiti
     }
 
     func update(_ title: String) {
-        let send = lock.withLock { () -> Bool in
-            guard !inFlight else {
-                waiting = title
+        let send = state.withLock { (state) -> Bool in
+            guard !state.inFlight else {
+                state.waiting = title
                 return false
             }
-            inFlight = true
+            state.inFlight = true
             return true
         }
         if send { request(title) }
@@ -43,10 +45,10 @@ final class IcecastTitleUpdater: @unchecked Sendable {  // `inFlight` and `waiti
             case .failure(let error):
                 onEvent(.warning("\(label): cannot set the title: \(error.message)"))
             }
-            let next = lock.withLock { () -> String? in
-                defer { waiting = nil }
-                inFlight = waiting != nil
-                return waiting
+            let next = state.withLock { (state) -> String? in
+                defer { state.waiting = nil }
+                state.inFlight = state.waiting != nil
+                return state.waiting
             }
             if let next { request(next) }
         }

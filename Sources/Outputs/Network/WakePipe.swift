@@ -1,15 +1,15 @@
 import Foundation
+import RadioModel
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Wakes a thread that sleeps in `poll()` from any other thread: the sleeper polls `readEnd`. Signals
 /// coalesce, so a producer may signal on every write without filling the pipe.
-final class WakePipe: @unchecked Sendable {  // `signalled` inside `lock`; the descriptors are immutable
+final class WakePipe: Sendable {
     let readEnd: Int32
     private let writeEnd: Int32
-    private let lock = NSLock()
-    private var signalled = false
+    private let signalled = Locked(false)
 
     init() throws {
         var ends: [Int32] = [-1, -1]
@@ -28,7 +28,7 @@ final class WakePipe: @unchecked Sendable {  // `signalled` inside `lock`; the d
     }
 
     func signal() {
-        lock.withLock {
+        signalled.withLock { signalled in
             guard !signalled else { return }
             signalled = true
             var byte: UInt8 = 1
@@ -41,6 +41,6 @@ final class WakePipe: @unchecked Sendable {  // `signalled` inside `lock`; the d
     func drain() {
         var buffer = [UInt8](repeating: 0, count: 64)
         while read(readEnd, &buffer, buffer.count) > 0 {}
-        lock.withLock { signalled = false }
+        signalled.withLock { $0 = false }
     }
 }

@@ -10,7 +10,7 @@ import RadioModel
 ///   signed, so silence is zero bytes).
 /// - Once it has run dry, it gives silence until the target level has built up again, so a stream that
 ///   trickles in comes out as one gap and then continuous audio, not slivers of audio between silences.
-final class PCMJitterBuffer: @unchecked Sendable {  // storage and indices inside `lock`
+final class PCMJitterBuffer: @unchecked Sendable {  // storage and indices in `state`
     /// What one `pull` delivered.
     struct Pull: Equatable {
         /// Frames of real audio at the start of the destination; the rest is silence.
@@ -21,13 +21,15 @@ final class PCMJitterBuffer: @unchecked Sendable {  // storage and indices insid
     let capacityFrames: Int
     let targetFrames: Int
 
-    private let lock = NSLock()
-    private var storage: [UInt8]
-    private var readIndex = 0
-    private var storedBytes = 0
-    private var refilling = true
-    private var ending = false
-    private var droppedFrames: Int64 = 0
+    private struct State {
+        var storage: [UInt8]
+        var readIndex = 0
+        var storedBytes = 0
+        var refilling = true
+        var ending = false
+        var droppedFrames: Int64 = 0
+    }
+    private let state: Locked<State>
 
     /// - Parameters:
     ///   - capacity: the most audio held, in seconds; the target level (and so the usual latency) is half.
@@ -35,53 +37,53 @@ final class PCMJitterBuffer: @unchecked Sendable {  // storage and indices insid
         bytesPerFrame = format.bytesPerFrame
         capacityFrames = max(2, Int((capacity * Double(format.sampleRate)).rounded()))
         targetFrames = capacityFrames / 2
-        storage = [UInt8](repeating: 0, count: capacityFrames * bytesPerFrame)
+        state = Locked(State(storage: [UInt8](repeating: 0, count: capacityFrames * bytesPerFrame)))
     }
 
     /// Audio frames held now.
-    var bufferedFrames: Int { lock.withLock { storedBytes / bytesPerFrame } }
+    var bufferedFrames: Int { state.withLock { $0.storedBytes / bytesPerFrame } }
 
     /// Frames thrown away so far to keep latency bounded.
-    var totalDroppedFrames: Int64 { lock.withLock { droppedFrames } }
+    var totalDroppedFrames: Int64 { state.withLock { $0.droppedFrames } }
 
     /// True once `end()` was called.
-    var isEnded: Bool { lock.withLock { ending } }
+    var isEnded: Bool { state.withLock { $0.ending } }
 
     /// True once `end()` was called and everything buffered has been pulled.
-    var isDrained: Bool { lock.withLock { ending && storedBytes == 0 } }
+    var isDrained: Bool { state.withLock { $0.ending && $0.storedBytes == 0 } }
 
     /// Adds interleaved PCM (whole frames); never blocks beyond a copy.
     func push(_ pcm: UnsafeRawBufferPointer) {
         let incoming = pcm.count - pcm.count % bytesPerFrame
         guard incoming > 0 else { return }
-        lock.withLock {
-            guard !ending else { return }
-            let capacityBytes = storage.count
+        state.withLock { state in
+            guard !state.ending else { return }
+            let capacityBytes = state.storage.count
             var source = pcm.baseAddress!
             var count = incoming
-            if storedBytes + count > capacityBytes {
+            if state.storedBytes + count > capacityBytes {
                 // Keep the newest audio, down to the target level.
                 let keep = targetFrames * bytesPerFrame
                 if count >= keep {
-                    droppedFrames += Int64((storedBytes + count - keep) / bytesPerFrame)
+                    state.droppedFrames += Int64((state.storedBytes + count - keep) / bytesPerFrame)
                     source += count - keep
                     count = keep
-                    readIndex = 0
-                    storedBytes = 0
+                    state.readIndex = 0
+                    state.storedBytes = 0
                 } else {
-                    let drop = storedBytes + count - keep
-                    droppedFrames += Int64(drop / bytesPerFrame)
-                    readIndex = (readIndex + drop) % capacityBytes
-                    storedBytes -= drop
+                    let drop = state.storedBytes + count - keep
+                    state.droppedFrames += Int64(drop / bytesPerFrame)
+                    state.readIndex = (state.readIndex + drop) % capacityBytes
+                    state.storedBytes -= drop
                 }
             }
-            var writeIndex = (readIndex + storedBytes) % capacityBytes
+            var writeIndex = (state.readIndex + state.storedBytes) % capacityBytes
             while count > 0 {
                 let run = min(count, capacityBytes - writeIndex)
-                storage.withUnsafeMutableBytes { ($0.baseAddress! + writeIndex).copyMemory(from: source, byteCount: run) }
+                state.storage.withUnsafeMutableBytes { ($0.baseAddress! + writeIndex).copyMemory(from: source, byteCount: run) }
                 source += run
                 count -= run
-                storedBytes += run
+                state.storedBytes += run
                 writeIndex = (writeIndex + run) % capacityBytes
             }
         }
@@ -106,30 +108,30 @@ final class PCMJitterBuffer: @unchecked Sendable {  // storage and indices insid
     /// while refilling. Returns the bytes taken.
     private func take(_ frames: Int, into destination: UnsafeMutableRawPointer?) -> Int {
         let wantedBytes = frames * bytesPerFrame
-        return lock.withLock { () -> Int in
-            if refilling {
-                guard storedBytes >= targetFrames * bytesPerFrame || (ending && storedBytes > 0) else { return 0 }
-                refilling = false
+        return state.withLock { (state) -> Int in
+            if state.refilling {
+                guard state.storedBytes >= targetFrames * bytesPerFrame || (state.ending && state.storedBytes > 0) else { return 0 }
+                state.refilling = false
             }
-            let available = min(wantedBytes, storedBytes)
+            let available = min(wantedBytes, state.storedBytes)
             if let destination {
                 var copied = 0
                 while copied < available {
-                    let run = min(available - copied, storage.count - (readIndex + copied) % storage.count)
-                    let from = (readIndex + copied) % storage.count
-                    storage.withUnsafeBytes { (destination + copied).copyMemory(from: $0.baseAddress! + from, byteCount: run) }
+                    let run = min(available - copied, state.storage.count - (state.readIndex + copied) % state.storage.count)
+                    let from = (state.readIndex + copied) % state.storage.count
+                    state.storage.withUnsafeBytes { (destination + copied).copyMemory(from: $0.baseAddress! + from, byteCount: run) }
                     copied += run
                 }
             }
-            readIndex = (readIndex + available) % storage.count
-            storedBytes -= available
-            if available < wantedBytes { refilling = true }
+            state.readIndex = (state.readIndex + available) % state.storage.count
+            state.storedBytes -= available
+            if available < wantedBytes { state.refilling = true }
             return available
         }
     }
 
     /// No more audio will come: what is buffered may be pulled below the target level.
     func end() {
-        lock.withLock { ending = true }
+        state.withLock { $0.ending = true }
     }
 }

@@ -16,7 +16,7 @@ import RadioModel
 /// starves. While the peer cannot be reached the audio that falls due is discarded, so that a peer
 /// that comes later gets what plays now, not a backlog. A peer that stops reading catches up on at
 /// most half the buffer when it reads again, and is skipped ahead to the present beyond that.
-public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stopping` inside `lock`; the peer on the writer thread only
+public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stopping`: Locked; the peer on the writer thread only
     /// How a paced sink buffers; the defaults suit Snapcast and local players.
     public struct Options: Sendable {
         /// The most audio held between the decoder and the peer, in seconds. The usual latency is half
@@ -33,8 +33,7 @@ public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stoppin
     private let finishTimeout: Double
     private let bufferSeconds: Double
     private let exited = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var stopping = false
+    private let stopping = Locked(false)
 
     /// Silence shorter than this after a dry buffer is jitter, not worth a message.
     private static let reportableSilence = 0.25
@@ -75,13 +74,13 @@ public final class PacedPCMSink: PCMConsumer, @unchecked Sendable {  // `stoppin
     public func finish() {
         buffer.end()
         if exited.wait(timeout: .now() + finishTimeout) == .timedOut {
-            lock.withLock { stopping = true }
+            stopping.withLock { $0 = true }
         } else {
             exited.signal()
         }
     }
 
-    private var isStopping: Bool { lock.withLock { stopping } }
+    private var isStopping: Bool { stopping.current }
 
     // MARK: Writer thread
 

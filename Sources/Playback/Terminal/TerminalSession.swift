@@ -7,11 +7,10 @@ import Glibc
 /// The terminal while the player's view is up: keys arrive one press at a time without echo, the
 /// view redraws in place, and the terminal is put back as it was when the player ends (also after
 /// Ctrl-C or SIGTERM, which end the player normally).
-public final class TerminalSession: @unchecked Sendable {  // drawn and read from the key loop; restore from anywhere
+public final class TerminalSession: @unchecked Sendable {  // drawn and read from the key loop; restore from anywhere (`restored`: Locked)
     private var saved = termios()
     private var drawnLines = 0
-    private let lock = NSLock()
-    private var restored = false
+    private let restored = Locked(false)
 
     /// Whether keys and a view make sense: both stdin and stdout are a terminal.
     public static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
@@ -33,7 +32,7 @@ public final class TerminalSession: @unchecked Sendable {  // drawn and read fro
 
     /// Puts the terminal back: settings, cursor, and the view left on screen above the prompt.
     public func restore() {
-        guard lock.withLock({ () -> Bool in
+        guard restored.withLock({ (restored) -> Bool in
             defer { restored = true }
             return !restored
         }) else { return }

@@ -12,16 +12,17 @@ import StreamInput
 /// Packet consumers are gated by each packet's time; a recorder that takes PCM (re-encoding, track
 /// splitting) by each decoded buffer's (`PCMEpisodeWindow`), because the fan-out decodes only for
 /// consumers that are `PCMConsumer`s.
-public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, ArrivalTimedConsumer, @unchecked Sendable {  // state, pending format and first sample inside `lock`
+public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, ArrivalTimedConsumer, @unchecked Sendable {  // state, pending format and first sample inside `progress`
     public let window: DateInterval
     let recorder: RecordingConsumer
     let clock: StreamWallClock
     private let onClose: @Sendable (EpisodeWindow) -> Void
-    let lock = NSLock()
-    // Guarded by `lock`.
-    private var state = State.waiting
-    private var pendingFormat: EncodedFormat?
-    private var firstSample: Date?
+    private struct Progress {
+        var state = State.waiting
+        var pendingFormat: EncodedFormat?
+        var firstSample: Date?
+    }
+    private let progress = Locked(Progress())
 
     enum State { case waiting, open, closed }
 
@@ -41,7 +42,7 @@ public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, Ar
     public var status: RecordingStatus { recorder.status }
 
     /// The wall-clock time of the first sample recorded; nil until the window opened.
-    public var firstSampleAt: Date? { lock.withLock { firstSample } }
+    public var firstSampleAt: Date? { progress.withLock { $0.firstSample } }
 
     public func handle(_ event: StreamEvent) {
         recorder.handle(event)
@@ -52,9 +53,9 @@ public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, Ar
     }
 
     public func begin(_ format: EncodedFormat) throws {
-        let forward = lock.withLock { () -> Bool in
-            if state == .waiting { pendingFormat = format }
-            return state == .open
+        let forward = progress.withLock { progress -> Bool in
+            if progress.state == .waiting { progress.pendingFormat = format }
+            return progress.state == .open
         }
         if forward { try (recorder as? PacketConsumer)?.begin(format) }
     }
@@ -62,7 +63,7 @@ public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, Ar
     public func consume(_ packet: EncodedPacket) throws {
         guard let packets = recorder as? PacketConsumer else { return }
         // A PCM-taking recorder's window is decided by the PCM; its packets follow it.
-        let isOpen = self is PCMEpisodeWindow ? lock.withLock { state == .open } : try pass(startingAt: clock.now)
+        let isOpen = self is PCMEpisodeWindow ? progress.withLock { $0.state == .open } : try pass(startingAt: clock.now)
         if isOpen { try packets.consume(packet) }
     }
 
@@ -71,14 +72,14 @@ public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, Ar
     /// Whether audio starting at `at` is recorded: opens the window at its first frame at or after
     /// the start (handing the recorder the run's format first), closes it at the end.
     func pass(startingAt at: Date) throws -> Bool {
-        let (open, format) = lock.withLock { () -> (Bool, EncodedFormat?) in
-            if state == .waiting, at >= window.start, at < window.end {
-                state = .open
-                firstSample = at
-                defer { pendingFormat = nil }
-                return (true, pendingFormat)
+        let (open, format) = progress.withLock { progress -> (Bool, EncodedFormat?) in
+            if progress.state == .waiting, at >= window.start, at < window.end {
+                progress.state = .open
+                progress.firstSample = at
+                defer { progress.pendingFormat = nil }
+                return (true, progress.pendingFormat)
             }
-            return (state == .open && at < window.end, nil)
+            return (progress.state == .open && at < window.end, nil)
         }
         if let format { try (recorder as? PacketConsumer)?.begin(format) }
         if !open, at >= window.end { close() }
@@ -86,9 +87,9 @@ public class EpisodeWindow: RecordingConsumer, PacketConsumer, TitleConsumer, Ar
     }
 
     private func close() {
-        let first = lock.withLock { () -> Bool in
-            defer { state = .closed }
-            return state != .closed
+        let first = progress.withLock { progress -> Bool in
+            defer { progress.state = .closed }
+            return progress.state != .closed
         }
         guard first else { return }
         recorder.finish()

@@ -11,12 +11,14 @@ import StreamInput
 /// extrapolation runs ahead of this machine's clock (a server's burst of recent audio on connecting)
 /// the anchor moves to now; a reconnect or a gap starts it afresh.
 /// Feed it the pipeline's events (on the decode thread, in order with the audio); read it from consumers.
-public final class StreamWallClock: @unchecked Sendable {  // the anchor inside `lock`
+public final class StreamWallClock: Sendable {
     private let mediaTime: @Sendable () -> Double
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var anchor: (date: Date, mediaTime: Double)?
-    private var fromStream = false
+    /// The anchor, and whether the stream's own clock set it.
+    private struct State {
+        var anchor: (date: Date, mediaTime: Double)?
+        var fromStream = false
+    }
+    private let state = Locked(State())
 
     /// `mediaTime` is the pipeline's seconds of audio delivered so far.
     public init(mediaTime: @escaping @Sendable () -> Double) {
@@ -24,14 +26,14 @@ public final class StreamWallClock: @unchecked Sendable {  // the anchor inside 
     }
 
     public func note(_ event: StreamEvent) {
-        lock.withLock {
+        state.withLock { state in
             switch event {
             case .programDateTime(let mark):
                 guard let at = mark.mediaTime else { return }
-                anchor = (mark.date, at)
-                fromStream = true
+                state.anchor = (mark.date, at)
+                state.fromStream = true
             case .connected, .gap:
-                if !fromStream { anchor = nil }
+                if !state.fromStream { state.anchor = nil }
             default: break
             }
         }
@@ -40,12 +42,12 @@ public final class StreamWallClock: @unchecked Sendable {  // the anchor inside 
     public var now: Date {
         let media = mediaTime()
         let wall = Date()
-        return lock.withLock {
-            if let anchor {
+        return state.withLock { state in
+            if let anchor = state.anchor {
                 let extrapolated = anchor.date.addingTimeInterval(media - anchor.mediaTime)
-                if fromStream || extrapolated <= wall { return extrapolated }
+                if state.fromStream || extrapolated <= wall { return extrapolated }
             }
-            anchor = (wall, media)
+            state.anchor = (wall, media)
             return wall
         }
     }

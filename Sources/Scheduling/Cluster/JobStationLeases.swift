@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import RadioModel
 
 /// The stations this daemon's runtime jobs use, held with the episodes' station leases. Sharing a
 /// database, a station then has one connection in the cluster, whether an episode or a job opened it:
@@ -8,10 +8,10 @@ import Synchronization
 public final class JobStationLeases: Sendable {
     private let leases: any EpisodeLeases
     /// Per station: its lease, and how many jobs here use it.
-    private let held = Mutex<[String: (lease: StationLease, jobs: Int)]>([:])
+    private let held = Locked<[String: (lease: StationLease, jobs: Int)]>([:])
     /// Whether an episode running here uses a lease (the scheduler's answer): the lease then stays when
     /// the station's last job ends.
-    private let episodesUse = Mutex<(@Sendable (StationLease) -> Bool)?>(nil)
+    private let episodesUse = Locked<(@Sendable (StationLease) -> Bool)?>(nil)
 
     public init(leases: any EpisodeLeases) {
         self.leases = leases

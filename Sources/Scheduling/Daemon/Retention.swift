@@ -78,7 +78,7 @@ public struct RetentionStatus: Codable, Sendable {
 /// Runs retention for the daemon: the rules' limits after each episode, on start and on each
 /// sweep, and `--min-free` on each sweep. One at a time (the scheduler's loop and the recorders'
 /// threads both call it), and it keeps the latest deletions for the status.
-final class RetentionKeeper: @unchecked Sendable {  // `recent` and every run inside `lock`
+final class RetentionKeeper: @unchecked Sendable {  // `recent`, and every run, inside `recent`'s lock
     /// How many deletions the status shows.
     static let remembered = 20
 
@@ -87,8 +87,7 @@ final class RetentionKeeper: @unchecked Sendable {  // `recent` and every run in
     private let minimumFree: MinimumFreeSpace?
     private let recordings: URL
     private let log: @Sendable (DaemonEvent) -> Void
-    private let lock = NSLock()
-    private var recent: [RecordingDeletion] = []
+    private let recent = Locked<[RecordingDeletion]>([])
 
     init(store: any ScheduleStorage, index: any RecordingsIndexing, minFree: ByteSize?, recordings: URL,
          log: @escaping @Sendable (DaemonEvent) -> Void) {
@@ -101,8 +100,8 @@ final class RetentionKeeper: @unchecked Sendable {  // `recent` and every run in
 
     /// The rules' `--keep` and `--keep-days`.
     func apply(to rules: [ScheduleRule], now: Date) {
-        lock.withLock {
-            do { note(try Retention.apply(to: rules, store: store, index: index, now: now)) } catch { failed(error) }
+        recent.withLock { recent in
+            do { note(try Retention.apply(to: rules, store: store, index: index, now: now), in: &recent) } catch { failed(error) }
         }
     }
 
@@ -115,18 +114,18 @@ final class RetentionKeeper: @unchecked Sendable {  // `recent` and every run in
     /// `--min-free`.
     func makeRoom(now: Date) {
         guard let minimumFree else { return }
-        lock.withLock {
-            do { note(try minimumFree.reclaim(from: index, now: now)) } catch { failed(error) }
+        recent.withLock { recent in
+            do { note(try minimumFree.reclaim(from: index, now: now), in: &recent) } catch { failed(error) }
         }
     }
 
     var status: RetentionStatus {
         RetentionStatus(minFree: minimumFree?.minimum.bytes, freeBytes: DiskSpace.free(at: recordings),
-                        lastDeletions: lock.withLock { recent })
+                        lastDeletions: recent.current)
     }
 
-    /// Inside `lock`.
-    private func note(_ deletions: [RecordingDeletion]) {
+    /// Inside `recent`'s lock.
+    private func note(_ deletions: [RecordingDeletion], in recent: inout [RecordingDeletion]) {
         for deletion in deletions {
             log(DaemonEvent(.recordingDeleted, station: deletion.station, message: deletion.logLine))
         }

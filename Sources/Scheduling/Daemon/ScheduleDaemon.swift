@@ -82,7 +82,7 @@ public struct DaemonStatus: Codable, Sendable {
 /// renews its leases every few seconds, takes over the episodes of a daemon whose leases expired
 /// (recording the rest as a further part), and stops an episode whose lease it lost without writing
 /// its outcome (fencing).
-public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reloadRequested`, `running`, `held`, `fenced` inside `lock`; rules, due times and renewal on the loop thread only
+public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reloadRequested`, `running`, `held`, `fenced`, `unfinished` inside `state`; rules, due times and renewal on the loop thread only
     public struct Options: Sendable {
         /// Seconds before a window opens that its station is connected.
         public var preroll: Double = 3
@@ -118,17 +118,18 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     private let now: @Sendable () -> Date
     private let retention: RetentionKeeper
     private let wakeUp = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var stopping = false
-    private var reloadRequested = true
-    private var running: Set<Int64> = []
-    /// The lease each running episode was claimed with (with `leases` only).
-    private var held: [Int64: StationLease] = [:]
-    /// Running episodes whose lease was lost: stopped, and their outcome not written.
-    private var fenced: Set<Int64> = []
-    /// Journals of parts that could not be finalised (a full disk), and how often that was tried again.
-    private var unfinished: [URL: Int] = [:]
+    private struct State {
+        var stopping = false
+        var reloadRequested = true
+        var running: Set<Int64> = []
+        /// The lease each running episode was claimed with (with `leases` only).
+        var held: [Int64: StationLease] = [:]
+        /// Running episodes whose lease was lost: stopped, and their outcome not written.
+        var fenced: Set<Int64> = []
+        /// Journals of parts that could not be finalised (a full disk), and how often that was tried again.
+        var unfinished: [URL: Int] = [:]
+    }
+    private let state = Locked(State())
     private let startedAt = Date()
     // Loop thread only.
     private var rules: [Int64: ScheduleRule] = [:]
@@ -170,7 +171,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             let drift = wall.timeIntervalSince(lastWall) - Double(monotonic - lastMonotonic) / 1e9
             if abs(drift) > options.jumpTolerance {
                 log(DaemonEvent(.clockJumped, message: String(format: "the wall clock jumped %+.1f s", drift)))
-                lock.withLock { reloadRequested = true }
+                state.withLock { $0.reloadRequested = true }
             }
             (lastWall, lastMonotonic) = (wall, monotonic)
             do {
@@ -184,18 +185,18 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             let nextWake = nextDue.values.min().map { max(0.01, $0.timeIntervalSince(now())) } ?? options.tick
             _ = wakeUp.wait(timeout: .now() + min(options.tick, nextWake))
         }
-        for id in lock.withLock({ running }) { recorder.stop(episodeID: id) }
-        while !lock.withLock({ running.isEmpty }) { Thread.sleep(forTimeInterval: 0.05) }
+        for id in state.withLock({ $0.running }) { recorder.stop(episodeID: id) }
+        while !state.withLock({ $0.running.isEmpty }) { Thread.sleep(forTimeInterval: 0.05) }
     }
 
     public func stop() {
-        lock.withLock { stopping = true }
+        state.withLock { $0.stopping = true }
         wakeUp.signal()
     }
 
     /// Re-reads the rules now (SIGHUP, `onair schedule` poking the control channel).
     public func wake() {
-        lock.withLock { reloadRequested = true }
+        state.withLock { $0.reloadRequested = true }
         wakeUp.signal()
     }
 
@@ -210,17 +211,17 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     public var leasesHeld: Int { holding.count }
 
     /// The leases of the episodes running here whose lease was not lost.
-    private var holding: Set<StationLease> { lock.withLock { Set(held.filter { !fenced.contains($0.key) }.values) } }
+    private var holding: Set<StationLease> { state.withLock { state in Set(state.held.filter { !state.fenced.contains($0.key) }.values) } }
 
-    private var isStopping: Bool { lock.withLock { stopping } }
+    private var isStopping: Bool { state.withLock { $0.stopping } }
 
     // MARK: Loop thread
 
     private func tick(at instant: Date) throws {
         let counter = try store.changeCounter()
-        let reload = lock.withLock { () -> Bool in
-            defer { reloadRequested = false }
-            return reloadRequested
+        let reload = state.withLock { state -> Bool in
+            defer { state.reloadRequested = false }
+            return state.reloadRequested
         }
         if reload || counter != lastChangeCounter {
             lastChangeCounter = counter
@@ -257,7 +258,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         try store.episodes(of: occurrences.sorted { ($0.rule.id!, $0.occurrence.start) < ($1.rule.id!, $1.occurrence.start) },
                            creatingAs: .scheduled, reason: nil)
         var due: [(episode: Episode, rule: ScheduleRule)] = []
-        for episode in try store.episodes(status: .scheduled) where !lock.withLock({ running.contains(episode.id!) }) {
+        for episode in try store.episodes(status: .scheduled) where !state.withLock({ $0.running.contains(episode.id!) }) {
             if let rule = rules[episode.ruleID], try isNoLongerListed(episode, of: rule) {
                 // The guide moved or dropped this broadcast before it began: its new time is an episode of its own.
                 try store.delete(episode)
@@ -272,7 +273,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             // All at once, in one transaction: another daemon has some of them, or their stations; or this one is full.
             let claimed = try leases.claim(due.map(\.episode))
             due = due.filter { claimed[$0.episode.id!] != nil }
-            lock.withLock { for (episode, _) in due { held[episode.id!] = claimed[episode.id!] } }
+            state.withLock { state in for (episode, _) in due { state.held[episode.id!] = claimed[episode.id!] } }
         }
         try start(due, at: instant)
     }
@@ -297,7 +298,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             log(DaemonEvent(.rulesRemoved, message: removed.sorted().map(String.init).joined(separator: ",")))
         }
         // Episodes of removed rules stop; their rows went with the rule.
-        for id in lock.withLock({ running }) where (try? store.episode(id: id)) == nil { recorder.stop(episodeID: id) }
+        for id in state.withLock({ $0.running }) where (try? store.episode(id: id)) == nil { recorder.stop(episodeID: id) }
     }
 
     /// Starts recording these episodes (claimed, with a shared database): their new state written in one
@@ -334,14 +335,14 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
                 try renew(leases)
                 lastRenewal = now()
             }
-            lock.withLock { _ = running.insert(id) }
+            state.withLock { _ = $0.running.insert(id) }
             log(DaemonEvent(.episodeStarted, episode: job.episode, message: job.episode.reason))
             do {
                 try recorder.record(job) { [self] outcome in
                     finished(id, rule: rule, outcome)
                 }
             } catch {
-                lock.withLock { _ = running.remove(id) }
+                state.withLock { _ = $0.running.remove(id) }
                 try mark(job.episode, .failed, reason: "\(error)")
                 releaseLease(of: id)
             }
@@ -351,18 +352,18 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     /// Tries again the parts that could not be finalised, most often for want of room that there may be now;
     /// what it finishes joins its episode. Silent until it gives up: the episode's note told the failure.
     private func finishUnfinished() throws {
-        let journals = lock.withLock { Array(unfinished.keys) }
+        let journals = state.withLock { Array($0.unfinished.keys) }
         var finished: [FinishedRecording] = []
         for journal in journals {
             switch Result(catching: { () throws(RecordingError) in try finaliser.finalise(journal: journal) }) {
             case .success(let part):
                 finished.append(part)
                 log(DaemonEvent(.recovered, files: [part.file]))
-                lock.withLock { unfinished[journal] = nil }
+                state.withLock { $0.unfinished[journal] = nil }
             case .failure(let error):
-                let tries = lock.withLock { () -> Int in
-                    let tries = (unfinished[journal] ?? 0) + 1
-                    unfinished[journal] = tries < Self.unfinishedTries && FileManager.default.fileExists(atPath: journal.path) ? tries : nil
+                let tries = state.withLock { state -> Int in
+                    let tries = (state.unfinished[journal] ?? 0) + 1
+                    state.unfinished[journal] = tries < Self.unfinishedTries && FileManager.default.fileExists(atPath: journal.path) ? tries : nil
                     return tries
                 }
                 if tries == Self.unfinishedTries {
@@ -375,7 +376,7 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
 
     /// A part that could not be finalised (a full disk), to try again at each retention sweep.
     public func finishLater(_ journal: URL) {
-        lock.withLock { unfinished[journal] = unfinished[journal] ?? 0 }
+        state.withLock { $0.unfinished[journal] = $0.unfinished[journal] ?? 0 }
     }
 
     /// From the recorder's thread.
@@ -383,16 +384,16 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         outcome.unfinished.forEach(finishLater)
         defer {
             releaseLease(of: id)
-            lock.withLock { _ = running.remove(id) }
+            state.withLock { _ = $0.running.remove(id) }
         }
         // Read once, before any transaction (the index may share the schedule's connection).
         let indexed = (try? index.all()) ?? []
         noteGapBefore(outcome.files, of: id, indexed: indexed)
         let starts = Dictionary(indexed.map { ($0.file, $0.startUTC) }, uniquingKeysWith: { first, _ in first })
-        if let lease = lock.withLock({ held[id] }), let leases {
+        if let lease = state.withLock({ $0.held[id] }), let leases {
             // Fencing: another daemon took this station over; what it records is the episode's now. (With
             // the database out of reach the lease cannot be checked, and the outcome cannot be written either.)
-            let kept = lock.withLock { !fenced.contains(id) } && ((try? leases.holds(lease)) ?? true)
+            let kept = state.withLock { !$0.fenced.contains(id) } && ((try? leases.holds(lease)) ?? true)
             guard kept else {
                 // Its part is the episode's all the same: attached (nothing else of the episode changed),
                 // so the episode lists every part the index holds.
@@ -462,9 +463,9 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     /// Gives the episode's station lease up once no other episode here records that station.
     private func releaseLease(of id: Int64) {
         guard let leases else { return }
-        let lease = lock.withLock { () -> StationLease? in
-            let lease = held.removeValue(forKey: id), wasFenced = fenced.remove(id) != nil
-            guard let lease, !wasFenced, !held.values.contains(lease) else { return nil }
+        let lease = state.withLock { state -> StationLease? in
+            let lease = state.held.removeValue(forKey: id), wasFenced = state.fenced.remove(id) != nil
+            guard let lease, !wasFenced, !state.held.values.contains(lease) else { return nil }
             return lease
         }
         // A runtime job here still has the station open.
@@ -493,9 +494,9 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
         let lost = try leases.renew(holding.union(jobStations?.current ?? []))
         guard !lost.isEmpty else { return }
         jobStations?.forget(lost)
-        let stopped = lock.withLock { () -> [Int64] in
-            let ids = held.filter { lost.contains($0.value) }.map(\.key)
-            fenced.formUnion(ids)
+        let stopped = state.withLock { state -> [Int64] in
+            let ids = state.held.filter { lost.contains($0.value) }.map(\.key)
+            state.fenced.formUnion(ids)
             return ids
         }
         for id in stopped {
@@ -511,14 +512,14 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
     /// when it starts again. The rest of the window is recorded as a part of its own.
     private func takeOverOrphans(_ leases: any EpisodeLeases, at instant: Date) throws {
         let candidates = try leases.orphaned().filter { orphan in
-            rules[orphan.episode.ruleID] != nil && !lock.withLock { running.contains(orphan.episode.id!) }
+            rules[orphan.episode.ruleID] != nil && !state.withLock { $0.running.contains(orphan.episode.id!) }
         }
         guard !candidates.isEmpty else { return }
         // Claimed all at once, as due episodes are.
         let claimedLeases = try leases.claim(candidates.map(\.episode))
         let claimed = candidates.filter { claimedLeases[$0.episode.id!] != nil }
         guard !claimed.isEmpty else { return }
-        lock.withLock { for orphan in claimed { held[orphan.episode.id!] = claimedLeases[orphan.episode.id!] } }
+        state.withLock { state in for orphan in claimed { state.held[orphan.episode.id!] = claimedLeases[orphan.episode.id!] } }
         let ids = Set(claimed.map { $0.episode.id! })
         let holderFolders = claimed.compactMap { $0.holder?.recordings }.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let parts = finishLeftoverJournals(in: journalFolders(of: claimed.compactMap { rules[$0.episode.ruleID] }) + holderFolders,

@@ -4,16 +4,18 @@ import RadioModel
 /// One unbroken run of audio bytes from upstream. A reconnect starts a new run, and so does an HLS
 /// discontinuity or gap, so the demuxer starts afresh on a clean stream start instead of parsing
 /// across the seam.
-public final class IngestRun: @unchecked Sendable {  // titles and program-date-times inside `lock`; the rest immutable
+public final class IngestRun: Sendable {
     /// 1 for the first connection, then counting up.
     public let number: Int
     public let connection: ConnectionInfo
     public let queue: ByteQueue
     /// The gap since the previous run ended; nil for the first run.
     public let precedingGap: Gap?
-    private let lock = NSLock()
-    private var titles: [TitleChange] = []
-    private var programDateTimes: [ProgramDateTime] = []
+    private struct State {
+        var titles: [TitleChange] = []
+        var programDateTimes: [ProgramDateTime] = []
+    }
+    private let state = Locked(State())
     private let rejectHandler: @Sendable (String) -> Void
     private let playingHandler: (@Sendable () -> Void)?
 
@@ -26,18 +28,18 @@ public final class IngestRun: @unchecked Sendable {  // titles and program-date-
     /// Seconds of audio decoded from a run after which the connection counts as good.
     public static let playingAfterSeconds = 1.0
 
-    func add(_ title: TitleChange) { lock.withLock { titles.append(title) } }
+    func add(_ title: TitleChange) { state.withLock { $0.titles.append(title) } }
 
-    func add(_ mark: ProgramDateTime) { lock.withLock { programDateTimes.append(mark) } }
+    func add(_ mark: ProgramDateTime) { state.withLock { $0.programDateTimes.append(mark) } }
 
     /// Removes and returns the titles that take effect at or before `audioByteOffset`.
     public func takeTitles(upTo audioByteOffset: Int64) -> [TitleChange] {
-        lock.withLock { Self.take(from: &titles, upTo: audioByteOffset, position: \.audioByteOffset) }
+        state.withLock { Self.take(from: &$0.titles, upTo: audioByteOffset, position: \.audioByteOffset) }
     }
 
     /// Removes and returns the program-date-times of segments that start at or before `audioByteOffset`.
     public func takeProgramDateTimes(upTo audioByteOffset: Int64) -> [ProgramDateTime] {
-        lock.withLock { Self.take(from: &programDateTimes, upTo: audioByteOffset, position: \.byteOffset) }
+        state.withLock { Self.take(from: &$0.programDateTimes, upTo: audioByteOffset, position: \.byteOffset) }
     }
 
     private static func take<Mark>(from marks: inout [Mark], upTo offset: Int64, position: KeyPath<Mark, Int64>) -> [Mark] {
@@ -48,7 +50,7 @@ public final class IngestRun: @unchecked Sendable {  // titles and program-date-
 
     /// Titles not yet taken (at the end of a run they all apply).
     public func takeAllTitles() -> [TitleChange] {
-        lock.withLock { defer { titles = [] }; return titles }
+        state.withLock { state in defer { state.titles = [] }; return state.titles }
     }
 
     /// The consumer cannot use these bytes (not audio it can decode): drop the connection and retry.

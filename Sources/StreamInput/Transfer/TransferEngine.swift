@@ -28,16 +28,18 @@ public protocol TransferDelegate: AnyObject, Sendable {
 /// only the sockets that are ready (`curl_multi_socket_action`). With `curl_multi_poll` and
 /// `curl_multi_perform`, every wake-up polled and walked every transfer: at 1,000 recorded stations
 /// the network thread was half of the process's CPU, most of it in poll(2) over a thousand sockets.
-public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID`, `thread`, `wakePending` inside `lock`; the rest on the network thread only
+public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID`, `thread`, `wakePending` in `state`; the rest on the network thread only
     public static let shared = TransferEngine()
 
-    // Guarded by `lock`: the only state other threads touch.
-    private let lock = NSLock()
-    private var commands: [() -> Void] = []
-    private var nextID: UInt64 = 0
-    private var thread: Thread?
-    /// The eventfd has been signalled and the commands have not been taken since.
-    private var wakePending = false
+    /// The only state other threads touch.
+    private struct State {
+        var commands: [() -> Void] = []
+        var nextID: UInt64 = 0
+        var thread: Thread?
+        /// The eventfd has been signalled and the commands have not been taken since.
+        var wakePending = false
+    }
+    private let state = Locked(State())
 
     // Network thread only (curl calls its callbacks there too).
     private let multi: UnsafeMutableRawPointer
@@ -75,7 +77,7 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
     /// Starts a transfer; the delegate hears of it on the network thread.
     @discardableResult
     public func start(_ request: TransferRequest, delegate: TransferDelegate) -> TransferID {
-        let id = lock.withLock { nextID += 1; return TransferID(raw: nextID) }
+        let id = state.withLock { state in state.nextID += 1; return TransferID(raw: state.nextID) }
         submit { [unowned self] in self.add(id: id, request: request, delegate: delegate) }
         return id
     }
@@ -121,7 +123,7 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
     /// must never be called on the network thread or from Swift's cooperative pool.
     public func fetch(_ request: TransferRequest, maxBytes: Int,
                       stopAfterHead: @escaping @Sendable (ResponseHead) -> Bool = { _ in false }) throws -> HTTPResponse {
-        precondition(Thread.current !== lock.withLock({ thread }), "fetch would deadlock the network thread")
+        precondition(Thread.current !== state.withLock({ $0.thread }), "fetch would deadlock the network thread")
         let outcome = FetchOutcome()
         load(request, maxBytes: maxBytes, stopAfterHead: stopAfterHead) { outcome.set($0) }
         return try outcome.wait().get()
@@ -130,16 +132,16 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
     // MARK: Network thread
 
     private func submit(_ command: @escaping () -> Void) {
-        lock.withLock {
-            commands.append(command)
-            if thread == nil {
+        state.withLock { state in
+            state.commands.append(command)
+            if state.thread == nil {
                 let thread = Thread { [unowned self] in self.runLoop() }
                 thread.name = "onair-network"
-                self.thread = thread
+                state.thread = thread
                 thread.start()
             }
-            guard !wakePending else { return }
-            wakePending = true
+            guard !state.wakePending else { return }
+            state.wakePending = true
             var one: UInt64 = 1
             _ = write(wakeEvent, &one, 8)
         }
@@ -149,7 +151,7 @@ public final class TransferEngine: @unchecked Sendable {  // `commands`, `nextID
         var running: Int32 = 0
         var ready = [epoll_event](repeating: epoll_event(), count: 256)
         while true {
-            for command in lock.withLock({ () -> [() -> Void] in defer { commands = []; wakePending = false }; return commands }) {
+            for command in state.withLock({ (state) -> [() -> Void] in defer { state.commands = []; state.wakePending = false }; return state.commands }) {
                 command()
             }
             fireDueTimers()
