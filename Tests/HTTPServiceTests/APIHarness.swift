@@ -43,7 +43,9 @@ final class APIHarness {
         let stationJSON = try JSONSerialization.jsonObject(with: JSONEncoder().encode(station))
         try JSONSerialization.data(withJSONObject: ["version": 1, "stations": [stationJSON]]).write(to: shipped)
         let paths = paths
-        let catalogue: @Sendable () throws -> Catalogue = { try Catalogue.load(shippedURL: shipped, userURL: paths.userCatalogueURL) }
+        // As the daemon reads it: again only when a file changed.
+        let reader = CatalogueReader(shippedURL: shipped, userURL: paths.userCatalogueURL)
+        let catalogue: @Sendable () throws -> Catalogue = { try reader.read() }
         let log = log
         var options = options
         options.sharedDatabase = try TestDatabase.postgresURL().map { try PostgresLocation(url: $0) }

@@ -36,6 +36,11 @@ final class APITests: XCTestCase {
         XCTAssertEqual(created.status, 201, created.text)
         XCTAssertEqual((try harness.get("/api/v1/stations").json["stations"] as? [Any])?.count, 2, "the catalogue now has it")
         XCTAssertTrue(FileManager.default.fileExists(atPath: harness.paths.userCatalogueURL.path))
+        // Edited by hand, to the same size: the list (encoded once per catalogue) says what the file now says.
+        let edited = try String(contentsOf: harness.paths.userCatalogueURL, encoding: .utf8).replacingOccurrences(of: "My Radio", with: "Me Radio")
+        try edited.write(to: harness.paths.userCatalogueURL, atomically: false, encoding: .utf8)
+        XCTAssertEqual((try harness.get("/api/v1/stations").json["stations"] as? [[String: Any]])?.compactMap { $0["name"] as? String },
+                       ["Me Radio", "Tone FM"])
         XCTAssertEqual(try harness.request("POST", "/api/v1/stations", json: added).status, 409, "the id is taken")
         XCTAssertEqual(try harness.request("POST", "/api/v1/stations", body: Data("{not json".utf8)).status, 400)
         var invalid = added

@@ -76,8 +76,13 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 /// JSON replies in onair's encoding (ISO 8601 dates, sorted keys).
 enum JSONResponse {
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        make(encoded: ByteBuffer(bytes: OnairJSON.data(value)), status: status)
+    }
+
+    /// A reply of JSON encoded before.
+    static func make(encoded body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
         Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: OnairJSON.data(value))))
+                 body: ResponseBody(byteBuffer: body))
     }
 }
 

@@ -28,6 +28,7 @@ public struct APIRoute: Sendable {
 struct API: Sendable {
     let facade: DaemonFacade
     let live: LiveMounts
+    let encodedStations = EncodedStationList()
 
     var routes: [APIRoute] {
         stationRoutes + directoryRoutes + jobRoutes + scheduleRoutes + recordingRoutes + statusRoutes + guideRoutes + podcastRoutes

@@ -11,7 +11,9 @@ extension API {
             APIRoute(.get, "/api/v1/stations") { request, _ in
                 let query = request.uri.queryParameters["q"].map(String.init) ?? ""
                 return try await perform { daemon in
-                    JSONResponse.make(StationList(stations: try daemon.loadCatalogue().search(query)))
+                    let catalogue = try daemon.loadCatalogue()
+                    guard query.isEmpty else { return JSONResponse.make(StationList(stations: catalogue.search(query))) }
+                    return JSONResponse.make(encoded: encodedStations.body(for: catalogue.stations))
                 }
             },
             APIRoute(.post, "/api/v1/stations") { request, _ in
@@ -43,4 +45,19 @@ extension API {
 
 struct StationList: Encodable {
     let stations: [Station]
+}
+
+/// The whole station list, encoded once per catalogue: encoding its JSON was most of what the route cost
+/// (BENCHMARKS.md, api-latency), and the catalogue changes only when one of its files does. Told apart by
+/// the stations themselves: an unchanged catalogue is `CatalogueReader`'s same array, which compares equal
+/// at once (arrays sharing storage); a changed one compares unequal and is encoded afresh.
+final class EncodedStationList: Sendable {
+    private let last = Locked<(stations: [Station], body: ByteBuffer)?>(nil)
+
+    func body(for stations: [Station]) -> ByteBuffer {
+        if let last = last.current, last.stations == stations { return last.body }
+        let body = ByteBuffer(bytes: OnairJSON.data(StationList(stations: stations)))
+        last.withLock { $0 = (stations, body) }
+        return body
+    }
 }
