@@ -50,12 +50,11 @@ final class OpenAPITests: XCTestCase {
         let made = harness.home.file("OpenAPIDocument.swift")
         let result = try ProcessRunner.run("python3", [root.appendingPathComponent("scripts/openapi/embed").path, "--output", made.path])
         XCTAssertTrue(result.succeeded, result.stderrText + " (scripts/setup installs PyYAML)")
-        let fresh = try String(contentsOf: made, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        let committed = try String(contentsOf: root.appendingPathComponent("Sources/HTTPService/OpenAPI/OpenAPIDocument.swift"), encoding: .utf8)
-            .split(separator: "\n", omittingEmptySubsequences: false)
+        let fresh = Array(try String(contentsOf: made, encoding: .utf8))
+        let committed = Array(try String(contentsOf: root.appendingPathComponent("Sources/HTTPService/OpenAPI/OpenAPIDocument.swift"), encoding: .utf8))
         let differing = (0..<max(fresh.count, committed.count)).first { $0 >= fresh.count || $0 >= committed.count || fresh[$0] != committed[$0] }
-        XCTAssertNil(differing, "OpenAPIDocument.swift is not what scripts/openapi/embed makes of openapi.yaml (run it): line "
-                     + "\((differing ?? 0) + 1) would be: \(differing.flatMap { $0 < fresh.count ? String(fresh[$0]) : nil } ?? "(none)")")
+        let around = differing.map { String(fresh[max(0, $0 - 60)..<min(fresh.count, $0 + 60)]) } ?? ""
+        XCTAssertNil(differing, "OpenAPIDocument.swift is not what scripts/openapi/embed makes of openapi.yaml (run it); it would say: …\(around)…")
     }
 
     func testSchemathesisFindsNoFailureAgainstTheDocument() throws {
