@@ -456,6 +456,30 @@ final class ScheduleDaemonTests: XCTestCase {
         XCTAssertEqual(indexed, Set(parts.map(\.path)), "both parts are in the index")
     }
 
+    /// A window that ends while the daemon is down: its part is finalised on restart, and the episode says how much
+    /// of its end no file holds (no gap inside a file can).
+    func testAWindowThatEndedWhileTheDaemonWasDownSaysHowMuchOfItsEndIsMissing() throws {
+        let icecast = try startIcecast(mount: "/end.mp3")
+        defer { icecast.stop() }
+        var daemon = try startDaemon()
+        let start = wholeSecond(in: 2)
+        try addOnce(icecast.url(mount: "/end.mp3").absoluteString, at: start, seconds: 7)
+        Thread.sleep(forTimeInterval: max(0, start.timeIntervalSinceNow) + 3)
+        kill(daemon.pid, SIGKILL)
+        XCTAssertTrue(daemon.waitForExit(timeout: 5))
+        Thread.sleep(forTimeInterval: max(0, start.addingTimeInterval(8).timeIntervalSinceNow))
+        daemon = try startDaemon()
+
+        let episode = try XCTUnwrap(try waitUntilFinished(count: 1, timeout: 30).first)
+        XCTAssertEqual(episode["status"] as? String, "done", "\(episode)")
+        let reason = try XCTUnwrap(episode["reason"] as? String)
+        let missing = try XCTUnwrap(reason.firstMatch(of: /the daemon stopped during the recording; its last (\d+) s were not recorded/), reason)
+        let part = try XCTUnwrap(files(of: episode).first)
+        XCTAssertEqual(try FFprobe.decodeErrors(part), 0)
+        // What the part holds and what is said missing make up the window, to the second it is told in.
+        XCTAssertEqual(Double(missing.1)! + (try FFprobe.decodePCM(part).duration), 7, accuracy: 1.5, reason)
+    }
+
     func testALateHLSProgrammeIsBackFilledFromItsStartByProgramDateTime() throws {
         // A 60-segment window of 1 s segments; 24 s in, a programme that began 20 s ago is still in it.
         let encoder = try LiveHLSEncoder(frequency: 440, listSize: 60)

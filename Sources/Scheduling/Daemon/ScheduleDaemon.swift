@@ -595,11 +595,21 @@ public final class ScheduleDaemon: @unchecked Sendable {  // `stopping`, `reload
             episode.reason = reason
         } else {
             episode.status = episode.files.isEmpty ? .failed : .done
-            episode.reason = "the daemon stopped during the recording"
+            episode.reason = "the daemon stopped during the recording" + (try missingEnd(of: episode).map { "; its last \($0) s were not recorded" } ?? "")
         }
         try store.update(episode)
         log(DaemonEvent(.episodeRecovered, episode: episode, message: episode.reason, files: episode.files))
         return episode
+    }
+
+    /// Whole seconds between the end of what an episode's parts hold and the end of its window, when its
+    /// window ended while no daemon recorded it (nil when that is under a second): audio lost that no gap
+    /// inside a file can tell.
+    private func missingEnd(of episode: Episode) throws -> Int? {
+        let files = Set(episode.files)
+        guard !files.isEmpty, let recordedUntil = try index.all().filter({ files.contains($0.file) }).map(\.endUTC).max() else { return nil }
+        let missing = episode.windowEnd.timeIntervalSince(recordedUntil).rounded()
+        return missing >= 1 ? Int(missing) : nil
     }
 
     /// Attaches finished parts to the episodes their journals name, in the order they were recorded,
