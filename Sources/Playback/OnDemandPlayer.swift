@@ -154,8 +154,10 @@ public final class OnDemandPlayer: @unchecked Sendable {  // queue, requests, st
                     }
                 case .faster, .slower:
                     let step = action == .faster ? Self.speedStep : -Self.speedStep
-                    let wanted = min(Tempo.range.upperBound, max(Tempo.range.lowerBound, state.withLock { $0.speed } + step))
-                    state.withLock { $0.speed = wanted }
+                    let wanted = state.withLock { state in
+                        state.speed = min(Tempo.range.upperBound, max(Tempo.range.lowerBound, state.speed + step))
+                        return state.speed
+                    }
                     tempo = wanted == 1 ? nil : try Tempo(format: format, speed: wanted)
                 default: continue
                 }

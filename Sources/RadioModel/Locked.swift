@@ -4,7 +4,8 @@ import Foundation
 /// that several threads touch. An `NSLock` (a pthread mutex) rather than Synchronization's `Mutex`: on
 /// Linux `Mutex` locks with futex calls inside the Swift runtime, which ThreadSanitizer cannot see, so
 /// every value it guards was reported as a data race in CI's ThreadSanitizer stage (RELIABILITY.md).
-public final class Locked<Value>: @unchecked Sendable {  // `value` is only touched inside `lock`
+/// Sendable when what it holds is: a type that shares it is then checked by the compiler for what it keeps inside.
+public final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value
 
@@ -20,3 +21,5 @@ public final class Locked<Value>: @unchecked Sendable {  // `value` is only touc
     /// A copy of the value now.
     public var current: Value { lock.withLock { value } }
 }
+
+extension Locked: @unchecked Sendable where Value: Sendable {}  // `value` is only touched inside `lock`

@@ -9,7 +9,7 @@ import Glibc
 /// What `onair record` shows: for people, one line per event prefixed with the station, under a status
 /// line that is redrawn every second on a terminal (elapsed, size, title, gaps); for programs, JSON
 /// lines, each naming its station, with a progress event every few seconds.
-final class RecordingReporter: Sendable {
+final class RecordingReporter: @unchecked Sendable {  // `state` (with a DispatchSourceTimer, not Sendable on Linux) inside its lock
     private let json: Bool
     private let statusLine: Bool
     /// The recorders, their statuses, the timer and the status line.
