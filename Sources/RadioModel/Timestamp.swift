@@ -150,14 +150,56 @@ extension Timestamp {
 }
 
 extension Timestamp {
-    /// "2026-11-22T06:00:12.547Z": UTC with milliseconds, precise enough to cut audio at.
+    /// "2026-11-22T06:00:12.547Z": UTC with milliseconds, precise enough to cut audio at. By arithmetic on
+    /// the proleptic Gregorian calendar (days to a civil date, as in Howard Hinnant's `civil_from_days`):
+    /// every date the API sends goes through here, and a `Calendar` and `String(format:)` per date were a
+    /// third of the time a page of recordings took to answer (BENCHMARKS.md, api-latency).
     public static func format(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
-        let whole = Date(timeIntervalSince1970: Double(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient))
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: whole)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!,
-                      milliseconds - Int(whole.timeIntervalSince1970) * 1000)
+        // A Date counts from 2001 in a Double, so one made from a whole millisecond since 1970 can come back a
+        // hair below it (microseconds, far from 1970): within 10 µs of a millisecond is that millisecond.
+        let exact = date.timeIntervalSince1970 * 1000
+        let milliseconds = Int64(abs(exact - exact.rounded()) < 0.01 ? exact.rounded() : exact.rounded(.down))
+        let (seconds, millisecond) = floorDivision(milliseconds, 1000)
+        let (days, secondOfDay) = floorDivision(seconds, 86_400)
+        let (year, month, day) = civilDate(daysSince1970: days)
+        guard (0...9999).contains(year) else { return "\(year)-\(month)-\(day)T\(secondOfDay)s.\(millisecond)Z" }
+        var text = [UInt8]()
+        text.reserveCapacity(24)
+        func digits(_ value: Int64, _ count: Int, then separator: UInt8) {
+            var divisor: Int64 = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+            text.append(separator)
+        }
+        digits(year, 4, then: UInt8(ascii: "-"))
+        digits(month, 2, then: UInt8(ascii: "-"))
+        digits(day, 2, then: UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, 2, then: UInt8(ascii: ":"))
+        digits(secondOfDay / 60 % 60, 2, then: UInt8(ascii: ":"))
+        digits(secondOfDay % 60, 2, then: UInt8(ascii: "."))
+        digits(millisecond, 3, then: UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Quotient and remainder rounded towards minus infinity: a date before 1970 is still the day it falls in.
+    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
+    }
+
+    /// The Gregorian year, month and day of a count of days since 1970-01-01.
+    private static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468  // days since 0000-03-01: leap days fall at the end of each year so counted
+        let era = floorDivision(shifted, 146_097).quotient
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

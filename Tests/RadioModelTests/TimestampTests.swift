@@ -45,5 +45,29 @@ final class TimestampTests: XCTestCase {
         let date = try XCTUnwrap(Timestamp.parse("2026-11-22T06:00:12.547+0000"))
         XCTAssertEqual(Timestamp.format(date), "2026-11-22T06:00:12.547Z")
         XCTAssertEqual(Timestamp.format(Date(timeIntervalSince1970: 0)), "1970-01-01T00:00:00.000Z")
+        XCTAssertEqual(Timestamp.format(Date(timeIntervalSince1970: -0.001)), "1969-12-31T23:59:59.999Z")
+        XCTAssertEqual(Timestamp.format(try XCTUnwrap(Timestamp.parse("2024-02-29T23:59:59.5Z"))), "2024-02-29T23:59:59.500Z")
+    }
+
+    /// Arithmetic, not a calendar: held to Foundation's own Gregorian calendar on dates from 1601 to 2400
+    /// (leap centuries, month ends, before 1970), with their milliseconds.
+    func testFormatAgreesWithTheGregorianCalendar() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var state: UInt64 = 7  // a fixed sequence (Knuth's MMIX generator): the same 2,000 dates each run
+        func next() -> Int64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int64(state >> 20) % 25_213_939_200_000 - 11_644_473_600_000  // 1601 to 2400, in milliseconds
+        }
+        let interesting = [-11_644_473_600.0, -2_208_988_800.5, 951_782_399.999, 951_782_400, 4_107_542_400, 13_569_465_599.998]
+        let chosen = interesting.map { Int64(($0 * 1000).rounded()) } + (0..<2000).map { _ in next() }
+        for milliseconds in chosen {
+            let (second, millisecond) = (Int64((Double(milliseconds) / 1000).rounded(.down)), Int(((milliseconds % 1000) + 1000) % 1000))
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: Double(second)))
+            let expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!, millisecond)
+            let seconds = Double(milliseconds) / 1000
+            XCTAssertEqual(Timestamp.format(date), expected, "\(seconds)")
+        }
     }
 }
