@@ -202,7 +202,7 @@ let package = Package(
             "SharedStore", "StreamInput",
         ]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Recording", "Store", "SharedStore", "RadioModel", "TestSupport"]),
-        .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore", "Store", "TestSupport"]),
+        .testTarget(name: "SharedStoreTests", dependencies: ["RadioModel", "SharedStore", "Store", "TestSupport"]),
         .testTarget(name: "PodcastsTests", dependencies: ["Podcasts"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "TestSupport"]),
         .testTarget(name: "GuideTests", dependencies: ["Guide", "RadioModel", "Store", "StreamInput", "TestSupport"]),

@@ -95,17 +95,24 @@ public struct PostgresSession {
     public func query(_ query: PostgresQuery) throws -> [PostgresRow] {
         // A server that stops answering (a partition that drops packets) would hold the caller until the
         // kernel gives the connection up, about 15 minutes: past `timeout` the answer is given up and the
-        // connection closed. (The answer's own promise: a statement sent on a connection closing under
-        // it is never answered by postgres-nio.)
+        // connection closed. A statement sent on a connection closing under it (a server restarting) is
+        // never answered by postgres-nio: the close is its answer. (The answer's own promise, which the
+        // first of the three completes.)
         let answer = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
         let watchdog = connection.eventLoop.scheduleTask(in: timeout) { [connection, timeout] in
             answer.fail(NoAnswer(timeout: timeout))
             connection.close().whenComplete { _ in }
         }
         defer { watchdog.cancel() }
+        connection.closeFuture.whenComplete { _ in answer.fail(ConnectionClosed()) }
         connection.query(query, logger: logger).cascade(to: answer)
         return Array(try answer.futureResult.wait().rows)
     }
+}
+
+/// The connection closed before the statement's answer came (the server restarted or ended the session).
+private struct ConnectionClosed: Error, CustomStringConvertible {
+    var description: String { "the server closed the connection" }
 }
 
 /// The server did not answer in time, to connect or to a statement.
@@ -160,9 +167,8 @@ public final class SharedDatabase: Sendable {
     public func transaction<T>(_ body: (PostgresSession) throws -> T) throws(StoreError) -> T {
         do {
             return try connection.withLock { connection in
-                let session = PostgresSession(connection: try open(&connection), logger: logger, timeout: timeout)
+                let session = try begin(&connection)
                 do {
-                    try session.query("BEGIN")
                     let result = try body(session)
                     try session.query("COMMIT")
                     return result
@@ -184,6 +190,24 @@ public final class SharedDatabase: Sendable {
         } catch {
             throw StoreError("database \(location): \(error)")
         }
+    }
+
+    /// A session with a transaction begun. The server may have ended the connection while it sat idle (a
+    /// restart), which shows only when it is used: when BEGIN finds it closed nothing has run yet, so it
+    /// begins once more on a new connection instead of failing the caller (the soak's PostgreSQL restarts
+    /// met this a few times an hour).
+    private func begin(_ connection: inout PostgresConnection?) throws -> PostgresSession {
+        for attempt in 1...2 {
+            let session = PostgresSession(connection: try open(&connection), logger: logger, timeout: timeout)
+            do {
+                try session.query("BEGIN")
+                return session
+            } catch {
+                if session.connection.isClosed || error is NoAnswer { connection = nil }
+                guard attempt == 1, session.connection.isClosed, !(error is NoAnswer) else { throw error }
+            }
+        }
+        preconditionFailure("the second attempt returns or throws")
     }
 
     /// Applies, in order, the migrations not applied yet, each in its own transaction. The same
@@ -230,6 +254,10 @@ public final class SharedDatabase: Sendable {
            let io = failure.connectionErrors.lazy.compactMap({ $0.error as? IOError }).first {
             return "cannot connect: \(String(cString: strerror(io.errnoCode)))"
         }
+        // A closed connection wraps what closed it, often the server's own error ("terminating connection due to
+        // administrator command"); PSQLError's description would hide it.
+        if let inner = error.underlying as? PSQLError { return describe(inner) }
+        if error.code == .serverClosedConnection || error.code == .clientClosedConnection { return ConnectionClosed().description }
         if let underlying = error.underlying { return "\(underlying)" }
         return "\(error.code)"
     }
