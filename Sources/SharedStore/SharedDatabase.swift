@@ -86,27 +86,64 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
 
 /// A statement's rows, and a way to run more statements in the same transaction.
 public struct PostgresSession {
-    fileprivate let connection: PostgresConnection
+    fileprivate let live: LiveConnection
     fileprivate let logger: Logger
     fileprivate let timeout: TimeAmount
+
+    fileprivate var connection: PostgresConnection { live.connection }
 
     /// Runs one statement and collects its rows. Waits on the calling thread (see `SharedDatabase`).
     @discardableResult
     public func query(_ query: PostgresQuery) throws -> [PostgresRow] {
         // A server that stops answering (a partition that drops packets) would hold the caller until the
         // kernel gives the connection up, about 15 minutes: past `timeout` the answer is given up and the
-        // connection closed. A statement sent on a connection closing under it (a server restarting) is
-        // never answered by postgres-nio: the close is its answer. (The answer's own promise, which the
-        // first of the three completes.)
-        let answer = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
+        // connection closed.
+        let answer = live.send(query, logger: logger)
         let watchdog = connection.eventLoop.scheduleTask(in: timeout) { [connection, timeout] in
             answer.fail(NoAnswer(timeout: timeout))
             connection.close().whenComplete { _ in }
         }
         defer { watchdog.cancel() }
-        connection.closeFuture.whenComplete { _ in answer.fail(ConnectionClosed()) }
-        connection.query(query, logger: logger).cascade(to: answer)
         return Array(try answer.futureResult.wait().rows)
+    }
+}
+
+/// A connection and the statement it is answering. postgres-nio never answers a statement sent on a
+/// connection that closes under it (a server restarting: the service soak's requests waited the whole
+/// timeout), so the close answers it. One close callback per connection, not per statement: callbacks on
+/// a connection's close stay until it closes, and each would keep its statement's rows.
+final class LiveConnection: @unchecked Sendable {  // `inFlight` and `closed` on the connection's event loop only
+    let connection: PostgresConnection
+    private var inFlight: EventLoopPromise<PostgresQueryResult>?
+    private var closed = false
+
+    init(_ connection: PostgresConnection) {
+        self.connection = connection
+        connection.closeFuture.whenComplete { [weak self] _ in
+            guard let self else { return }
+            closed = true
+            inFlight?.fail(ConnectionClosed())
+            inFlight = nil
+        }
+    }
+
+    /// Closes the connection, kept until it has closed (postgres-nio asserts that one is never dropped open).
+    func discard() {
+        connection.close().whenComplete { [self] _ in _ = self }
+    }
+
+    /// Sends a statement; its answer is the server's, or the connection's close, whichever comes first.
+    func send(_ query: PostgresQuery, logger: Logger) -> EventLoopPromise<PostgresQueryResult> {
+        let answer = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
+        connection.eventLoop.execute { [self] in
+            guard !closed else { return answer.fail(ConnectionClosed()) }
+            inFlight = answer
+            answer.futureResult.whenComplete { [weak self] _ in
+                if self?.inFlight?.futureResult === answer.futureResult { self?.inFlight = nil }
+            }
+            connection.query(query, logger: logger).cascade(to: answer)
+        }
+        return answer
     }
 }
 
@@ -134,7 +171,7 @@ public final class SharedDatabase: Sendable {
     public let location: PostgresLocation
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     /// The one connection, held by one caller at a time for a whole transaction.
-    private let connection = Locked<PostgresConnection?>(nil)
+    private let connection = Locked<LiveConnection?>(nil)
     private let logger: Logger
     private let timeout: TimeAmount
     private let tls: PostgresConnection.Configuration.TLS
@@ -153,7 +190,7 @@ public final class SharedDatabase: Sendable {
     }
 
     deinit {
-        try? connection.current?.close().wait()
+        try? connection.current?.connection.close().wait()
         try? group.syncShutdownGracefully()
     }
 
@@ -173,7 +210,8 @@ public final class SharedDatabase: Sendable {
                     try session.query("COMMIT")
                     return result
                 } catch {
-                    if session.connection.isClosed || error is NoAnswer {
+                    if Self.isLost(session, by: error) || error is NoAnswer {
+                        connection?.discard()
                         connection = nil
                     } else {
                         _ = try? session.query("ROLLBACK")
@@ -196,18 +234,30 @@ public final class SharedDatabase: Sendable {
     /// restart), which shows only when it is used: when BEGIN finds it closed nothing has run yet, so it
     /// begins once more on a new connection instead of failing the caller (the soak's PostgreSQL restarts
     /// met this a few times an hour).
-    private func begin(_ connection: inout PostgresConnection?) throws -> PostgresSession {
+    private func begin(_ connection: inout LiveConnection?) throws -> PostgresSession {
         for attempt in 1...2 {
-            let session = PostgresSession(connection: try open(&connection), logger: logger, timeout: timeout)
+            let session = PostgresSession(live: try open(&connection), logger: logger, timeout: timeout)
             do {
                 try session.query("BEGIN")
                 return session
             } catch {
-                if session.connection.isClosed || error is NoAnswer { connection = nil }
-                guard attempt == 1, session.connection.isClosed, !(error is NoAnswer) else { throw error }
+                if Self.isLost(session, by: error) || error is NoAnswer {
+                    connection?.discard()
+                    connection = nil
+                }
+                guard attempt == 1, Self.isLost(session, by: error) else { throw error }
             }
         }
         preconditionFailure("the second attempt returns or throws")
+    }
+
+    /// Whether the server ended the session: the connection closed, or its last answer was the error a server
+    /// sends as it ends one (SQLSTATE class 57: an administrator's command, a shutdown, a server starting up),
+    /// which can come before the connection shows as closed.
+    private static func isLost(_ session: PostgresSession, by error: Error) -> Bool {
+        if session.connection.isClosed || error is ConnectionClosed { return true }
+        guard let error = error as? PSQLError else { return false }
+        return error.code == .serverClosedConnection || error.serverInfo?[.sqlState]?.hasPrefix("57") == true
     }
 
     /// Applies, in order, the migrations not applied yet, each in its own transaction. The same
@@ -228,15 +278,16 @@ public final class SharedDatabase: Sendable {
         }
     }
 
-    private func open(_ connection: inout PostgresConnection?) throws -> PostgresConnection {
-        if let connection, !connection.isClosed { return connection }
+    private func open(_ connection: inout LiveConnection?) throws -> LiveConnection {
+        if let connection, !connection.connection.isClosed { return connection }
         var configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
                                                              password: location.password, database: location.database, tls: tls)
         // Covers the TCP connection and the server's start-up handshake.
         configuration.options.connectTimeout = timeout
         let opened = try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 1, logger: logger).wait()
-        connection = opened
-        return opened
+        let live = LiveConnection(opened)
+        connection = live
+        return live
     }
 
     /// PSQLError's own description hides the server's message; this is the line a user needs.

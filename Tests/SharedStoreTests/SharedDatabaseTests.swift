@@ -83,4 +83,20 @@ final class SharedDatabaseTests: XCTestCase {
         XCTAssertLessThan(slowest.current, 5, "a call waited for its timeout instead of the connection's close")
         XCTAssertEqual(try database.query("SELECT 42").first?.decode(Int.self), 42, "and the database answers afterwards")
     }
+
+    /// A long-lived connection answers many statements without keeping them: the daemon's one connection lives for
+    /// hours. (A close callback per statement kept each statement's rows until the connection closed: these 10,000
+    /// rows of 20 kB grew the test process by 242 MB; the service soak's daemon grew 30 MB in five minutes.)
+    func testManyStatementsOnOneConnectionKeepNothingOfThem() throws {
+        let server = try PostgresHarness.shared.get()
+        let database = try SharedDatabase(location: try PostgresLocation(url: server.url), timeout: 10)
+        func residentMegabytes() throws -> Double {
+            let fields = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8).split(separator: " ")
+            return Double(fields[1])! * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+        }
+        for _ in 0..<2000 { try database.query("SELECT repeat('x', 10000)") }
+        let before = try residentMegabytes()
+        for _ in 0..<10_000 { try database.query("SELECT repeat('x', 20000)") }
+        XCTAssertLessThan(try residentMegabytes() - before, 50, "MB kept by 10,000 statements of 20 kB")
+    }
 }
