@@ -210,12 +210,7 @@ public final class SharedDatabase: Sendable {
                     try session.query("COMMIT")
                     return result
                 } catch {
-                    if Self.isLost(session, by: error) || error is NoAnswer {
-                        connection?.discard()
-                        connection = nil
-                    } else {
-                        _ = try? session.query("ROLLBACK")
-                    }
+                    if !Self.forget(&connection, if: session, failedWith: error) { _ = try? session.query("ROLLBACK") }
                     throw error
                 }
             }
@@ -241,14 +236,21 @@ public final class SharedDatabase: Sendable {
                 try session.query("BEGIN")
                 return session
             } catch {
-                if Self.isLost(session, by: error) || error is NoAnswer {
-                    connection?.discard()
-                    connection = nil
-                }
+                Self.forget(&connection, if: session, failedWith: error)
                 guard attempt == 1, Self.isLost(session, by: error) else { throw error }
             }
         }
         preconditionFailure("the second attempt returns or throws")
+    }
+
+    /// Forgets the connection when the server ended its session or stopped answering (closing it, kept until it
+    /// has); true then. Otherwise the connection stays, usable after a rollback.
+    @discardableResult
+    private static func forget(_ connection: inout LiveConnection?, if session: PostgresSession, failedWith error: Error) -> Bool {
+        guard isLost(session, by: error) || error is NoAnswer else { return false }
+        connection?.discard()
+        connection = nil
+        return true
     }
 
     /// Whether the server ended the session: the connection closed, or its last answer was the error a server
