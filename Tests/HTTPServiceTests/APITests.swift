@@ -3,6 +3,7 @@ import Foundation
 import HTTPService
 import Outputs
 import RadioModel
+import Recording
 import TestSupport
 import XCTest
 
@@ -185,6 +186,27 @@ final class APITests: XCTestCase {
         let unknown = try harness.get("/api/v1/nothing-here")
         XCTAssertEqual(unknown.status, 404)
         XCTAssertNotNil(unknown.json["error"], "even Hummingbird's own 404 is a JSON error under /api/")
+    }
+
+    /// The list is encoded once per state of the index (its revision), so it must say what the index holds now
+    /// whoever changed it: here the index itself, as the recorder and retention change it, not the API.
+    func testTheRecordingsListSaysWhatTheIndexHoldsNowWhoeverChangedIt() throws {
+        let listed = { (path: String) throws -> [String] in
+            (try self.harness.get(path).json["recordings"] as? [[String: Any]] ?? []).compactMap { $0["audio"] as? String }
+        }
+        XCTAssertEqual(try listed("/api/v1/recordings"), [])
+        let older = try harness.addRecording("older.mp3", programme: nil, end: Date().addingTimeInterval(-7200))
+        XCTAssertEqual(try listed("/api/v1/recordings"), ["/api/v1/recordings/\(older)/audio"])
+        let newer = try harness.addRecording("newer.mp3", programme: ProgrammeLabel(id: "news", name: "News"), end: Date())
+        XCTAssertEqual(try listed("/api/v1/recordings"), [newer, older].map { "/api/v1/recordings/\($0)/audio" })
+        XCTAssertEqual(try listed("/api/v1/recordings?limit=1&offset=1"), ["/api/v1/recordings/\(older)/audio"], "each page its own")
+        XCTAssertEqual(try listed("/api/v1/recordings?programme=news"), ["/api/v1/recordings/\(newer)/audio"], "each filter its own")
+        _ = try harness.daemon.recordings.setKept(id: older, true)
+        XCTAssertEqual((try harness.get("/api/v1/recordings").json["recordings"] as? [[String: Any]])?.last?["kept"] as? Bool, true)
+        _ = try harness.daemon.recordings.remove(id: newer)
+        XCTAssertEqual(try listed("/api/v1/recordings"), ["/api/v1/recordings/\(older)/audio"])
+        XCTAssertEqual(try listed("/api/v1/recordings?programme=news"), [])
+        XCTAssertEqual(try harness.get("/api/v1/recordings").json["total"] as? Int, 1)
     }
 
     func testStatusShowsJobsAndDiskFree() throws {

@@ -1,3 +1,4 @@
+import APIContract
 import Foundation
 import HTTPService
 import TestSupport
@@ -22,8 +23,9 @@ final class OpenAPITests: XCTestCase {
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: OpenAPIDocument.data) as? [String: Any])
         let paths = try XCTUnwrap(document["paths"] as? [String: [String: Any]])
         let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
-        let served = Set(HTTPServer.apiRoutes(facade: harness.facade)
-            .map { "\($0.method.rawValue) \($0.path)" })
+        let operations = HTTPServer.apiOperations(facade: harness.facade)
+        let served = Set(operations.map { "\($0.method.rawValue) \($0.path)" })
+        XCTAssertEqual(served.count, operations.count, "an operation both hand-written and generated: one would replace the other")
         XCTAssertEqual(served.subtracting(documented).sorted(), [], "served but not documented")
         XCTAssertEqual(documented.subtracting(served).sorted(), [], "documented but not served")
         let fetched = try harness.get("/api/openapi.json")
@@ -51,7 +53,7 @@ final class OpenAPITests: XCTestCase {
         let result = try ProcessRunner.run("python3", [root.appendingPathComponent("scripts/openapi/embed").path, "--output", made.path])
         XCTAssertTrue(result.succeeded, result.stderrText + " (scripts/setup installs PyYAML)")
         let fresh = Array(try String(contentsOf: made, encoding: .utf8))
-        let committed = Array(try String(contentsOf: root.appendingPathComponent("Sources/HTTPService/OpenAPI/OpenAPIDocument.swift"), encoding: .utf8))
+        let committed = Array(try String(contentsOf: root.appendingPathComponent("Sources/APIContract/OpenAPIDocument.swift"), encoding: .utf8))
         let differing = (0..<max(fresh.count, committed.count)).first { $0 >= fresh.count || $0 >= committed.count || fresh[$0] != committed[$0] }
         let around = differing.map { String(fresh[max(0, $0 - 60)..<min(fresh.count, $0 + 60)]) } ?? ""
         XCTAssertNil(differing, "OpenAPIDocument.swift is not what scripts/openapi/embed makes of openapi.yaml (run it); it would say: …\(around)…")

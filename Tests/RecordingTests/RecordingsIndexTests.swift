@@ -82,4 +82,29 @@ final class RecordingsIndexTests: XCTestCase {
         XCTAssertEqual(try index.page(station: nil, programme: nil, limit: 10, offset: 0).recordings.first?.stationName, "TSF Jazz")
         XCTAssertEqual(try index.page(station: "tsf", programme: nil, limit: 10, offset: 0).total, 1)
     }
+
+    /// The API's recordings list reuses a page encoded before while the revision stays: any change by any writer
+    /// (another daemon, the recorder, retention) must move it, and reading must not.
+    func testTheRevisionMovesWithEveryChangeAnyWriterMakesAndOnlyThen() throws {
+        let index = try openIndex()
+        let other = try openIndex()
+        var seen = try index.revision()
+        func assertMoved(_ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+            let now = try index.revision()
+            XCTAssertNotEqual(now, seen, what, file: file, line: line)
+            seen = now
+        }
+        _ = try index.page(station: nil, programme: nil, limit: 10, offset: 0)
+        _ = try index.all()
+        XCTAssertEqual(try index.revision(), seen, "reading changes nothing")
+        let added = try other.add(recording(file: "/m/a.m4a", start: Date(timeIntervalSince1970: 1_795_327_200)))
+        try assertMoved("another writer's new entry")
+        _ = try other.setKept(id: try XCTUnwrap(added.id), true)
+        try assertMoved("kept")
+        try other.addGap(TimedGap(at: 0, seconds: 3), toRecordingOf: "/m/a.m4a")
+        try assertMoved("a gap noted")
+        _ = try other.remove(id: try XCTUnwrap(added.id))
+        try assertMoved("removed")
+        XCTAssertEqual(try openIndex().revision(), seen, "the same for whoever opens the index")
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import OpenAPIRuntime
 import RadioModel
 
 /// An API failure: its status and one sentence a person can act on, sent as `{"error": "…"}`.
@@ -30,22 +31,48 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
     static func invalid(_ message: String) -> APIError { APIError(.unprocessableContent, message) }
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, message) }
 
+    /// A request's body or parameter not of its documented shape: 400 naming what is wrong.
+    static func undecodable(_ error: any Error, inBody: Bool) -> APIError {
+        let path = { (context: DecodingError.Context) in context.codingPath.map(\.stringValue).joined(separator: ".") }
+        switch error as? DecodingError {
+        case .keyNotFound(let key, _)?: return badRequest(inBody ? "the body needs \"\(key.stringValue)\"" : "\(key.stringValue) is missing")
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            return badRequest(inBody ? "\"\(path(context))\" has the wrong type" : "\(path(context)) is not of its documented type")
+        case .dataCorrupted(let context)? where context.debugDescription.hasPrefix("Cannot initialize"):
+            // The generated decoder's words for a value outside an enum name a Swift type, not the field.
+            return badRequest("\"\(path(context))\" is not one of the values the API documents for it (/api/openapi.json)")
+        case .dataCorrupted(let context)? where !context.codingPath.isEmpty: return badRequest("\"\(path(context))\": \(context.debugDescription)")
+        default: return badRequest(inBody ? "the body is not a JSON object of the documented shape" : "a parameter is not of its documented type")
+        }
+    }
+
     struct ErrorBody: Encodable {
         let error: String
     }
 }
 
-/// Hummingbird's own refusals under `/api/` (an unknown path, a body too large) as JSON errors like
-/// ours, so a client parses every failure the same way; a path the API has, asked with a method it
-/// does not take, is 405 with the methods it does.
+/// Hummingbird's own refusals under `/api/` (an unknown path, a body too large) and the generated glue's
+/// (a body or parameter not of the documented shape) as JSON errors like ours, so a client parses every
+/// failure the same way; a path the API has, asked with a method it does not take, is 405 with the methods
+/// it does.
 struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    let routes: [APIRoute]
+    let routes: [APIOperation]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
+        } catch let error as ServerError {
+            // The generated glue wraps every failure, ours included, in `ServerError`, which Hummingbird
+            // would answer with a bare 500.
+            if let own = error.underlyingError as? any HTTPResponseError { throw own }
+            guard error.httpStatus != .internalServerError else {
+                context.logger.error("\(error.operationID): \(error.underlyingError)")
+                throw APIError(.internalServerError, "the daemon failed to answer \(error.operationID): \(error.underlyingError)")
+            }
+            guard let decoding = error.underlyingError as? DecodingError else { throw APIError(error.httpStatus, error.causeDescription) }
+            throw APIError.undecodable(decoding, inBody: error.requestBody != nil && [.post, .put, .patch, .delete].contains(error.request.method))
         } catch let error as HTTPError where request.uri.path.hasPrefix("/api/") {
             let allowed = Self.mostSpecific(routes.filter { Self.matches($0.path, request.uri.path) }).map(\.method.rawValue)
             if error.status == .notFound, !allowed.isEmpty {
@@ -58,8 +85,8 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// The router takes a literal segment before a parameter (`/playlists/liked` before `/playlists/{id}`),
     /// so the methods a path takes are those of the patterns with the most literal segments.
-    private static func mostSpecific(_ matching: [APIRoute]) -> [APIRoute] {
-        let literals = { (route: APIRoute) in route.path.split(separator: "/").filter { !$0.hasPrefix("{") }.count }
+    private static func mostSpecific(_ matching: [APIOperation]) -> [APIOperation] {
+        let literals = { (route: APIOperation) in route.path.split(separator: "/").filter { !$0.hasPrefix("{") }.count }
         let most = matching.map(literals).max()
         return matching.filter { literals($0) == most }
     }
@@ -99,14 +126,8 @@ extension Request {
         let body = try await body.collect(upTo: 1 << 20)
         do {
             return try OnairJSON.decoder.decode(T.self, from: Data(buffer: body))
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw APIError.badRequest("the body needs \"\(key.stringValue)\"")
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw APIError.badRequest("\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type")
-        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
-            throw APIError.badRequest("\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\": \(context.debugDescription)")
         } catch {
-            throw APIError.badRequest("the body is not a JSON object of the documented shape")
+            throw APIError.undecodable(error, inBody: true)
         }
     }
 }

@@ -1,15 +1,18 @@
+import APIContract
 import Daemon
 import Engine
 import Foundation
 import HTTPServing
 import Hummingbird
+import OpenAPIHummingbird
 import Library
 import Outputs
 import RadioModel
 import StreamInput
 
-/// One operation of the API: its method, its path as the OpenAPI document writes it, and what answers.
-/// The routes are served from this list, and a test checks the list against the document both ways.
+/// An operation of the API answered by hand rather than by the glue generated from openapi.yaml: its method,
+/// its path as the document writes it, and what answers. A test holds these and the generated operations
+/// together against the document both ways.
 public struct APIRoute: Sendable {
     public let method: HTTPRequest.Method
     public let path: String
@@ -22,26 +25,38 @@ public struct APIRoute: Sendable {
     }
 }
 
-/// The HTTP API over the daemon: what `/api/v1` answers. A handler does what blocks (the stores, the
-/// catalogue, jobs) inside `perform`, off Swift's cooperative pool; reading the request's body and
-/// streaming a response stay outside.
-struct API: Sendable {
+/// The HTTP API over the daemon: what `/api/v1` answers. Most operations implement the protocol generated
+/// from openapi.yaml (`APIProtocol`); those in `routes` are answered by hand, because the generated glue
+/// cannot do what they do: stream a file with ranges or an event stream, send the document as written, or
+/// send a list encoded once rather than per request (the hot lists, BENCHMARKS.md api-latency).
+/// A handler does what blocks (the stores, the catalogue, jobs) inside `perform`, off Swift's cooperative
+/// pool; reading the request's body and streaming a response stay outside.
+struct API: APIProtocol {
     let facade: DaemonFacade
     let live: LiveMounts
-    let encodedStations = EncodedStationList()
+    let stationAnswers = EncodedAnswers<[Station], String>()
+    /// Pages of the recordings list by (station, programme, limit, offset), at the index's revision.
+    let recordingPages = EncodedAnswers<Int64, [String?]>()
 
     var routes: [APIRoute] {
-        stationRoutes + directoryRoutes + jobRoutes + scheduleRoutes + recordingRoutes + statusRoutes + guideRoutes + podcastRoutes
-            + playlistRoutes + markRoutes + [
+        stationRoutes + recordingRoutes + [
             APIRoute(.get, "/api/openapi.json") { _, _ in OpenAPIDocument.response() },
             APIRoute(.get, "/api/v1/events") { _, _ in try EventsRoute.response(facade.events) },
         ]
     }
 
-    func add(to router: Router<ClientRequestContext>) {
+    /// Every operation served, hand-written and generated.
+    var operations: [APIOperation] {
+        routes.map { APIOperation(method: $0.method, path: $0.path) } + GeneratedGlue.operations(of: self)
+    }
+
+    func add(to router: Router<ClientRequestContext>) throws {
         for route in routes {
             router.on(RouterPath(route.path), method: route.method) { request, context in try await route.handler(request, context) }
         }
+        let generated = router.group().add(middleware: GeneratedRoutesMiddleware())
+        try registerHandlers(on: generated, serverURL: URL(string: "/")!, configuration: GeneratedGlue.configuration,
+                             middlewares: GeneratedGlue.middlewares)
     }
 
     /// Runs `work` with the daemon's blocking side, on the facade's threads.

@@ -1,34 +1,39 @@
+import APIContract
 import Foundation
-import Hummingbird
 import Library
 
 /// `/api/v1/likes` and `/api/v1/hidden`: an item liked (it joins the system playlist "Liked",
 /// `GET /api/v1/playlists/liked`) or unliked, hidden (it leaves every playlist and is not added again)
 /// or shown again, and the hidden items listed. Items are `KIND:REF`, as in playlists.
 extension API {
-    var markRoutes: [APIRoute] {
-        [
-            APIRoute(.post, "/api/v1/likes") { request, _ in
-                let name = try await request.decodeJSON(ItemMark.self).item
-                return try await mark(name, liked: true)
-            },
-            APIRoute(.delete, "/api/v1/likes") { request, _ in try await mark(try itemParameter(request), liked: false) },
-            APIRoute(.get, "/api/v1/hidden") { _, _ in
-                try await perform { daemon in
-                    let stores = try daemon.libraryStores()
-                    return JSONResponse.make(HiddenList(items: try stored { () throws(LibraryError) in try stores.library.hidden() }))
-                }
-            },
-            APIRoute(.post, "/api/v1/hidden") { request, _ in
-                let name = try await request.decodeJSON(ItemMark.self).item
-                return try await mark(name, hidden: true)
-            },
-            APIRoute(.delete, "/api/v1/hidden") { request, _ in try await mark(try itemParameter(request), hidden: false) },
-        ]
+    func like(_ input: Operations.Like.Input) async throws -> Operations.Like.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "the body must be JSON") }
+        return .ok(.init(body: .json(try await mark(body.item, liked: true))))
+    }
+
+    func unlike(_ input: Operations.Unlike.Input) async throws -> Operations.Unlike.Output {
+        .ok(.init(body: .json(try await mark(try itemParameter(input.query.item), liked: false))))
+    }
+
+    func listHidden(_ input: Operations.ListHidden.Input) async throws -> Operations.ListHidden.Output {
+        try await perform { daemon in
+            let stores = try daemon.libraryStores()
+            let hidden = try stored { () throws(LibraryError) in try stores.library.hidden() }
+            return .ok(.init(body: .json(.init(items: try GeneratedGlue.contract(hidden)))))
+        }
+    }
+
+    func hide(_ input: Operations.Hide.Input) async throws -> Operations.Hide.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "the body must be JSON") }
+        return .ok(.init(body: .json(try await mark(body.item, hidden: true))))
+    }
+
+    func unhide(_ input: Operations.Unhide.Input) async throws -> Operations.Unhide.Output {
+        .ok(.init(body: .json(try await mark(try itemParameter(input.query.item), hidden: false))))
     }
 
     /// Sets one mark on the item `name` names: taking a mark back also works for an item gone since.
-    private func mark(_ name: String, liked: Bool? = nil, hidden: Bool? = nil) async throws -> Response {
+    private func mark(_ name: String, liked: Bool? = nil, hidden: Bool? = nil) async throws -> Components.Schemas.MarkReply {
         try await perform { daemon in
             let stores = try daemon.libraryStores()
             let item = try namedItem(name, resolver(stores, daemon), gone: liked == false || hidden == false)
@@ -36,29 +41,13 @@ extension API {
                 if let liked { return try stores.library.setLiked(item, liked) }
                 return try stores.library.setHidden(item, hidden ?? false)
             }
-            return JSONResponse.make(MarkReply(item: item, liked: liked, hidden: hidden, changed: changed))
+            return .init(item: try GeneratedGlue.contract(item), liked: liked, hidden: hidden, changed: changed)
         }
     }
 
-    private func itemParameter(_ request: Request) throws -> String {
-        guard let item = request.uri.queryParameters.get("item"), !item.isEmpty else {
-            throw APIError.badRequest("item must name the item, as KIND:REF (e.g. ?item=recording:12)")
-        }
+    /// The `item` a DELETE names (`?item=`): 400 when empty (the generated glue refuses one missing).
+    private func itemParameter(_ item: String) throws -> String {
+        guard !item.isEmpty else { throw APIError.badRequest("item must name the item, as KIND:REF (e.g. ?item=recording:12)") }
         return item
     }
 }
-
-/// What `POST /api/v1/likes` and `POST /api/v1/hidden` take.
-struct ItemMark: Decodable { let item: String }
-
-struct MarkReply: Encodable {
-    let item: LibraryItem
-    /// Set by `/likes`: whether the item is liked now.
-    let liked: Bool?
-    /// Set by `/hidden`: whether the item is hidden now.
-    let hidden: Bool?
-    /// False when it was so already.
-    let changed: Bool
-}
-
-struct HiddenList: Encodable { let items: [LibraryItem] }

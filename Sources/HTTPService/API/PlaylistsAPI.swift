@@ -1,6 +1,6 @@
+import APIContract
 import Daemon
 import Foundation
-import Hummingbird
 import Library
 import RadioModel
 
@@ -10,123 +10,144 @@ import RadioModel
 /// and moved. Items are named as `onair playlists add` names them, `KIND:REF` (`recording:12`,
 /// `station:fip`, `programme:ID`, `podcast:ID`, `episode:ID`); files by path only from the command line.
 extension API {
-    var playlistRoutes: [APIRoute] {
-        [
-            APIRoute(.get, "/api/v1/playlists") { _, _ in
-                try await perform { daemon in
-                    let stores = try daemon.libraryStores()
-                    let liked = try stored { () throws(LibraryError) in try stores.library.liked().count }
-                    let playlists = try stored { () throws(LibraryError) in try stores.library.playlists() }
-                    return JSONResponse.make(PlaylistList(playlists: [PlaylistSummary.liked(items: liked)]
-                        + playlists.map { PlaylistSummary($0.playlist, items: $0.count) }))
-                }
-            },
-            APIRoute(.post, "/api/v1/playlists") { request, _ in
-                let name = try await request.decodeJSON(PlaylistName.self).name ?? ""
-                return try await perform { daemon in
-                    let stores = try daemon.libraryStores()
-                    let playlist = try stored { () throws(LibraryError) in try stores.library.create(name: name) }
-                    return JSONResponse.make(PlaylistSummary(playlist, items: 0), status: .created)
-                }
-            },
-            APIRoute(.get, "/api/v1/playlists/liked") { _, _ in
-                try await perform { daemon in
-                    let stores = try daemon.libraryStores()
-                    let liked = try stored { () throws(LibraryError) in try stores.library.liked() }
-                    return JSONResponse.make(PlaylistDetail(playlist: .liked(items: liked.count),
-                                                            entries: liked.enumerated().map { PlaylistEntry(position: $0 + 1, item: $1) }))
-                }
-            },
-            APIRoute(.get, "/api/v1/playlists/search") { request, _ in
-                let text = request.uri.queryParameters.get("q") ?? ""
-                guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw APIError.badRequest("q must say what to look for") }
-                return try await perform { daemon in
-                    let stores = try daemon.libraryStores()
-                    let found = try stored { () throws(LibraryError) in try stores.library.search(text) }
-                    return JSONResponse.make(PlaylistSearch(playlists: found.playlists.map { PlaylistSummary($0, items: nil) }, items: found.items))
-                }
-            },
-            APIRoute(.get, "/api/v1/playlists/{id}") { _, context in
-                let id = try context.id()
-                return try await perform { daemon in
-                    let stores = try daemon.libraryStores()
-                    return JSONResponse.make(try detail(id, stores))
-                }
-            },
-            APIRoute(.patch, "/api/v1/playlists/{id}") { request, context in
-                let id = try context.id()
-                let name = try await request.decodeJSON(PlaylistName.self).name ?? ""
-                return try await perform { daemon in
-                    let stores = try daemon.libraryStores()
-                    guard let renamed = try stored({ () throws(LibraryError) in try stores.library.rename(playlist: id, to: name) }) else {
-                        throw noPlaylist(id)
-                    }
-                    return JSONResponse.make(try detail(renamed.id ?? id, stores).playlist)
-                }
-            },
-            APIRoute(.delete, "/api/v1/playlists/{id}") { _, context in
-                let id = try context.id()
-                return try await perform { daemon in
-                    let stores = try daemon.libraryStores()
-                    let deleted = try detail(id, stores).playlist
-                    _ = try stored { () throws(LibraryError) in try stores.library.delete(playlist: id) }
-                    return JSONResponse.make(deleted)
-                }
-            },
-            APIRoute(.post, "/api/v1/playlists/{id}/items") { request, context in
-                let id = try context.id()
-                let names = try await request.decodeJSON(PlaylistItems.self).items
-                guard !names.isEmpty else { throw APIError.invalid("items must name at least one item") }
-                return try await perform { daemon in
-                    let stores = try daemon.libraryStores()
-                    _ = try detail(id, stores)
-                    let resolver = resolver(stores, daemon)
-                    var wanted: [LibraryItem] = []
-                    for name in names {
-                        let item = try namedItem(name, resolver)
-                        wanted += try stored { () throws(LibraryError) in try resolver.expanded(item) }
-                    }
-                    guard let added = try stored({ () throws(LibraryError) in try stores.library.append(wanted, to: id) }) else {
-                        throw noPlaylist(id)
-                    }
-                    return JSONResponse.make(ItemsAdded(added: added, hiddenLeftOut: wanted.count - added.count, playlist: try detail(id, stores)))
-                }
-            },
-            APIRoute(.delete, "/api/v1/playlists/{id}/items/{position}") { _, context in
-                let id = try context.id()
-                let position = try context.id("position")
-                return try await perform { daemon in
-                    let stores = try daemon.libraryStores()
-                    _ = try detail(id, stores)
-                    guard try stored({ () throws(LibraryError) in try stores.library.remove(position: Int(position), from: id) }) != nil else {
-                        throw APIError.notFound("playlist \(id) has no item \(position)")
-                    }
-                    return JSONResponse.make(try detail(id, stores))
-                }
-            },
-            APIRoute(.post, "/api/v1/playlists/{id}/items/{position}/move") { request, context in
-                let id = try context.id()
-                let position = try context.id("position")
-                let to = try await request.decodeJSON(ItemMove.self).to
-                return try await perform { daemon in
-                    let stores = try daemon.libraryStores()
-                    let count = try detail(id, stores).entries.count
-                    guard position <= count else { throw APIError.notFound("playlist \(id) has no item \(position)") }
-                    guard (1...count).contains(to) else { throw APIError.invalid("to must be a position from 1 to \(count)") }
-                    _ = try stored { () throws(LibraryError) in try stores.library.move(from: Int(position), to: to, in: id) }
-                    return JSONResponse.make(try detail(id, stores))
-                }
-            },
-        ]
+    func listPlaylists(_ input: Operations.ListPlaylists.Input) async throws -> Operations.ListPlaylists.Output {
+        try await perform { daemon in
+            let stores = try daemon.libraryStores()
+            let liked = try stored { () throws(LibraryError) in try stores.library.liked().count }
+            let playlists = try stored { () throws(LibraryError) in try stores.library.playlists() }
+            return .ok(.init(body: .json(.init(playlists: [likedSummary(items: liked)] + playlists.map { summary($0.playlist, items: $0.count) }))))
+        }
     }
 
-    private func detail(_ id: Int64, _ stores: LibraryStores) throws -> PlaylistDetail {
+    func createPlaylist(_ input: Operations.CreatePlaylist.Input) async throws -> Operations.CreatePlaylist.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "the body must be JSON") }
+        let name = body.name ?? ""
+        return try await perform { daemon in
+            let stores = try daemon.libraryStores()
+            let playlist = try stored { () throws(LibraryError) in try stores.library.create(name: name) }
+            return .created(.init(body: .json(summary(playlist, items: 0))))
+        }
+    }
+
+    func showLikedPlaylist(_ input: Operations.ShowLikedPlaylist.Input) async throws -> Operations.ShowLikedPlaylist.Output {
+        try await perform { daemon in
+            let stores = try daemon.libraryStores()
+            let liked = try stored { () throws(LibraryError) in try stores.library.liked() }
+            let entries = liked.enumerated().map { PlaylistEntry(position: $0 + 1, item: $1) }
+            return .ok(.init(body: .json(.init(playlist: likedSummary(items: liked.count), entries: try GeneratedGlue.contract(entries)))))
+        }
+    }
+
+    func searchPlaylists(_ input: Operations.SearchPlaylists.Input) async throws -> Operations.SearchPlaylists.Output {
+        let text = input.query.q
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw APIError.badRequest("q must say what to look for") }
+        return try await perform { daemon in
+            let stores = try daemon.libraryStores()
+            let found = try stored { () throws(LibraryError) in try stores.library.search(text) }
+            return .ok(.init(body: .json(.init(playlists: found.playlists.map { summary($0, items: nil) },
+                                               items: try GeneratedGlue.contract(found.items)))))
+        }
+    }
+
+    func showPlaylist(_ input: Operations.ShowPlaylist.Input) async throws -> Operations.ShowPlaylist.Output {
+        let id = input.path.id
+        return try await perform { daemon in
+            let stores = try daemon.libraryStores()
+            return .ok(.init(body: .json(try detail(id, stores))))
+        }
+    }
+
+    func renamePlaylist(_ input: Operations.RenamePlaylist.Input) async throws -> Operations.RenamePlaylist.Output {
+        let id = input.path.id
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "the body must be JSON") }
+        let name = body.name ?? ""
+        return try await perform { daemon in
+            let stores = try daemon.libraryStores()
+            guard let renamed = try stored({ () throws(LibraryError) in try stores.library.rename(playlist: id, to: name) }) else {
+                throw noPlaylist(id)
+            }
+            return .ok(.init(body: .json(try detail(renamed.id ?? id, stores).playlist)))
+        }
+    }
+
+    func deletePlaylist(_ input: Operations.DeletePlaylist.Input) async throws -> Operations.DeletePlaylist.Output {
+        let id = input.path.id
+        return try await perform { daemon in
+            let stores = try daemon.libraryStores()
+            let deleted = try detail(id, stores).playlist
+            _ = try stored { () throws(LibraryError) in try stores.library.delete(playlist: id) }
+            return .ok(.init(body: .json(deleted)))
+        }
+    }
+
+    func addPlaylistItems(_ input: Operations.AddPlaylistItems.Input) async throws -> Operations.AddPlaylistItems.Output {
+        let id = input.path.id
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "the body must be JSON") }
+        let names = body.items
+        guard !names.isEmpty else { throw APIError.invalid("items must name at least one item") }
+        return try await perform { daemon in
+            let stores = try daemon.libraryStores()
+            _ = try detail(id, stores)
+            let resolver = resolver(stores, daemon)
+            var wanted: [LibraryItem] = []
+            for name in names {
+                let item = try namedItem(name, resolver)
+                wanted += try stored { () throws(LibraryError) in try resolver.expanded(item) }
+            }
+            guard let added = try stored({ () throws(LibraryError) in try stores.library.append(wanted, to: id) }) else {
+                throw noPlaylist(id)
+            }
+            return .ok(.init(body: .json(.init(added: try GeneratedGlue.contract(added), hiddenLeftOut: wanted.count - added.count,
+                                               playlist: try detail(id, stores)))))
+        }
+    }
+
+    func removePlaylistItem(_ input: Operations.RemovePlaylistItem.Input) async throws -> Operations.RemovePlaylistItem.Output {
+        let id = input.path.id
+        let position = input.path.position
+        return try await perform { daemon in
+            let stores = try daemon.libraryStores()
+            _ = try detail(id, stores)
+            guard try stored({ () throws(LibraryError) in try stores.library.remove(position: Int(position), from: id) }) != nil else {
+                throw APIError.notFound("playlist \(id) has no item \(position)")
+            }
+            return .ok(.init(body: .json(try detail(id, stores))))
+        }
+    }
+
+    func movePlaylistItem(_ input: Operations.MovePlaylistItem.Input) async throws -> Operations.MovePlaylistItem.Output {
+        let id = input.path.id
+        let position = input.path.position
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "the body must be JSON") }
+        let to = body.to
+        return try await perform { daemon in
+            let stores = try daemon.libraryStores()
+            let count = try detail(id, stores).entries.count
+            guard position <= count else { throw APIError.notFound("playlist \(id) has no item \(position)") }
+            guard (1...count).contains(to) else { throw APIError.invalid("to must be a position from 1 to \(count)") }
+            _ = try stored { () throws(LibraryError) in try stores.library.move(from: Int(position), to: to, in: id) }
+            return .ok(.init(body: .json(try detail(id, stores))))
+        }
+    }
+
+    private func detail(_ id: Int64, _ stores: LibraryStores) throws -> Components.Schemas.PlaylistDetail {
         let found = try stored { () throws(LibraryError) -> (Playlist, [PlaylistEntry])? in
             guard let playlist = try stores.library.playlist(id: id), let entries = try stores.library.entries(of: id) else { return nil }
             return (playlist, entries)
         }
         guard let (playlist, entries) = found else { throw noPlaylist(id) }
-        return PlaylistDetail(playlist: PlaylistSummary(playlist, items: entries.count), entries: entries)
+        return .init(playlist: summary(playlist, items: entries.count), entries: try GeneratedGlue.contract(entries))
+    }
+
+    /// A user's playlist in a list: `id` is what `onair play playlist:ID` takes; `items`, how many it holds,
+    /// is nil in search results (not counted there).
+    private func summary(_ playlist: Playlist, items: Int?) -> Components.Schemas.PlaylistSummary {
+        .init(id: String(playlist.id ?? 0), name: playlist.name, items: items, system: false)
+    }
+
+    /// The system playlist "Liked": the items liked, in the order they were liked; changed by liking and unliking.
+    private func likedSummary(items: Int) -> Components.Schemas.PlaylistSummary {
+        .init(id: "liked", name: LibraryStore.likedName, items: items, system: true)
     }
 
     private func noPlaylist(_ id: Int64) -> APIError { APIError.notFound("no playlist \(id)") }
@@ -156,53 +177,3 @@ extension API {
         return LibraryItem(kind: kind, ref: ref, title: ref)
     }
 }
-
-/// A playlist in a list: `id` is what `onair play playlist:ID` takes ("liked" for the system playlist).
-struct PlaylistSummary: Encodable {
-    let id: String
-    let name: String
-    /// How many items it holds (not counted in search results).
-    let items: Int?
-    /// "Liked": the items liked, in the order they were liked; changed by liking and unliking.
-    let system: Bool
-
-    init(_ playlist: Playlist, items: Int?) {
-        (id, name, self.items, system) = (String(playlist.id ?? 0), playlist.name, items, false)
-    }
-
-    private init(id: String, name: String, items: Int?, system: Bool) {
-        (self.id, self.name, self.items, self.system) = (id, name, items, system)
-    }
-
-    static func liked(items: Int) -> PlaylistSummary {
-        PlaylistSummary(id: "liked", name: LibraryStore.likedName, items: items, system: true)
-    }
-}
-
-struct PlaylistList: Encodable { let playlists: [PlaylistSummary] }
-
-struct PlaylistDetail: Encodable {
-    let playlist: PlaylistSummary
-    let entries: [PlaylistEntry]
-}
-
-struct PlaylistSearch: Encodable {
-    let playlists: [PlaylistSummary]
-    let items: [SearchHit]
-}
-
-struct ItemsAdded: Encodable {
-    let added: [LibraryItem]
-    /// Items left out because they are hidden.
-    let hiddenLeftOut: Int
-    let playlist: PlaylistDetail
-}
-
-/// What creating and renaming take; no name (or an empty one) is "New playlist".
-struct PlaylistName: Decodable { let name: String? }
-
-/// What `POST /api/v1/playlists/{id}/items` takes: items as `KIND:REF`.
-struct PlaylistItems: Decodable { let items: [String] }
-
-/// Where `POST …/items/{position}/move` moves the item to.
-struct ItemMove: Decodable { let to: Int }

@@ -1,9 +1,10 @@
+import APIContract
 import Daemon
 import Foundation
-import HTTPServing
 import Hummingbird
 import Outputs
 import Media
+import RadioModel
 import Recording
 
 /// `/api/v1/recordings`: the finished recordings of the index — listed, shown with their chapters and
@@ -22,22 +23,17 @@ extension API {
                     return offset
                 } ?? 0
                 return try await perform { daemon in
-                    let (total, page) = try stored { () throws(RecordingError) in
-                        try daemon.recordings.page(station: station, programme: programme, limit: limit, offset: offset)
-                    }
-                    return JSONResponse.make(RecordingList(total: total, recordings: page.map(RecordingSummary.init)))
+                    // The revision first: the page read after it is at least as new, so never older than its key.
+                    let revision = try stored { () throws(RecordingError) in try daemon.recordings.revision() }
+                    let question: [String?] = [station, programme, String(limit), String(offset)]
+                    return JSONResponse.make(encoded: try recordingPages.answer(question, at: revision) {
+                        let (total, page) = try stored { () throws(RecordingError) in
+                            try daemon.recordings.page(station: station, programme: programme, limit: limit, offset: offset)
+                        }
+                        return ByteBuffer(bytes: OnairJSON.data(RecordingList(total: total, recordings: page.map(Components.Schemas.RecordingSummary.init))))
+                    })
                 }
             },
-            APIRoute(.get, "/api/v1/recordings/{id}") { _, context in
-                let id = try context.id()
-                return try await perform { daemon in JSONResponse.make(RecordingDetail(try Self.recording(id, daemon))) }
-            },
-            APIRoute(.delete, "/api/v1/recordings/{id}") { _, context in
-                let id = try context.id()
-                return try await perform { daemon in try Self.delete(try Self.recording(id, daemon), daemon) }
-            },
-            APIRoute(.post, "/api/v1/recordings/{id}/keep") { _, context in try await setKept(context, true) },
-            APIRoute(.delete, "/api/v1/recordings/{id}/keep") { _, context in try await setKept(context, false) },
             APIRoute(.get, "/api/v1/recordings/{id}/audio") { request, context in
                 let id = try context.id()
                 let headers = request.headers
@@ -47,32 +43,63 @@ extension API {
                 }
                 return try await RecordingFile.response(answer, context: context)
             },
-            APIRoute(.get, "/api/v1/recordings/{id}/chapters.json") { _, context in
-                let id = try context.id()
-                return try await perform { daemon in JSONResponse.make(PodcastChapters(try Self.recording(id, daemon))) }
-            },
         ]
     }
 
+    func getRecording(_ input: Operations.GetRecording.Input) async throws -> Operations.GetRecording.Output {
+        let id = input.path.id
+        return try await perform { daemon in
+            let entry = try Self.recording(id, daemon)
+            let detail = Components.Schemas.RecordingDetail(
+                recording: .init(entry.listing), file: URL(fileURLWithPath: entry.file).lastPathComponent,
+                titles: try GeneratedGlue.contract(entry.titles), gaps: try GeneratedGlue.contract(entry.gaps),
+                chapters: try GeneratedGlue.contract(Self.chapters(of: entry)))
+            return .ok(.init(body: .json(detail)))
+        }
+    }
+
+    func deleteRecording(_ input: Operations.DeleteRecording.Input) async throws -> Operations.DeleteRecording.Output {
+        let id = input.path.id
+        return try await perform { daemon in .ok(.init(body: .json(try Self.delete(try Self.recording(id, daemon), daemon)))) }
+    }
+
+    func keepRecording(_ input: Operations.KeepRecording.Input) async throws -> Operations.KeepRecording.Output {
+        .ok(.init(body: .json(try await setKept(input.path.id, true))))
+    }
+
+    func unkeepRecording(_ input: Operations.UnkeepRecording.Input) async throws -> Operations.UnkeepRecording.Output {
+        .ok(.init(body: .json(try await setKept(input.path.id, false))))
+    }
+
+    /// Podcasting 2.0's JSON chapters (`application/json+chapters`) of a recording: its chapters, to the millisecond.
+    func recordingChapters(_ input: Operations.RecordingChapters.Input) async throws -> Operations.RecordingChapters.Output {
+        let id = input.path.id
+        return try await perform { daemon in
+            let chapters = Self.chapters(of: try Self.recording(id, daemon)).map {
+                Components.Schemas.PodcastChapters.ChaptersPayloadPayload(startTime: ($0.start * 1000).rounded() / 1000, title: $0.title)
+            }
+            return .ok(.init(body: .json(.init(version: "1.2.0", chapters: chapters))))
+        }
+    }
+
     /// Deletes the recording's files (only inside the recordings folder), then its index entry.
-    private static func delete(_ entry: IndexedRecording, _ daemon: BlockingDaemon) throws -> Response {
+    private static func delete(_ entry: IndexedRecording, _ daemon: BlockingDaemon) throws -> Components.Schemas.RecordingSummary {
         do {
             try entry.deleteFiles(inside: daemon.paths.recordings)
         } catch {
             throw APIError(.conflict, error.description)
         }
         _ = try stored { () throws(RecordingError) in try daemon.recordings.remove(id: entry.id ?? 0) }
-        return JSONResponse.make(RecordingSummary(entry.listing))
+        return .init(entry.listing)
     }
 
     /// Marks the recording kept (retention never deletes it) or lets retention have it again.
-    private func setKept(_ context: ClientRequestContext, _ kept: Bool) async throws -> Response {
-        let id = try context.id()
-        return try await perform { daemon in
+    private func setKept(_ id: Int64, _ kept: Bool) async throws -> Components.Schemas.RecordingSummary {
+        try await perform { daemon in
             guard let entry = try stored({ () throws(RecordingError) in try daemon.recordings.setKept(id: id, kept) }) else {
                 throw APIError.notFound("no recording \(id)")
             }
-            return JSONResponse.make(RecordingSummary(entry.listing))
+            return .init(entry.listing)
         }
     }
 
@@ -82,71 +109,23 @@ extension API {
         }
         return entry
     }
+
+    /// What a player jumps to: one chapter per title on air, and one where the audio resumes after a gap.
+    private static func chapters(of entry: IndexedRecording) -> [Chapter] {
+        ChapterList.chapters(titles: entry.titles, gaps: entry.gaps, duration: entry.duration,
+                             untitled: entry.programmeName ?? entry.stationName)
+    }
 }
 
-/// A recording in a list: what a person picks it by.
-struct RecordingSummary: Encodable {
-    let id: Int64
-    let station: String
-    let stationName: String
-    let programme: String?
-    let programmeName: String?
-    let episodeTitle: String?
-    let start: Date
-    let end: Date
-    let duration: Double
-    let size: Int64
-    let codec: String
-    let container: String
-    let gaps: Int
-    /// Retention never deletes a kept recording.
-    let kept: Bool
-    let audio: String
+/// The list as the contract writes it; its route encodes it by hand (the same JSON as the generated glue would send).
+typealias RecordingList = Components.Schemas.RecordingList
 
+extension Components.Schemas.RecordingSummary {
+    /// A recording in a list: what a person picks it by, and where its audio is.
     init(_ entry: RecordingListing) {
-        id = entry.id; station = entry.station; stationName = entry.stationName; programme = entry.programme
-        programmeName = entry.programmeName; episodeTitle = entry.episodeTitle; start = entry.startUTC; end = entry.endUTC
-        duration = entry.duration; size = entry.size; codec = entry.codec; container = entry.container; gaps = entry.gapCount
-        kept = entry.kept
-        audio = "/api/v1/recordings/\(id)/audio"
-    }
-}
-
-/// One recording with its titles, gaps and chapters (what a player jumps to).
-struct RecordingDetail: Encodable {
-    let recording: RecordingSummary
-    let file: String
-    let titles: [TimedTitle]
-    let gaps: [TimedGap]
-    let chapters: [Chapter]
-
-    init(_ entry: IndexedRecording) {
-        recording = RecordingSummary(entry.listing)
-        file = URL(fileURLWithPath: entry.file).lastPathComponent
-        titles = entry.titles
-        gaps = entry.gaps
-        chapters = ChapterList.chapters(titles: entry.titles, gaps: entry.gaps, duration: entry.duration,
-                                        untitled: entry.programmeName ?? entry.stationName)
-    }
-}
-
-struct RecordingList: Encodable {
-    /// How many match, beyond this page.
-    let total: Int
-    let recordings: [RecordingSummary]
-}
-
-/// Podcasting 2.0's JSON chapters (`application/json+chapters`) of a recording.
-struct PodcastChapters: Encodable {
-    struct Entry: Encodable {
-        let startTime: Double
-        let title: String
-    }
-
-    let version = "1.2.0"
-    let chapters: [Entry]
-
-    init(_ entry: IndexedRecording) {
-        chapters = RecordingDetail(entry).chapters.map { Entry(startTime: ($0.start * 1000).rounded() / 1000, title: $0.title) }
+        self.init(id: Int(entry.id), station: entry.station, stationName: entry.stationName, programme: entry.programme,
+                  programmeName: entry.programmeName, episodeTitle: entry.episodeTitle, start: entry.startUTC, end: entry.endUTC,
+                  duration: entry.duration, size: Int(entry.size), codec: entry.codec, container: entry.container, gaps: entry.gapCount,
+                  kept: entry.kept, audio: "/api/v1/recordings/\(entry.id)/audio")
     }
 }

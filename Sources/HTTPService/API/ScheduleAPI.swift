@@ -1,5 +1,5 @@
+import APIContract
 import Foundation
-import HTTPServing
 import Hummingbird
 import Outputs
 import Recording
@@ -8,73 +8,78 @@ import Scheduling
 /// `/api/v1/schedule`: rules (created, listed, paused, resumed, deleted), the next episodes, and the
 /// episodes recorded or failed, with their state and reason. The daemon re-reads the rules at once.
 extension API {
-    var scheduleRoutes: [APIRoute] {
-        [
-            APIRoute(.get, "/api/v1/schedule/rules") { _, _ in
-                try await perform { daemon in
-                    let rules = try stored { () throws(ScheduleError) in try daemon.schedule.rules() }
-                    return JSONResponse.make(RuleList(rules: rules.map { RuleView($0, after: Date(), guide: daemon.guide) }))
-                }
-            },
-            APIRoute(.post, "/api/v1/schedule/rules") { request, _ in
-                let body = try await request.decodeJSON(RuleBody.self)
-                return try await perform { daemon in
-                    let station = try daemon.loadCatalogue().station(id: body.station)
-                    if station == nil, URL(string: body.station)?.scheme == nil {
-                        throw APIError.invalid("no station \"\(body.station)\" in the catalogue (give a catalogue id or a stream URL)")
-                    }
-                    let (rule, next) = try Self.invalidUnlessValid { () throws(ScheduleError) in
-                        try body.request().rule(catalogueStation: station, guide: daemon.guide)
-                    }
-                    let saved = try stored { () throws(ScheduleError) in try daemon.schedule.add(rule) }
-                    daemon.wake()
-                    return JSONResponse.make(RuleView(saved, next: next), status: .created)
-                }
-            },
-            APIRoute(.get, "/api/v1/schedule/rules/{id}") { _, context in
-                let id = try context.id()
-                return try await perform { daemon in
-                    guard let rule = try stored({ () throws(ScheduleError) in try daemon.schedule.rule(id: id) }) else { throw Self.noRule(id) }
-                    return JSONResponse.make(RuleView(rule, after: Date(), guide: daemon.guide))
-                }
-            },
-            APIRoute(.delete, "/api/v1/schedule/rules/{id}") { _, context in
-                let id = try context.id()
-                return try await perform { daemon in
-                    guard let rule = try stored({ () throws(ScheduleError) in try daemon.schedule.remove(ruleID: id) }) else { throw Self.noRule(id) }
-                    daemon.wake()
-                    return JSONResponse.make(RuleView(rule, next: nil))
-                }
-            },
-            APIRoute(.post, "/api/v1/schedule/rules/{id}/pause") { _, context in try await setPaused(context, true) },
-            APIRoute(.post, "/api/v1/schedule/rules/{id}/resume") { _, context in try await setPaused(context, false) },
-            APIRoute(.get, "/api/v1/schedule/next") { request, _ in
-                let count = try boundedCount(request, "count", default: 10)
-                return try await perform { daemon in
-                    let rules = try stored { () throws(ScheduleError) in try daemon.schedule.rules() }
-                    return JSONResponse.make(UpcomingList(episodes: UpcomingEpisodes.next(count, of: rules, after: Date(), guide: daemon.guide)))
-                }
-            },
-            APIRoute(.get, "/api/v1/schedule/episodes") { request, _ in
-                let limit = try boundedCount(request, "limit", default: 100)
-                let rule = try request.uri.queryParameters["rule"].map { text -> Int64 in
-                    guard let id = Int64(text) else { throw APIError.badRequest("rule must be a rule's id (a number)") }
-                    return id
-                }
-                return try await perform { daemon in
-                    let episodes = try stored { () throws(ScheduleError) in try daemon.schedule.episodes(ruleID: rule, limit: limit) }
-                    return JSONResponse.make(EpisodeList(episodes: episodes))
-                }
-            },
-        ]
+    func listRules(_ input: Operations.ListRules.Input) async throws -> Operations.ListRules.Output {
+        try await perform { daemon in
+            let rules = try stored { () throws(ScheduleError) in try daemon.schedule.rules() }
+            let views = rules.map { RuleView($0, after: Date(), guide: daemon.guide) }
+            return .ok(.init(body: .json(.init(rules: try views.map { try GeneratedGlue.contract($0) }))))
+        }
     }
 
-    private func setPaused(_ context: ClientRequestContext, _ paused: Bool) async throws -> Response {
-        let id = try context.id()
+    func addRule(_ input: Operations.AddRule.Input) async throws -> Operations.AddRule.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "the body must be JSON") }
         return try await perform { daemon in
+            let station = try daemon.loadCatalogue().station(id: body.station)
+            if station == nil, URL(string: body.station)?.scheme == nil {
+                throw APIError.invalid("no station \"\(body.station)\" in the catalogue (give a catalogue id or a stream URL)")
+            }
+            let (rule, next) = try Self.invalidUnlessValid { () throws(ScheduleError) in
+                try Self.ruleRequest(body).rule(catalogueStation: station, guide: daemon.guide)
+            }
+            let saved = try stored { () throws(ScheduleError) in try daemon.schedule.add(rule) }
+            daemon.wake()
+            return .created(.init(body: .json(try GeneratedGlue.contract(RuleView(saved, next: next)))))
+        }
+    }
+
+    func getRule(_ input: Operations.GetRule.Input) async throws -> Operations.GetRule.Output {
+        let id = input.path.id
+        return try await perform { daemon in
+            guard let rule = try stored({ () throws(ScheduleError) in try daemon.schedule.rule(id: id) }) else { throw Self.noRule(id) }
+            return .ok(.init(body: .json(try GeneratedGlue.contract(RuleView(rule, after: Date(), guide: daemon.guide)))))
+        }
+    }
+
+    func deleteRule(_ input: Operations.DeleteRule.Input) async throws -> Operations.DeleteRule.Output {
+        let id = input.path.id
+        return try await perform { daemon in
+            guard let rule = try stored({ () throws(ScheduleError) in try daemon.schedule.remove(ruleID: id) }) else { throw Self.noRule(id) }
+            daemon.wake()
+            return .ok(.init(body: .json(try GeneratedGlue.contract(RuleView(rule, next: nil)))))
+        }
+    }
+
+    func pauseRule(_ input: Operations.PauseRule.Input) async throws -> Operations.PauseRule.Output {
+        .ok(.init(body: .json(try await setPaused(input.path.id, true))))
+    }
+
+    func resumeRule(_ input: Operations.ResumeRule.Input) async throws -> Operations.ResumeRule.Output {
+        .ok(.init(body: .json(try await setPaused(input.path.id, false))))
+    }
+
+    func nextEpisodes(_ input: Operations.NextEpisodes.Input) async throws -> Operations.NextEpisodes.Output {
+        let count = try boundedCount(input.query.count, "count", default: 10)
+        return try await perform { daemon in
+            let rules = try stored { () throws(ScheduleError) in try daemon.schedule.rules() }
+            let episodes = UpcomingEpisodes.next(count, of: rules, after: Date(), guide: daemon.guide)
+            return .ok(.init(body: .json(.init(episodes: try episodes.map { try GeneratedGlue.contract($0) }))))
+        }
+    }
+
+    func listEpisodes(_ input: Operations.ListEpisodes.Input) async throws -> Operations.ListEpisodes.Output {
+        let limit = try boundedCount(input.query.limit, "limit", default: 100)
+        let rule = input.query.rule
+        return try await perform { daemon in
+            let episodes = try stored { () throws(ScheduleError) in try daemon.schedule.episodes(ruleID: rule, limit: limit) }
+            return .ok(.init(body: .json(.init(episodes: try episodes.map { try GeneratedGlue.contract($0) }))))
+        }
+    }
+
+    private func setPaused(_ id: Int64, _ paused: Bool) async throws -> Components.Schemas.Rule {
+        try await perform { daemon in
             guard let rule = try stored({ () throws(ScheduleError) in try daemon.schedule.setPaused(ruleID: id, paused) }) else { throw Self.noRule(id) }
             daemon.wake()
-            return JSONResponse.make(RuleView(rule, after: Date(), guide: daemon.guide))
+            return try GeneratedGlue.contract(RuleView(rule, after: Date(), guide: daemon.guide))
         }
     }
 
@@ -84,60 +89,46 @@ extension API {
     private static func invalidUnlessValid<T>(_ body: () throws(ScheduleError) -> T) throws -> T {
         do { return try body() } catch { throw APIError.invalid("\(error)") }
     }
-}
 
-/// `?count=` / `?limit=`: 1 … 1000.
-func boundedCount(_ request: Request, _ name: String, default value: Int) throws -> Int {
-    guard let text = request.uri.queryParameters.get(name) else { return value }
-    guard let count = Int(text), (1...1000).contains(count) else { throw APIError.badRequest("\(name) must be a number from 1 to 1000") }
-    return count
-}
-
-/// What `POST /api/v1/schedule/rules` takes: the fields of `onair schedule add`, one way of saying when.
-struct RuleBody: Decodable {
-    var station: String
-    var programme: String?
-    var title: String?
-    var series: String?
-    var at: String?
-    var on: String?
-    var cron: String?
-    var duration: String?
-    var timeZone: String?
-    var padBefore: String?
-    var padAfter: String?
-    var format: String?
-    var output: String?
-    var splitTracks: Bool?
-    var keep: Int?
-    var keepDays: Int?
-
-    func request() throws(ScheduleError) -> RuleRequest {
-        let ways = [programme, title, series, at, on, cron].compactMap { $0 }
+    /// The body as `onair schedule add`'s request, with the checks the schema cannot state: exactly one way of
+    /// saying when, a duration for at, on and cron, a template that stays inside the recordings folder.
+    private static func ruleRequest(_ body: Components.Schemas.RuleRequest) throws(ScheduleError) -> RuleRequest {
+        let ways = [body.programme, body.title, body.series, body.at, body.on, body.cron].compactMap { $0 }
         guard ways.count == 1 else { throw ScheduleError("give one of programme, title, series, at, on or cron") }
-        if programme ?? title ?? series == nil, duration == nil { throw ScheduleError("at, on and cron need duration (e.g. \"30m\")") }
-        if let keep, keep < 1 { throw ScheduleError("keep must be at least 1") }
-        var request = RuleRequest(station: station)
-        (request.title, request.series, request.programme) = (title, series, programme)
-        (request.at, request.on, request.cron, request.duration, request.timeZone) = (at, on, cron, duration, timeZone)
-        request.padBefore = padBefore ?? "0s"
-        request.padAfter = padAfter ?? "0s"
-        if let format {
+        if body.programme ?? body.title ?? body.series == nil, body.duration == nil {
+            throw ScheduleError("at, on and cron need duration (e.g. \"30m\")")
+        }
+        if let keep = body.keep, keep < 1 { throw ScheduleError("keep must be at least 1") }
+        var request = RuleRequest(station: body.station)
+        (request.title, request.series, request.programme) = (body.title, body.series, body.programme)
+        (request.at, request.on, request.cron, request.duration, request.timeZone) = (body.at, body.on, body.cron, body.duration, body.timeZone)
+        request.padBefore = body.padBefore ?? "0s"
+        request.padAfter = body.padAfter ?? "0s"
+        if let format = body.format?.rawValue {
             guard let parsed = RecordingFormat(rawValue: format) else {
                 throw ScheduleError("unknown format '\(format)' (copy, mp3, m4a, opus, flac)")
             }
             request.format = parsed
         }
-        if let output {
+        if let output = body.output {
             // Over the network a template stays inside the recordings folder (`onair schedule add` on the box may write anywhere).
             do { _ = try FileNameTemplate(fromNetwork: output) } catch { throw ScheduleError(error.description) }
         }
-        (request.output, request.splitTracks, request.keep) = (output, splitTracks ?? false, keep)
-        request.keepDays = keepDays
+        (request.output, request.splitTracks, request.keep) = (body.output, body.splitTracks ?? false, body.keep)
+        request.keepDays = body.keepDays
         return request
     }
 }
 
-struct RuleList: Encodable { let rules: [RuleView] }
-struct UpcomingList: Encodable { let episodes: [UpcomingEpisode] }
-struct EpisodeList: Encodable { let episodes: [Episode] }
+/// `?count=` / `?limit=`: 1 … 1000.
+func boundedCount(_ request: Request, _ name: String, default value: Int) throws -> Int {
+    guard let text = request.uri.queryParameters.get(name) else { return value }
+    return try boundedCount(Int(text) ?? 0, name, default: value)
+}
+
+/// A count asked for (`limit`): 1 to 1000, `value` when not given.
+func boundedCount(_ asked: Int?, _ name: String, default value: Int) throws -> Int {
+    guard let asked else { return value }
+    guard (1...1000).contains(asked) else { throw APIError.badRequest("\(name) must be a number from 1 to 1000") }
+    return asked
+}

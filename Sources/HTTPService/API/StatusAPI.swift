@@ -1,6 +1,6 @@
+import APIContract
 import Engine
 import Foundation
-import Hummingbird
 import RadioModel
 import Recording
 import Scheduling
@@ -8,23 +8,12 @@ import Scheduling
 /// `/api/v1/status`: what the daemon is doing — active episodes and jobs, the next episodes, recent
 /// failures, retention's setting and latest deletions — and the disk space left where recordings go.
 extension API {
-    var statusRoutes: [APIRoute] {
-        [
-            APIRoute(.get, "/api/v1/status") { _, _ in
-                try await perform { [live] daemon in
-                    JSONResponse.make(ServiceStatus(daemon: daemon.status(), jobs: daemon.runningJobs(), liveMounts: live.stationsServed,
-                                                    diskFree: DiskSpace.free(at: daemon.paths.recordings)))
-                }
-            },
-        ]
+    func status(_ input: Operations.Status.Input) async throws -> Operations.Status.Output {
+        try await perform { [live] daemon in
+            .ok(.init(body: .json(.init(daemon: try GeneratedGlue.contract(daemon.status()),
+                                        jobs: try daemon.runningJobs().map { try GeneratedGlue.contract($0) },
+                                        liveMounts: live.stationsServed,
+                                        diskFree: DiskSpace.free(at: daemon.paths.recordings).map(Int.init)))))
+        }
     }
-}
-
-struct ServiceStatus: Encodable {
-    let daemon: DaemonStatus
-    let jobs: [JobStatus]
-    /// Stations whose live mount (`/live/ID`) has listeners or is connecting.
-    let liveMounts: [String]
-    /// Bytes free on the recordings' file system.
-    let diskFree: Int64?
 }

@@ -20,6 +20,19 @@ public final class PostgresRecordingsIndex: RecordingsIndexing {
                 ]),
                 // Entries written before recordings could be kept say so, as the decoder needs.
                 ("recording-v2-kept", [#"UPDATE recording SET record = jsonb_set(record::jsonb, '{kept}', 'false')::text"#]),
+                // Counted per statement: a daemon's change is seen by every daemon's cached pages.
+                ("recording-v3-revision", [
+                    "CREATE TABLE recording_revision (id INT PRIMARY KEY CHECK (id = 1), revision BIGINT NOT NULL)",
+                    "INSERT INTO recording_revision VALUES (1, 0)",
+                    """
+                    CREATE FUNCTION onair_recording_changed() RETURNS trigger LANGUAGE plpgsql
+                    AS $$ BEGIN UPDATE recording_revision SET revision = revision + 1; RETURN NULL; END $$
+                    """,
+                    """
+                    CREATE TRIGGER recording_changed AFTER INSERT OR UPDATE OR DELETE ON recording
+                    FOR EACH STATEMENT EXECUTE FUNCTION onair_recording_changed()
+                    """,
+                ]),
             ])
         } catch {
             throw RecordingError("recordings index: \(error)")
@@ -38,6 +51,10 @@ public final class PostgresRecordingsIndex: RecordingsIndexing {
                 """)
             return try session.query("SELECT id, record FROM recording WHERE file = \(entry.file)").first.map(Self.entry)!
         }
+    }
+
+    public func revision() throws(RecordingError) -> Int64 {
+        try access { session in try session.query("SELECT revision FROM recording_revision").first.map { try $0.decode(Int64.self) } ?? 0 }
     }
 
     public func all() throws(RecordingError) -> [IndexedRecording] {

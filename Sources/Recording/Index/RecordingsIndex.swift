@@ -113,6 +113,10 @@ public protocol RecordingsIndexing: Sendable {
     /// there are in all: what a list on a screen shows, without reading the whole index.
     func page(station: String?, programme: String?, limit: Int, offset: Int) throws(RecordingError)
         -> (total: Int, recordings: [RecordingListing])
+    /// A number that changes whenever an entry is added, changed or removed, by this daemon or another (a
+    /// trigger in the database counts): a page read after reading it is at least that new, so what was made
+    /// of a page can be reused while the number stays.
+    func revision() throws(RecordingError) -> Int64
 }
 
 /// The recordings index in the `recording` table of onair's SQLite database.
@@ -172,6 +176,14 @@ public final class RecordingsIndex: RecordingsIndexing {
 
     public func recording(id: Int64) throws(RecordingError) -> IndexedRecording? {
         try access { db in try IndexedRecording.fetchOne(db, key: id) }
+    }
+
+    public func revision() throws(RecordingError) -> Int64 {
+        do {
+            return try database.read { db in try Int64.fetchOne(db, sql: "SELECT revision FROM recording_revision") ?? 0 }
+        } catch {
+            throw RecordingError("recordings index: \(error)")
+        }
     }
 
     /// Forgets a recording; returns what it was.
@@ -249,6 +261,15 @@ public final class RecordingsIndex: RecordingsIndexing {
             try db.alter(table: IndexedRecording.databaseTableName) { t in
                 t.add(column: "kept", .boolean).notNull().defaults(to: false)
             }
+        }
+        migrator.registerMigration("recording-v5-revision") { db in
+            try db.execute(sql: """
+                CREATE TABLE recording_revision (id INTEGER PRIMARY KEY CHECK (id = 1), revision INTEGER NOT NULL);
+                INSERT INTO recording_revision VALUES (1, 0);
+                CREATE TRIGGER recording_inserted AFTER INSERT ON recording BEGIN UPDATE recording_revision SET revision = revision + 1; END;
+                CREATE TRIGGER recording_updated AFTER UPDATE ON recording BEGIN UPDATE recording_revision SET revision = revision + 1; END;
+                CREATE TRIGGER recording_deleted AFTER DELETE ON recording BEGIN UPDATE recording_revision SET revision = revision + 1; END;
+                """)
         }
     }
 }

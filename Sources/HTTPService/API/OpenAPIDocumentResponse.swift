@@ -1,3 +1,4 @@
+import APIContract
 import Hummingbird
 
 extension OpenAPIDocument {

@@ -1,0 +1,135 @@
+import APIContract
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OpenAPIHummingbird
+import OpenAPIRuntime
+import RadioModel
+
+/// What the glue generated from openapi.yaml needs to answer as the hand-written routes did (the generated
+/// code's defaults differ in ways a client would notice; each type says how).
+enum GeneratedGlue {
+    /// onair's JSON: sorted keys, unescaped slashes, dates as `Timestamp` writes them (milliseconds, UTC).
+    static let configuration = Configuration(dateTranscoder: TimestampTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
+
+    static let middlewares: [any ServerMiddleware] = [IgnoreAccept(), PathIdentifiers()]
+
+    /// The (method, path) of every operation `registerHandlers` adds, read by registering on a recorder.
+    static func operations(of handlers: some APIProtocol) -> [APIOperation] {
+        let recorder = OperationRecorder()
+        try? handlers.registerHandlers(on: recorder, serverURL: URL(string: "/")!, configuration: configuration)
+        return recorder.operations.current
+    }
+
+    /// A domain value as the contract's type of the same JSON (a station, a job: their JSON is the documented
+    /// shape, so their fields are written once, by the domain).
+    static func contract<T: Decodable>(_ value: some Encodable, as type: T.Type = T.self) throws -> T {
+        try OnairJSON.decoder.decode(T.self, from: OnairJSON.data(value))
+    }
+
+    /// A request's body (the contract's type) as the domain's type, which may check more than a schema can
+    /// say: 400 naming what is wrong, as for any body not of its shape.
+    static func domain<T: Decodable>(_ body: some Encodable, as type: T.Type = T.self) throws -> T {
+        do {
+            return try OnairJSON.decoder.decode(T.self, from: OnairJSON.data(body))
+        } catch {
+            throw APIError.undecodable(error, inBody: true)
+        }
+    }
+
+    struct TimestampTranscoder: DateTranscoder {
+        func encode(_ date: Date) throws -> String { Timestamp.format(date) }
+
+        func decode(_ text: String) throws -> Date {
+            guard let date = Timestamp.parse(text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a date: \(text)"))
+            }
+            return date
+        }
+    }
+
+    /// The generated serializer refuses (406) a response its request's `Accept` does not list; EventSource
+    /// and browsers send Accepts that would turn a documented JSON error into a 406. No operation offers a
+    /// choice of representation, so the header is dropped before the generated code reads it.
+    struct IgnoreAccept: ServerMiddleware {
+        func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+                       next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?))
+            async throws -> (HTTPResponse, HTTPBody?) {
+            var request = request
+            request.headerFields[.accept] = nil
+            return try await next(request, body, metadata)
+        }
+    }
+
+    /// An id in a path is a positive number in ASCII digits, written one way (`RequestParsing.id`): `0012`,
+    /// `-3` and `abc` name nothing, so 404, where the generated parser would read `0012` as 12 and answer 400
+    /// (undocumented) for `abc`. Which parameters are ids, the document says (integers in the path).
+    struct PathIdentifiers: ServerMiddleware {
+        /// The integer path parameters of each operation, read once from the document.
+        static let integers: [String: [String]] = {
+            guard let document = try? JSONSerialization.jsonObject(with: OpenAPIDocument.data) as? [String: Any],
+                  let paths = document["paths"] as? [String: [String: Any]] else { return [:] }
+            var integers: [String: [String]] = [:]
+            for operation in paths.values.flatMap(\.values) {
+                guard let operation = operation as? [String: Any], let id = operation["operationId"] as? String else { continue }
+                integers[id] = (operation["parameters"] as? [[String: Any]] ?? []).compactMap { parameter in
+                    let schema = parameter["schema"] as? [String: Any]
+                    return parameter["in"] as? String == "path" && schema?["type"] as? String == "integer" ? parameter["name"] as? String : nil
+                }
+            }
+            return integers
+        }()
+
+        func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+                       next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?))
+            async throws -> (HTTPResponse, HTTPBody?) {
+            for name in Self.integers[operationID] ?? [] where RequestParsing.id(metadata.pathParameters[name]) == nil {
+                throw APIError.notFound("no such \(name == "id" ? "item" : name): ids are positive numbers")
+            }
+            return try await next(request, body, metadata)
+        }
+    }
+
+    /// Takes note of the routes `registerHandlers` would add, and serves nothing.
+    final class OperationRecorder: ServerTransport {
+        let operations = Locked<[APIOperation]>([])
+
+        func register(_ handler: @escaping @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?),
+                      method: HTTPRequest.Method, path: String) throws {
+            operations.withLock { $0.append(APIOperation(method: method, path: path)) }
+        }
+    }
+}
+
+/// One operation of the API as a client addresses it.
+public struct APIOperation: Sendable, Hashable {
+    public let method: HTTPRequest.Method
+    public let path: String
+}
+
+/// Around the generated routes, what `Request.decodeJSON` and `JSONResponse` did in each hand-written one: a
+/// request body must say it is JSON (415 otherwise: a page of another site can send text/plain or a form
+/// unasked, JSON only after a CORS preflight, which this server never grants; the generated glue would take a
+/// body without Content-Type as JSON), at most 1 MiB of it is read (the generated glue reads any length), and
+/// no cache keeps an answer (the generated glue sends only the headers the document declares).
+struct GeneratedRoutesMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var bodyLimit: Int { 1 << 20 }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var request = request
+        if [.post, .put, .patch, .delete].contains(request.method) {
+            let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+            let hasBody = request.headers[.contentLength].map { $0 != "0" } ?? (request.headers[.transferEncoding] != nil)
+            if hasBody || mediaType != nil {
+                guard let mediaType, mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json")) else {
+                    throw APIError(.unsupportedMediaType, "the body must be JSON, sent with Content-Type: application/json"
+                                   + (mediaType.map { " (not \(UntrustedText.printable($0, maxLength: 60)))" } ?? ""))
+                }
+            }
+            _ = try await request.collectBody(upTo: Self.bodyLimit)
+        }
+        var response = try await next(request, context)
+        if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
+        return response
+    }
+}
