@@ -33,6 +33,35 @@ final class OpenAPITests: XCTestCase {
         XCTAssertEqual(fetched.body, OpenAPIDocument.data, "the document served is the one in the repository")
     }
 
+    /// The generated glue's own refusals come out as onair's: JSON errors a person can act on, with the status
+    /// the hand-written routes gave (its defaults would be a bare 500, a 406 for EventSource's Accept, a 400
+    /// naming a Swift type, a body of any size or without Content-Type taken as JSON).
+    func testTheGeneratedOperationsRefuseAsOnairDoes() throws {
+        let cases: [(reply: APIHarness.Reply, status: Int, error: String)] = [
+            (try harness.get("/api/v1/jobs/0012"), 404, "no such item: ids are positive numbers"),
+            (try harness.get("/api/v1/schedule/rules/abc"), 404, "no such item: ids are positive numbers"),
+            (try harness.get("/api/v1/schedule/next?count=abc"), 400, "count must be a whole number, not \"abc\""),
+            (try harness.get("/api/v1/schedule/next?count=0"), 400, "count must be a number from 1 to 1000"),
+            (try harness.request("POST", "/api/v1/playlists", body: Data("{}".utf8), headers: ["Content-Type": "text/plain"]), 415,
+             "the body must be JSON, sent with Content-Type: application/json (not text/plain)"),
+            (try harness.request("POST", "/api/v1/schedule/rules", json: ["station": "tone", "at": "10:00", "duration": "1m", "format": "wma"]), 400,
+             "\"format\" is not one of the values the API documents for it (/api/openapi.json)"),
+            (try harness.request("POST", "/api/v1/stations", json: ["id": "x"]), 400, "the body needs \"name\""),
+            (try harness.request("POST", "/api/v1/playlists", body: Data(repeating: 0x20, count: 2 << 20)), 413, "the body is larger than the API takes (1 MiB)"),
+            (try harness.request("GET", "/api/v1/jobs/9", headers: ["Accept": "text/event-stream"]), 404, "no job 9"),
+        ]
+        for (reply, status, error) in cases {
+            XCTAssertEqual(reply.status, status, reply.text)
+            XCTAssertEqual(reply.json["error"] as? String, error)
+            XCTAssertEqual(reply.header("Content-Type"), "application/json; charset=utf-8")
+            XCTAssertEqual(reply.header("Cache-Control"), "no-store")
+        }
+        let wrongMethod = try harness.request("PUT", "/api/v1/jobs")
+        XCTAssertEqual(wrongMethod.status, 405)
+        XCTAssertEqual(wrongMethod.header("Allow"), "GET, POST", "the generated operations are among those a path takes")
+        XCTAssertEqual(try harness.get("/api/v1/jobs").header("Cache-Control"), "no-store", "an answer about the box now is never cached")
+    }
+
     func testTheDocumentIsValidOpenAPI31() throws {
         let script = """
         import json, sys

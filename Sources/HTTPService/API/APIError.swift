@@ -28,6 +28,10 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
     }
 
     static func notFound(_ what: String) -> APIError { APIError(.notFound, what) }
+    /// A path naming an item by something that is not an id (`RequestParsing.id`): no such item can exist.
+    static func notAnID(_ parameter: String) -> APIError {
+        notFound("no such \(parameter == "id" ? "item" : parameter): ids are positive numbers")
+    }
     static func invalid(_ message: String) -> APIError { APIError(.unprocessableContent, message) }
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, message) }
 
@@ -72,6 +76,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 throw APIError(.internalServerError, "the daemon failed to answer \(error.operationID): \(error.underlyingError)")
             }
             guard let decoding = error.underlyingError as? DecodingError else { throw APIError(error.httpStatus, error.causeDescription) }
+            if let problem = GeneratedGlue.queryProblem(error.operationID, error.request) { throw APIError.badRequest(problem) }
             throw APIError.undecodable(decoding, inBody: error.requestBody != nil && [.post, .put, .patch, .delete].contains(error.request.method))
         } catch let error as HTTPError where request.uri.path.hasPrefix("/api/") {
             let allowed = Self.mostSpecific(routes.filter { Self.matches($0.path, request.uri.path) }).map(\.method.rawValue)
@@ -113,30 +118,11 @@ enum JSONResponse {
     }
 }
 
-extension Request {
-    /// The JSON body as `T`: 400 when it is not JSON of that shape, naming what is wrong.
-    func decodeJSON<T: Decodable>(_ type: T.Type) async throws -> T {
-        // Only JSON: a page of another site can send text/plain or a form unasked, but JSON only after a
-        // CORS preflight, which this server never grants.
-        let mediaType = headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard let mediaType, mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json")) else {
-            throw APIError(.unsupportedMediaType, "the body must be JSON, sent with Content-Type: application/json"
-                           + (mediaType.map { " (not \(UntrustedText.printable($0, maxLength: 60)))" } ?? ""))
-        }
-        let body = try await body.collect(upTo: 1 << 20)
-        do {
-            return try OnairJSON.decoder.decode(T.self, from: Data(buffer: body))
-        } catch {
-            throw APIError.undecodable(error, inBody: true)
-        }
-    }
-}
-
 extension RequestContext {
     /// A numeric id from the path: 404 when it is not one (no such resource can exist).
     func id(_ name: String = "id") throws -> Int64 {
         guard let id = RequestParsing.id(parameters.get(name)) else {
-            throw APIError.notFound("no such \(name == "id" ? "item" : name): ids are positive numbers")
+            throw APIError.notAnID(name)
         }
         return id
     }

@@ -2,6 +2,7 @@ import APIContract
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
 import RadioModel
@@ -61,30 +62,54 @@ enum GeneratedGlue {
         }
     }
 
+    /// A parameter as the document declares it: where it is (`path`, `query`) and its JSON type.
+    struct Parameter {
+        let name: String
+        let location: String
+        let type: String?
+    }
+
+    /// The parameters of each operation, read once from the document.
+    static let parameters: [String: [Parameter]] = {
+        guard let document = try? JSONSerialization.jsonObject(with: OpenAPIDocument.data) as? [String: Any],
+              let paths = document["paths"] as? [String: [String: Any]] else { return [:] }
+        var parameters: [String: [Parameter]] = [:]
+        for operation in paths.values.flatMap(\.values) {
+            guard let operation = operation as? [String: Any], let id = operation["operationId"] as? String else { continue }
+            parameters[id] = (operation["parameters"] as? [[String: Any]] ?? []).compactMap { parameter in
+                guard let name = parameter["name"] as? String, let location = parameter["in"] as? String else { return nil }
+                return Parameter(name: name, location: location, type: (parameter["schema"] as? [String: Any])?["type"] as? String)
+            }
+        }
+        return parameters
+    }()
+
+    /// What is wrong with the query of a request the generated parser refused (it does not say which
+    /// parameter): the first whose value is not of its documented type.
+    static func queryProblem(_ operationID: String, _ request: HTTPRequest) -> String? {
+        let given = URLComponents(string: request.path ?? "")?.queryItems ?? []
+        for parameter in parameters[operationID] ?? [] where parameter.location == "query" {
+            guard let value = given.first(where: { $0.name == parameter.name })?.value else { continue }
+            switch parameter.type {
+            case "integer" where Int64(value) == nil: return "\(parameter.name) must be a whole number, not \"\(UntrustedText.printable(value, maxLength: 40))\""
+            case "number" where Double(value) == nil: return "\(parameter.name) must be a number, not \"\(UntrustedText.printable(value, maxLength: 40))\""
+            case "boolean" where !["true", "false"].contains(value): return "\(parameter.name) must be true or false"
+            default: continue
+            }
+        }
+        return nil
+    }
+
     /// An id in a path is a positive number in ASCII digits, written one way (`RequestParsing.id`): `0012`,
     /// `-3` and `abc` name nothing, so 404, where the generated parser would read `0012` as 12 and answer 400
     /// (undocumented) for `abc`. Which parameters are ids, the document says (integers in the path).
     struct PathIdentifiers: ServerMiddleware {
-        /// The integer path parameters of each operation, read once from the document.
-        static let integers: [String: [String]] = {
-            guard let document = try? JSONSerialization.jsonObject(with: OpenAPIDocument.data) as? [String: Any],
-                  let paths = document["paths"] as? [String: [String: Any]] else { return [:] }
-            var integers: [String: [String]] = [:]
-            for operation in paths.values.flatMap(\.values) {
-                guard let operation = operation as? [String: Any], let id = operation["operationId"] as? String else { continue }
-                integers[id] = (operation["parameters"] as? [[String: Any]] ?? []).compactMap { parameter in
-                    let schema = parameter["schema"] as? [String: Any]
-                    return parameter["in"] as? String == "path" && schema?["type"] as? String == "integer" ? parameter["name"] as? String : nil
-                }
-            }
-            return integers
-        }()
-
         func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
                        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?))
             async throws -> (HTTPResponse, HTTPBody?) {
-            for name in Self.integers[operationID] ?? [] where RequestParsing.id(metadata.pathParameters[name]) == nil {
-                throw APIError.notFound("no such \(name == "id" ? "item" : name): ids are positive numbers")
+            for parameter in parameters[operationID] ?? [] where parameter.location == "path" && parameter.type == "integer"
+                && RequestParsing.id(metadata.pathParameters[parameter.name]) == nil {
+                throw APIError.notAnID(parameter.name)
             }
             return try await next(request, body, metadata)
         }
@@ -107,8 +132,7 @@ public struct APIOperation: Sendable, Hashable {
     public let path: String
 }
 
-/// Around the generated routes, what `Request.decodeJSON` and `JSONResponse` did in each hand-written one: a
-/// request body must say it is JSON (415 otherwise: a page of another site can send text/plain or a form
+/// Around the generated routes: a request body must say it is JSON (415 otherwise: a page of another site can send text/plain or a form
 /// unasked, JSON only after a CORS preflight, which this server never grants; the generated glue would take a
 /// body without Content-Type as JSON), at most 1 MiB of it is read (the generated glue reads any length), and
 /// no cache keeps an answer (the generated glue sends only the headers the document declares).
@@ -126,7 +150,11 @@ struct GeneratedRoutesMiddleware<Context: RequestContext>: RouterMiddleware {
                                    + (mediaType.map { " (not \(UntrustedText.printable($0, maxLength: 60)))" } ?? ""))
                 }
             }
-            _ = try await request.collectBody(upTo: Self.bodyLimit)
+            do {
+                _ = try await request.collectBody(upTo: Self.bodyLimit)
+            } catch is NIOTooManyBytesError {
+                throw APIError(.contentTooLarge, "the body is larger than the API takes (1 MiB)")
+            }
         }
         var response = try await next(request, context)
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }

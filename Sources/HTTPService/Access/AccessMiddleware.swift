@@ -23,7 +23,7 @@ struct AccessMiddleware: RouterMiddleware {
         if Self.open.contains(path) { return try await next(request, context) }
         let credentials = try await access.snapshot()
         guard credentials.isConfigured else {
-            // The API takes JSON only (decodeJSON: 415 otherwise), which no page of another site can send unasked.
+            // The API takes JSON only (GeneratedRoutesMiddleware: 415 otherwise), which no page of another site can send unasked.
             guard !Self.isMachineFacing(path) else { return try await next(request, context) }
             return try await Self.requiring(access.formToken, request, context, next,
                                             else: "this form is out of date (it does not carry the token of this daemon's pages): reload the page and try again")
