@@ -30,6 +30,7 @@ let package = Package(
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev", "libavdevice-dev", "libavfilter-dev"])]),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .systemLibrary(name: "CChromaprint", pkgConfig: "libchromaprint", providers: [.apt(["libchromaprint-dev"])]),
         // sd-bus (libsystemd-dev): the MPRIS object's vtable and sd-bus's variadic calls.
         .target(name: "CSystemdBus", linkerSettings: [.linkedLibrary("systemd")]),
 
@@ -46,6 +47,8 @@ let package = Package(
         .target(name: "Media", dependencies: [
             "CFFmpeg", "RadioModel", "StreamInput",
         ]),
+        // Known audio found by its sound: Chromaprint fingerprints of decoded PCM, the clips' index, the matcher.
+        .target(name: "ClipDetection", dependencies: ["CChromaprint"]),
         // PCM sinks (files, FIFOs, TCP, audio devices through libavdevice), the Icecast push, the encoded
         // broadcasts a relay's listeners read: no server framework.
         .target(name: "Outputs", dependencies: ["CFFmpeg", "Media", "RadioModel", "StreamInput"]),
@@ -205,6 +208,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RadioModelTests", dependencies: ["RadioModel"]),
         .testTarget(name: "StreamInputTests", dependencies: ["StreamInput", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "ClipDetectionTests", dependencies: ["ClipDetection", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Sinks", "Media", "Outputs", "StreamInput", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["HTTPServing", "HTTPRelay", "Sinks", "Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),

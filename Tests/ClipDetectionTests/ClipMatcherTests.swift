@@ -1,0 +1,148 @@
+import ClipDetection
+import Foundation
+import TestSupport
+import XCTest
+
+/// Chromaprint through its wrapper, and the matcher finding a clip in a station's items: where it began (within
+/// half a second), all of it or the part that aired, after re-encoding at 64 kbit/s and a loudness change, and
+/// nothing where it did not air. The audio is music of chords drawn from a seed (`ChordMusic`): each seed is
+/// another piece, as alike to the others as two songs of one instrument are.
+final class ClipMatcherTests: XCTestCase {
+    private let rate = Double(Fingerprint.sampleRate)
+
+    func testItemsReadAsTheAudioArrivesAreThoseOfOnePassAndTheirLengthIsChromaprints() throws {
+        let audio = ChordMusic(seed: 1).samples(seconds: 30)
+        let whole = try Chromaprinter()
+        let once = whole.feed(audio) + whole.finish()
+        let streaming = try Chromaprinter()
+        var items: [UInt32] = []
+        for start in stride(from: 0, to: audio.count, by: 1000) { items += streaming.feed(Array(audio[start..<min(start + 1000, audio.count)])) }
+        items += streaming.finish()
+        XCTAssertEqual(items, once)
+        XCTAssertGreaterThan(once.count, 200)
+        XCTAssertEqual(whole.itemSamples, Fingerprint.itemSamples)
+        XCTAssertEqual(try Fingerprint(data: Fingerprint(items: once).data), Fingerprint(items: once), "stored and read back")
+    }
+
+    func testAClipSplicedInIsFoundOnceWhereItBeganAndNothingWithoutIt() throws {
+        let clip = try reference(ChordMusic(seed: 7).samples(seconds: 15))
+        let background = ChordMusic(seed: 8).samples(seconds: 60)
+        let splicedAt = 20.5
+        let stream = Array(background[..<at(splicedAt)]) + ChordMusic(seed: 7).samples(seconds: 15) + Array(background[at(splicedAt)...])
+
+        let matches = try match(stream, against: [clip])
+        XCTAssertEqual(matches.count, 1, "\(matches)")
+        let found = try XCTUnwrap(matches.first)
+        XCTAssertEqual(found.streamSeconds, splicedAt, accuracy: 0.5)
+        XCTAssertFalse(found.isPartial, "\(found)")
+        XCTAssertGreaterThan(found.score, 0.75, "the same audio, on a grid half an item off the clip's")
+
+        XCTAssertEqual(try match(background + ChordMusic(seed: 9).samples(seconds: 100), against: [clip]), [], "other music is not the clip")
+    }
+
+    func testAClipIsFoundAfterA64kbitReencodingAndALoudnessChange() throws {
+        let clip = try reference(ChordMusic(seed: 21).samples(seconds: 15))
+        let splicedAt = 33.0
+        let background = ChordMusic(seed: 22).samples(seconds: 50)
+        let stream = Array(background[..<at(splicedAt)]) + ChordMusic(seed: 21).samples(seconds: 15) + Array(background[at(splicedAt)...])
+        for (codec, options) in [("mp3", ["-c:a", "libmp3lame"]), ("aac", ["-c:a", "aac"])] {
+            let degraded = try reencoded(stream, codec: codec, options: options + ["-b:a", "64k", "-af", "volume=-9dB"])
+            let matches = try match(degraded, against: [clip])
+            XCTAssertEqual(matches.count, 1, "\(codec): \(matches)")
+            if let found = matches.first {
+                // An encoder's priming delay moves the audio by a few milliseconds; the grid, by half an item at most.
+                XCTAssertEqual(found.streamSeconds, splicedAt, accuracy: 0.5, codec)
+                XCTAssertFalse(found.isPartial, "\(codec): \(found)")
+            }
+        }
+    }
+
+    func testAClipCutShortOrJoinedLateIsReportedWithThePartThatAired() throws {
+        let music = ChordMusic(seed: 31).samples(seconds: 20)
+        let clip = try reference(music)
+        let background = ChordMusic(seed: 32).samples(seconds: 40)
+
+        // The first 9 s of the clip, then other music.
+        let cut = Array(background[..<at(10)]) + Array(music[..<at(9)]) + Array(background[at(10)...])
+        let shortened = try XCTUnwrap(try match(cut, against: [clip]).first)
+        XCTAssertTrue(shortened.isPartial)
+        XCTAssertEqual(shortened.clipOffset, 0, accuracy: 0.5)
+        XCTAssertEqual(shortened.streamSeconds, 10, accuracy: 0.5)
+        XCTAssertEqual(shortened.airedSeconds, 9, accuracy: 1)
+
+        // Joined 6 s in: the clip's last 14 s.
+        let late = Array(background[..<at(10)]) + Array(music[at(6)...]) + Array(background[at(10)...])
+        let joined = try XCTUnwrap(try match(late, against: [clip]).first)
+        XCTAssertTrue(joined.isPartial)
+        XCTAssertEqual(joined.clipOffset, 6, accuracy: 0.5)
+        XCTAssertEqual(joined.streamSeconds, 10, accuracy: 0.5)
+    }
+
+    func testEachOfSeveralClipsIsFoundInOrderAmongManyInTheIndex() throws {
+        let aired: [UInt64] = [41, 42, 43]
+        let clips = try (UInt64(40)..<80).map { try reference(ChordMusic(seed: $0).samples(seconds: 12), id: Int64($0)) }
+        var stream = ChordMusic(seed: 100).samples(seconds: 8)
+        for seed in aired { stream += ChordMusic(seed: seed).samples(seconds: 12) + ChordMusic(seed: 100 + seed).samples(seconds: 8) }
+        XCTAssertEqual(try match(stream, against: clips).map(\.clip.id), aired.map(Int64.init))
+    }
+
+    // MARK: Helpers
+
+    private func at(_ seconds: Double) -> Int { Int(seconds * rate) }
+
+    private func reference(_ audio: [Int16], id: Int64 = 1) throws -> ReferenceClip {
+        let printer = try Chromaprinter()
+        let items = printer.feed(audio) + printer.finish()
+        return ReferenceClip(id: id, name: "clip \(id)", kind: .ad, seconds: Double(audio.count) / rate, fingerprint: Fingerprint(items: items))
+    }
+
+    /// The stream fed a second at a time, as a station's audio arrives.
+    private func match(_ audio: [Int16], against clips: [ReferenceClip]) throws -> [ClipMatch] {
+        let printer = try Chromaprinter()
+        var matcher = ClipMatcher(index: ClipIndex(clips))
+        var found: [ClipMatch] = []
+        for start in stride(from: 0, to: audio.count, by: Fingerprint.sampleRate) {
+            found += matcher.append(printer.feed(Array(audio[start..<min(start + Fingerprint.sampleRate, audio.count)])))
+        }
+        return found + matcher.append(printer.finish()) + matcher.finish()
+    }
+
+    /// `audio` encoded by FFmpeg's command line and decoded back to the fingerprinter's rate.
+    private func reencoded(_ audio: [Int16], codec: String, options: [String]) throws -> [Int16] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("onair-clips-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let raw = directory.appendingPathComponent("in.raw"), encoded = directory.appendingPathComponent("out.\(codec == "aac" ? "m4a" : codec)")
+        try audio.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: raw)
+        let encode = try ProcessRunner.run("ffmpeg", ["-v", "error", "-f", "s16le", "-ar", "11025", "-ac", "1", "-i", raw.path,
+                                                      "-ar", "44100", "-ac", "2"] + options + ["-y", encoded.path])
+        XCTAssertTrue(encode.succeeded, encode.stderrText)
+        let decode = try ProcessRunner.run("ffmpeg", ["-v", "error", "-i", encoded.path, "-f", "s16le", "-ar", "11025", "-ac", "1", "-"])
+        XCTAssertTrue(decode.succeeded, decode.stderrText)
+        return decode.stdout.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+}
+
+/// Music of three-note chords with their second harmonics, a new chord every quarter second, the notes drawn
+/// from a seed over three octaves: reproducible, and as distinct from another seed's as two pieces are.
+struct ChordMusic {
+    let seed: UInt64
+
+    func samples(seconds: Double) -> [Int16] {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        func next() -> UInt64 {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return state
+        }
+        let rate = Double(Fingerprint.sampleRate), count = Int(seconds * rate), chordLength = Fingerprint.sampleRate / 4
+        var samples = [Int16](repeating: 0, count: count)
+        var frequencies = [Double](repeating: 0, count: 3)
+        for index in 0..<count {
+            if index % chordLength == 0 { frequencies = frequencies.map { _ in 110 * pow(2, Double(next() % 36) / 12) } }
+            let time = Double(index) / rate
+            let value = frequencies.reduce(0.0) { $0 + sin(2 * .pi * $1 * time) + 0.5 * sin(4 * .pi * $1 * time) }
+            samples[index] = Int16(value * 4000)
+        }
+        return samples
+    }
+}
