@@ -48,7 +48,7 @@ let package = Package(
             "CFFmpeg", "RadioModel", "StreamInput",
         ]),
         // Known audio found by its sound: Chromaprint fingerprints of decoded PCM, the clips' index, the matcher.
-        .target(name: "ClipDetection", dependencies: ["CChromaprint"]),
+        .target(name: "ClipDetection", dependencies: ["CChromaprint", "Media", "RadioModel", "Store", .product(name: "GRDB", package: "GRDB.swift")]),
         // PCM sinks (files, FIFOs, TCP, audio devices through libavdevice), the Icecast push, the encoded
         // broadcasts a relay's listeners read: no server framework.
         .target(name: "Outputs", dependencies: ["CFFmpeg", "Media", "RadioModel", "StreamInput"]),
@@ -171,7 +171,7 @@ let package = Package(
         ]),
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.
         .target(name: "OnairCommands", dependencies: [
-            "Daemon",
+            "Daemon", "ClipDetection",
             "Sinks",
             "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "SharedStore", "Scheduling", "Playback", "Engine", "Guide",
             "Library", "Podcasts", "Monitoring", "HTTPService", "WebApp", "Casting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -208,7 +208,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RadioModelTests", dependencies: ["RadioModel"]),
         .testTarget(name: "StreamInputTests", dependencies: ["StreamInput", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ClipDetectionTests", dependencies: ["ClipDetection", "TestSupport"]),
+        .testTarget(name: "ClipDetectionTests", dependencies: ["ClipDetection", "Store", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Sinks", "Media", "Outputs", "StreamInput", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["HTTPServing", "HTTPRelay", "Sinks", "Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),

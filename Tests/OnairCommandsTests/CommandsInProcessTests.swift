@@ -61,6 +61,30 @@ final class CommandsInProcessTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(events.last?["seconds"] as? Double), 5, accuracy: 1.5, "five seconds of silence")
     }
 
+    func testClipsAreAddedFromAStretchOfAFileListedAndRemovedByName() throws {
+        let notes = (0..<40).map { Tone(frequency: 220 * pow(2, Double($0 * 7 % 24) / 12), seconds: 0.5) }
+        let file = try AudioFixtures.tones(notes).path
+        let added = try onair(["clips", "add", file, "--name", "Summer sale", "--kind", "ad", "--start", "2", "--length", "12"])
+        XCTAssertEqual(added.status, 0, added.output.standardError)
+        XCTAssertEqual(added.output.standardError, "Added clip 1 \"Summer sale\" (ad, 12.0 s).\n")
+        let listed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try onair(["clips", "list", "--json"]).output.standardOutput.utf8)) as? [[String: Any]])
+        XCTAssertEqual(listed.count, 1)
+        XCTAssertEqual(listed.first?["name"] as? String, "Summer sale")
+        XCTAssertEqual(listed.first?["kind"] as? String, "ad")
+        XCTAssertEqual(listed.first?["seconds"] as? Double, 12)
+
+        let again = try onair(["clips", "add", file, "--name", "Summer sale"])
+        XCTAssertEqual(again.status, 3)
+        XCTAssertTrue(again.output.standardError.contains("a clip named \"Summer sale\" is already in the library"), again.output.standardError)
+        let tooShort = try onair(["clips", "add", file, "--length", "3"])
+        XCTAssertEqual(tooShort.status, 3)
+        XCTAssertTrue(tooShort.output.standardError.contains("too short to be found again"), tooShort.output.standardError)
+
+        XCTAssertEqual(try onair(["clips", "remove", "Summer sale"]).status, 0)
+        XCTAssertEqual(try onair(["clips", "remove", "Summer sale"]).status, 4)
+        XCTAssertEqual(try onair(["clips", "list", "--json"]).output.standardOutput, "[]\n")
+    }
+
     func testCreatedPlaylistsAreNamedAsTheUserExpectsAndStored() throws {
         let first = try onair(["playlists", "create", "", "--json"])
         let second = try onair(["playlists", "create", "", "--json"])

@@ -1,0 +1,34 @@
+import Foundation
+import Media
+import RadioModel
+
+/// A clip's audio read from a file (or a stretch of it) and fingerprinted: decoded by FFmpeg to Chromaprint's
+/// rate, mono, through the same decoder path recordings take.
+public enum ClipFile {
+    /// The fingerprint of `path` from `start` for `length` seconds (nil: to its end), and the seconds it covers.
+    public static func fingerprint(_ path: String, start: Double = 0, length: Double? = nil) throws(ClipError) -> (seconds: Double, fingerprint: Fingerprint) {
+        let format = PCMFormat(sampleRate: Fingerprint.sampleRate, bitsPerSample: 16, channels: 1)
+        do {
+            let file = try MediaFile(path: path, format: format)
+            if start > 0 { try file.seek(to: start) }
+            let printer = try Chromaprinter()
+            let wanted = length.map { Int($0 * Double(format.sampleRate)) } ?? .max
+            var items: [UInt32] = [], samples = 0
+            while samples < wanted, try file.read({ pcm in
+                let taken = min(pcm.count / 2, wanted - samples)
+                items += printer.feed(UnsafeBufferPointer(start: pcm.bindMemory(to: Int16.self).baseAddress, count: taken))
+                samples += taken
+            }) {}
+            items += printer.finish()
+            let seconds = Double(samples) / Double(format.sampleRate)
+            guard items.count >= ClipMatcher.fewestItems else {
+                throw ClipError("\(path): \(String(format: "%.1f", seconds)) s of audio is too short to be found again (a clip needs at least 6 s)")
+            }
+            return (seconds, Fingerprint(items: items))
+        } catch let error as ClipError {
+            throw error
+        } catch {
+            throw ClipError("\(path): \(error)")
+        }
+    }
+}

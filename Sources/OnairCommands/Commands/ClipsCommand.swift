@@ -1,0 +1,107 @@
+import ArgumentParser
+import ClipDetection
+import Foundation
+import Media
+import RadioModel
+import Store
+
+struct ClipsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clips",
+        abstract: "Keep the reference clips (songs, jingles, ads, station IDs) stations are watched for.",
+        discussion: """
+        A clip is known by its sound: its Chromaprint fingerprint, taken from a file or a stretch of one \
+        (--start, --length), is kept in onair's database with its name and kind. A clip needs at least 6 s \
+        of audio; 10 s or more is found more surely.
+
+        Examples:
+          onair clips add spot.mp3 --name "Summer sale" --kind ad
+          onair clips add jingles.wav --start 12.5 --length 8 --name "Station ID" --kind id
+          onair clips list
+          onair clips remove "Summer sale"
+
+        Exit codes: 0 success; 3 a file that cannot be read or a name already taken; 4 no clip by that name.
+        """,
+        subcommands: [Add.self, List.self, Remove.self]
+    )
+
+    static func library() throws -> ClipLibrary {
+        do {
+            return try ClipLibrary(database: try OnairDatabase(directory: CatalogueAccess.paths.data))
+        } catch {
+            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
+        }
+    }
+
+    /// A clip failure (a file, a name taken) is the user's to fix: exit 3.
+    static func run<T>(_ body: () throws(ClipError) -> T) throws -> T {
+        do { return try body() } catch { throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration) }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Fingerprint FILE (or a stretch of it) and keep it as a clip.")
+        @Argument(help: "An audio file any of onair's decoders reads.") var file: String
+        @Option(help: "The clip's name (default: the file's name without its extension).") var name: String?
+        @Option(help: ArgumentHelp("song, jingle, ad or id.", valueName: "kind")) var kind: ReferenceClip.Kind = .song
+        @Option(help: ArgumentHelp("Seconds into the file where the clip starts.", valueName: "seconds")) var start: Double = 0
+        @Option(help: ArgumentHelp("Seconds of the clip (default: to the file's end).", valueName: "seconds")) var length: Double?
+
+        func validate() throws {
+            guard start >= 0, start.isFinite else { throw ValidationError("--start must be 0 or more seconds") }
+            if let length, !(length > 0 && length.isFinite) { throw ValidationError("--length must be more than 0 seconds") }
+        }
+
+        func run() throws {
+            try reportingFailures {
+                FFmpegLogging.configure(verbose: false)
+                let library = try ClipsCommand.library()
+                let clipName = name ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+                let clip = try ClipsCommand.run { () throws(ClipError) in
+                    let (seconds, fingerprint) = try ClipFile.fingerprint(file, start: start, length: length)
+                    return try library.add(name: clipName, kind: kind, seconds: seconds, fingerprint: fingerprint)
+                }
+                Console.message("Added clip \(clip.id) \"\(clip.name)\" (\(clip.kind.rawValue), \(String(format: "%.1f", clip.seconds)) s).")
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the clips.")
+        @Flag(help: "As JSON.") var json = false
+
+        struct Shown: Encodable {
+            let id: Int64
+            let name: String
+            let kind: String
+            let seconds: Double
+        }
+
+        func run() throws {
+            try reportingFailures {
+                let library = try ClipsCommand.library()
+                let clips = try ClipsCommand.run { () throws(ClipError) in try library.all() }
+                let shown = clips.map { Shown(id: $0.id, name: $0.name, kind: $0.kind.rawValue, seconds: ($0.seconds * 10).rounded() / 10) }
+                if json { return Console.json(shown) }
+                if shown.isEmpty { return Console.message("No clips: onair clips add FILE --name NAME --kind ad") }
+                for clip in shown { print("\(clip.id)\t\(clip.kind)\t\(String(format: "%.1f", clip.seconds)) s\t\(clip.name)") }
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Forget the clip with this id or name.")
+        @Argument(help: "The clip's id or name.") var clip: String
+
+        func run() throws {
+            try reportingFailures {
+                let library = try ClipsCommand.library()
+                guard let removed = try ClipsCommand.run({ () throws(ClipError) in try library.remove(clip) }) else {
+                    throw CommandFailure(message: "no clip '\(clip)' (see onair clips list)", exitCode: ExitStatus.notFound)
+                }
+                Console.message("Removed clip \(removed.id) \"\(removed.name)\".")
+            }
+        }
+    }
+}
+
+extension ReferenceClip.Kind: ExpressibleByArgument {}
