@@ -1,26 +1,26 @@
 import CChromaprint
 
-/// Chromaprint's fingerprinter over a stream of 16-bit mono PCM at `Fingerprint.sampleRate`, handing out the
-/// items each feed completed: reading the items so far and clearing them (`chromaprint_clear_fingerprint`)
+/// Chromaprint's fingerprinter over a stream of 16-bit interleaved PCM (at `Fingerprint.sampleRate`, mono, unless
+/// told otherwise: Chromaprint then mixes down and resamples itself), handing out the items each feed completed: reading the items so far and clearing them (`chromaprint_clear_fingerprint`)
 /// gives the same items as one pass over the whole (a test holds it), so a live station is fingerprinted as it
 /// plays, without keeping its audio. Not Sendable: its context stays on the thread that feeds it.
 public final class Chromaprinter {
     private let context: OpaquePointer
 
-    public init() throws(ClipError) {
+    public init(sampleRate: Int = Fingerprint.sampleRate, channels: Int = 1) throws(ClipError) {
         guard let context = chromaprint_new(Int32(CHROMAPRINT_ALGORITHM_DEFAULT.rawValue)) else {
             throw ClipError("Chromaprint could not make a fingerprinter")
         }
         self.context = context
-        guard chromaprint_start(context, Int32(Fingerprint.sampleRate), 1) == 1 else {
+        guard chromaprint_start(context, Int32(sampleRate), Int32(channels)) == 1 else {
             chromaprint_free(context)
-            throw ClipError("Chromaprint refused \(Fingerprint.sampleRate) Hz mono audio")
+            throw ClipError("Chromaprint refused \(sampleRate) Hz audio in \(channels) channels")
         }
     }
 
     deinit { chromaprint_free(context) }
 
-    /// Samples the fingerprinter has not seen; the items they completed, in order.
+    /// Samples (of every channel, interleaved) the fingerprinter has not seen; the items they completed, in order.
     public func feed(_ samples: UnsafeBufferPointer<Int16>) -> [UInt32] {
         guard let base = samples.baseAddress, !samples.isEmpty else { return [] }
         var offset = 0

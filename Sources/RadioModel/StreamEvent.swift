@@ -139,6 +139,36 @@ public struct SignalAlert: Sendable, Equatable, Codable {
     }
 }
 
+/// A known clip (ClipDetection's library) heard on a station: which, when it aired, and how much of it.
+public struct ClipSighting: Sendable, Equatable {
+    public var clip: String
+    /// song, jingle, ad or id.
+    public var kind: String
+    public var station: String
+    /// When the aired part began and ended, on the stream's wall clock (HLS's program-date-time, else its arrival).
+    public var start: Date
+    public var end: Date
+    /// Where the aired part began in the station's decoded audio, in seconds.
+    public var mediaTime: Double
+    /// Seconds into the clip where the aired part began: 0 unless it was joined late.
+    public var offset: Double
+    /// 1 for the same audio; unrelated audio scores about 0.5.
+    public var score: Double
+    /// Only part of the clip aired (cut short, or joined late).
+    public var partial: Bool
+
+    public init(clip: String, kind: String, station: String, start: Date, end: Date, mediaTime: Double, offset: Double, score: Double, partial: Bool) {
+        (self.clip, self.kind, self.station, self.start, self.end) = (clip, kind, station, start, end)
+        (self.mediaTime, self.offset, self.score, self.partial) = (mediaTime, offset, score, partial)
+    }
+
+    /// As a plain line: `clip "Summer sale" (ad) aired at 2026-11-29T12:00:05.120Z for 15.0 s`.
+    public var line: String {
+        let part = partial ? String(format: " (part of it%@)", offset > 0 ? String(format: ", from %.1f s in", offset) : "") : ""
+        return String(format: "clip \"%@\" (%@) aired at %@ for %.1f s%@", clip, kind, Timestamp.format(start), end.timeIntervalSince(start), part)
+    }
+}
+
 /// Everything a listener, recorder or relay may want to show or log, in order of occurrence.
 public enum StreamEvent: Sendable, Equatable {
     case connected(ConnectionInfo)
@@ -161,6 +191,8 @@ public enum StreamEvent: Sendable, Equatable {
     case alert(SignalAlert)
     /// Sound came back after an alert; `seconds` is how long the station was quiet or down.
     case recovered(SignalAlert)
+    /// A known clip aired (reported once it ended, or stopped airing).
+    case clipMatched(ClipSighting)
 }
 
 extension StreamEvent: Encodable {
@@ -170,6 +202,7 @@ extension StreamEvent: Encodable {
         case programDateTime, sequence, firstSequence, lastSequence
         case artworkURL, length, titleKind
         case since, level, alert
+        case clip, kind, station, end, offset, score, partial
     }
 
     /// One flat JSON object per event, `{"event":"metadata","title":…}`, for `--json` output.
@@ -237,6 +270,17 @@ extension StreamEvent: Encodable {
             try c.encode(alert.kind.rawValue, forKey: .alert)
             try c.encode(alert.since, forKey: .since)
             try c.encode(alert.seconds, forKey: .seconds)
+        case .clipMatched(let sighting):
+            try c.encode("clip-matched", forKey: .event)
+            try c.encode(sighting.clip, forKey: .clip)
+            try c.encode(sighting.kind, forKey: .kind)
+            try c.encode(sighting.station, forKey: .station)
+            try c.encode(Timestamp.format(sighting.start), forKey: .start)
+            try c.encode(Timestamp.format(sighting.end), forKey: .end)
+            try c.encode((sighting.mediaTime * 1000).rounded() / 1000, forKey: .mediaTime)
+            try c.encode((sighting.offset * 1000).rounded() / 1000, forKey: .offset)
+            try c.encode((sighting.score * 1000).rounded() / 1000, forKey: .score)
+            try c.encode(sighting.partial, forKey: .partial)
         }
     }
 }

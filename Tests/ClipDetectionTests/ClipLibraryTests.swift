@@ -61,11 +61,8 @@ final class ClipLibraryTests: XCTestCase {
     }
 
     private func encoded(_ samples: [Int16], as name: String, options: [String]) throws -> URL {
-        let raw = directory.appendingPathComponent("\(name).raw"), file = directory.appendingPathComponent(name)
-        try samples.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: raw)
-        let result = try ProcessRunner.run("ffmpeg", ["-v", "error", "-f", "s16le", "-ar", "11025", "-ac", "1", "-i", raw.path,
-                                                      "-ar", "44100", "-ac", "2"] + options + ["-y", file.path])
-        XCTAssertTrue(result.succeeded, result.stderrText)
+        let file = directory.appendingPathComponent(name)
+        try ChordMusic.encode(samples, to: file, options: options)
         return file
     }
 }

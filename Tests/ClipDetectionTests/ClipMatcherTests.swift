@@ -112,37 +112,10 @@ final class ClipMatcherTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("onair-clips-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let raw = directory.appendingPathComponent("in.raw"), encoded = directory.appendingPathComponent("out.\(codec == "aac" ? "m4a" : codec)")
-        try audio.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: raw)
-        let encode = try ProcessRunner.run("ffmpeg", ["-v", "error", "-f", "s16le", "-ar", "11025", "-ac", "1", "-i", raw.path,
-                                                      "-ar", "44100", "-ac", "2"] + options + ["-y", encoded.path])
-        XCTAssertTrue(encode.succeeded, encode.stderrText)
+        let encoded = directory.appendingPathComponent("out.\(codec == "aac" ? "m4a" : codec)")
+        try ChordMusic.encode(audio, to: encoded, options: options)
         let decode = try ProcessRunner.run("ffmpeg", ["-v", "error", "-i", encoded.path, "-f", "s16le", "-ar", "11025", "-ac", "1", "-"])
         XCTAssertTrue(decode.succeeded, decode.stderrText)
         return decode.stdout.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-    }
-}
-
-/// Music of three-note chords with their second harmonics, a new chord every quarter second, the notes drawn
-/// from a seed over three octaves: reproducible, and as distinct from another seed's as two pieces are.
-struct ChordMusic {
-    let seed: UInt64
-
-    func samples(seconds: Double) -> [Int16] {
-        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        func next() -> UInt64 {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return state
-        }
-        let rate = Double(Fingerprint.sampleRate), count = Int(seconds * rate), chordLength = Fingerprint.sampleRate / 4
-        var samples = [Int16](repeating: 0, count: count)
-        var frequencies = [Double](repeating: 0, count: 3)
-        for index in 0..<count {
-            if index % chordLength == 0 { frequencies = frequencies.map { _ in 110 * pow(2, Double(next() % 36) / 12) } }
-            let time = Double(index) / rate
-            let value = frequencies.reduce(0.0) { $0 + sin(2 * .pi * $1 * time) + 0.5 * sin(4 * .pi * $1 * time) }
-            samples[index] = Int16(value * 4000)
-        }
-        return samples
     }
 }

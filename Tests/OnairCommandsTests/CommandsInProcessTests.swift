@@ -85,6 +85,52 @@ final class CommandsInProcessTests: XCTestCase {
         XCTAssertEqual(try onair(["clips", "list", "--json"]).output.standardOutput, "[]\n")
     }
 
+    /// A 15-s spot spliced in at second 20 of a station's stream (MP3, then AAC at 64 kbit/s and 6 dB quieter) is
+    /// told once, where it began and for how long; the same music without it tells nothing. The streams are sent
+    /// eight times faster than they play: the media time is the stream's own, however fast it came.
+    func testMonitorTellsTheAiringOfAClipOnceWhereItBeganOnMP3AndAACAndNothingWithoutIt() throws {
+        let spot = ChordMusic(seed: 77).samples(seconds: 15), music = ChordMusic(seed: 78).samples(seconds: 45)
+        let clipFile = home.file("spot.wav")
+        try ChordMusic.encode(spot, to: clipFile)
+        XCTAssertEqual(try onair(["clips", "add", clipFile.path, "--name", "Summer sale", "--kind", "ad"]).status, 0)
+        let splice = 20 * 11025
+        let aired = Array(music[..<splice]) + spot + Array(music[splice...])
+
+        let streams: [(name: String, audio: [Int16], options: [String], type: String)] = [
+            ("aired.mp3", aired, ["-c:a", "libmp3lame", "-b:a", "128k"], "audio/mpeg"),
+            ("aired.aac", aired, ["-c:a", "aac", "-b:a", "64k", "-af", "volume=-6dB", "-f", "adts"], "audio/aac"),
+            ("without.mp3", music, ["-c:a", "libmp3lame", "-b:a", "128k"], "audio/mpeg"),
+        ]
+        for stream in streams {
+            let file = home.file(stream.name)
+            try ChordMusic.encode(stream.audio, to: file, options: stream.options)
+            let bytes = try Data(contentsOf: file)
+            let server = try FixtureHTTPServer(routes: [
+                "/station": FixtureHTTPServer.icyStream(ICYStreamWriter(audio: bytes), contentType: stream.type,
+                                                        bytesPerSecond: Int(Double(bytes.count) / 60 * 8)),
+            ])
+            defer { server.stop() }
+            let run = try onair(["monitor", server.url("/station").absoluteString, "--duration", "58", "--json"])
+            XCTAssertEqual(run.status, 0, "\(stream.name): \(run.output.standardError)")
+            let matches = try jsonLines(run.output.standardOutput).filter { $0["event"] as? String == "clip-matched" }
+            guard stream.name != "without.mp3" else {
+                XCTAssertEqual(matches.count, 0, "\(stream.name): \(matches)")
+                continue
+            }
+            XCTAssertEqual(matches.count, 1, "\(stream.name): \(run.output.standardOutput)")
+            let match = try XCTUnwrap(matches.first)
+            XCTAssertEqual(match["clip"] as? String, "Summer sale")
+            XCTAssertEqual(match["kind"] as? String, "ad")
+            XCTAssertEqual(match["station"] as? String, "127.0.0.1")
+            XCTAssertEqual(try XCTUnwrap(match["mediaTime"] as? Double), 20, accuracy: 0.5, stream.name)
+            XCTAssertEqual(match["offset"] as? Double, 0)
+            XCTAssertEqual(match["partial"] as? Bool, false)
+            let start = try XCTUnwrap(Timestamp.parse(try XCTUnwrap(match["start"] as? String)))
+            let end = try XCTUnwrap(Timestamp.parse(try XCTUnwrap(match["end"] as? String)))
+            XCTAssertEqual(end.timeIntervalSince(start), 15, accuracy: 0.1)
+        }
+    }
+
     func testCreatedPlaylistsAreNamedAsTheUserExpectsAndStored() throws {
         let first = try onair(["playlists", "create", "", "--json"])
         let second = try onair(["playlists", "create", "", "--json"])

@@ -54,6 +54,8 @@ final class EventReporter: EventConsumer, Sendable {
             Console.message(alert.alertLine)
         case .recovered(let alert):
             Console.message(alert.recoveryLine)
+        case .clipMatched(let sighting):
+            Console.message(sighting.line)
         }
     }
 

@@ -51,6 +51,7 @@ final class RecordingReporter: @unchecked Sendable {  // `state` (with a Dispatc
         case .failed(let message): text = "error: \(message)"
         case .alert(let alert): text = alert.alertLine
         case .recovered(let alert): text = alert.recoveryLine
+        case .clipMatched(let sighting): text = sighting.line
         // A failed recorder reports itself, with where its audio is.
         case .decoding, .programDateTime, .consumerFailed: text = nil
         }
