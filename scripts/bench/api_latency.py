@@ -35,7 +35,13 @@ def fill(database, count):
 
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ROUTES = ["/api/v1/stations", "/api/v1/recordings", "/api/openapi.json"]
+ROUTES = ["/api/v1/stations", "/api/v1/recordings", "/api/v1/recordings?offset=RANDOM", "/api/openapi.json"]
+# A page asked again is served as encoded the first time, while the index is unchanged; asked at a random offset
+# each time (a wrk script), the pages of 10,000 recordings outnumber what is kept, so most are encoded afresh.
+RANDOM_PAGE = """
+math.randomseed(7)
+request = function() return wrk.format(nil, "/api/v1/recordings?offset=" .. math.random(0, %d)) end
+"""
 
 
 def start_daemon(onair, home, port):
@@ -46,8 +52,9 @@ def start_daemon(onair, home, port):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
 
 
-def wrk(url, connections, seconds):
-    out = subprocess.run(["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "--latency", "--timeout", "30s", url],
+def wrk(url, connections, seconds, script=None):
+    extra = ["-s", script] if script else []
+    out = subprocess.run(["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "--latency", "--timeout", "30s", *extra, url],
                          capture_output=True, text=True, check=True).stdout
     percentiles = dict(re.findall(r"^\s+(50|90|99)%\s+(\S+)", out, re.M))
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
@@ -73,11 +80,16 @@ def main():
                 except OSError:
                     time.sleep(0.1)
             fill(os.path.join(home, "data", "onair.sqlite"), args.recordings)
+            script = os.path.join(home, "random-page.lua")
+            with open(script, "w") as out:
+                out.write(RANDOM_PAGE % max(0, args.recordings - 100))
             for connections in (4, 64):
                 results = {}
                 for route in ROUTES:
-                    size = len(urllib.request.urlopen(base + route, timeout=30).read())
-                    results[route] = (size, *wrk(base + route, connections, args.seconds))
+                    random = route.endswith("RANDOM")
+                    path = route.split("?")[0] if random else route
+                    size = len(urllib.request.urlopen(base + path, timeout=30).read())
+                    results[route] = (size, *wrk(base + path, connections, args.seconds, script if random else None))
                 static = results[ROUTES[-1]][2]
                 for route in ROUTES:
                     size, percentiles, rate, errors = results[route]
