@@ -213,7 +213,7 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["HTTPServing", "HTTPRelay", "Sinks", "Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "OnairCommandsTests", dependencies: [
-            "Daemon",
+            "Daemon", "ClipDetection",
             "OnairCommands", "Library", "Recording", "Store", "TestSupport", "Casting", "Engine", "HTTPService", "RadioModel",
             "SharedStore", "StreamInput",
         ]),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ClipDetection
 import Foundation
 import HTTPService
 import Library
@@ -129,6 +130,31 @@ final class CommandsInProcessTests: XCTestCase {
             let end = try XCTUnwrap(Timestamp.parse(try XCTUnwrap(match["end"] as? String)))
             XCTAssertEqual(end.timeIntervalSince(start), 15, accuracy: 0.1)
         }
+
+        // Kept for `onair aired`: both airings, in UTC and station time; none of another kind.
+        let kept = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try onair(["aired", "Summer sale", "--since", "1h", "--json"])
+            .output.standardOutput.utf8)) as? [[String: Any]])
+        XCTAssertEqual(kept.count, 2, "\(kept)")
+        XCTAssertEqual(kept.compactMap { $0["timeZone"] as? String }, ["UTC", "UTC"], "a URL's station has no clock of its own")
+        XCTAssertEqual(kept.compactMap { $0["seconds"] as? Double }, [15, 15])
+        let csv = try onair(["aired", "--kind", "ad", "--csv"]).output.standardOutput.split(separator: "\n")
+        XCTAssertEqual(csv.first, "clip,kind,station,start_utc,end_utc,station_time,time_zone,seconds,offset,partial,score")
+        XCTAssertEqual(csv.count, 3)
+        XCTAssertTrue(csv.dropFirst().allSatisfy { $0.hasPrefix("Summer sale,ad,127.0.0.1,") }, "\(csv)")
+        XCTAssertEqual(try onair(["aired", "--kind", "song", "--json"]).output.standardOutput, "[]\n")
+        XCTAssertEqual(try onair(["aired", "--since", "yesterday-ish"]).status, 64, "neither a span nor a date")
+    }
+
+    /// A catalogue station's airings are told on its own clock too (the catalogue's time zone).
+    func testAiredTellsACatalogueStationsAiringOnItsClock() throws {
+        let log = try AiringLog(database: try OnairDatabase(directory: AppPaths(environment: ["ONAIR_HOME": home.url.path]).data))
+        let start = try XCTUnwrap(Timestamp.parse("2026-07-01T11:00:05.000Z"))
+        try log.add(ClipSighting(clip: "Jingle, long", kind: "jingle", station: "tones", start: start, end: start.addingTimeInterval(8),
+                                 mediaTime: 3605, offset: 2, score: 0.9, partial: true))
+        let text = try onair(["aired"]).output.standardOutput
+        XCTAssertEqual(text, "tones\t2026-07-01T11:00:05.000Z\t2026-07-01 12:00:05 Europe/London\t8.0 s (part, from 2.0 s)\tJingle, long (jingle)\n")
+        let csv = try onair(["aired", "--csv"]).output.standardOutput.split(separator: "\n")
+        XCTAssertEqual(csv.last, "\"Jingle, long\",jingle,tones,2026-07-01T11:00:05.000Z,2026-07-01T11:00:13.000Z,2026-07-01 12:00:05,Europe/London,8.0,2.0,true,0.9")
     }
 
     func testCreatedPlaylistsAreNamedAsTheUserExpectsAndStored() throws {

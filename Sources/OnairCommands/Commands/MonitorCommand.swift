@@ -12,7 +12,7 @@ struct MonitorCommand: ParsableCommand {
         abstract: "Watch stations for the known clips (onair clips) as they play, without recording.",
         discussion: """
         Each station is decoded as it arrives and fingerprinted; every clip of the library that airs is told \
-        once it has ended (or stopped airing): which clip, when it began on the station's clock (HLS's own \
+        once it has ended (or stopped airing), and kept for `onair aired`: which clip, when it began on the station's clock (HLS's own \
         program-date-time, else when the audio arrived), for how long, and how much of it when it was cut short \
         or joined late. With --json, one object per event: \
         {"event":"clip-matched","clip":…,"kind":…,"station":…,"start":…,"end":…,"mediaTime":…,"offset":…,"score":…,"partial":…}.
@@ -47,6 +47,7 @@ struct MonitorCommand: ParsableCommand {
                 throw CommandFailure(message: "no clips to watch for: add some with onair clips add FILE", exitCode: ExitStatus.configuration)
             }
             let index = ClipIndex(clips)
+            let airings = try ClipsCommand.run { () throws(ClipError) in try AiringLog(database: library.database) }
             let reporter = RecordingReporter(json: json)
             // Chromaprint's own rate, mono: the pipeline resamples (FFmpeg), so the fingerprinter does not.
             let format = PCMFormat(sampleRate: Fingerprint.sampleRate, bitsPerSample: 16, channels: 1)
@@ -63,6 +64,11 @@ struct MonitorCommand: ParsableCommand {
                     try ClipWatch(index: index, station: station, format: format, clock: { clock.now }) { [weak pipeline] in pipeline?.publish($0) }
                 }
                 connection.attach(EventTap(label: "report") { reporter.report(station: station, $0) })
+                // Kept for `onair aired`: one row per airing, written as it is told (a few a minute at most).
+                connection.attach(EventTap(label: "airings") { event in
+                    guard case .clipMatched(let sighting) = event else { return }
+                    do { try airings.add(sighting) } catch { Console.message("\(station): the airing of \"\(sighting.clip)\" is not kept: \(error)") }
+                })
                 connection.attach(watch)
                 connections.append(connection)
             }

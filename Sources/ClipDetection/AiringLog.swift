@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import RadioModel
+import Store
+
+/// Every airing of a clip that was seen, in onair's database (`clips-v2-airings`): what `onair aired` reports.
+/// Kept by name, kind and station as they were when it aired, so removing a clip keeps its history.
+public final class AiringLog: Sendable {
+    public let database: OnairDatabase
+
+    public init(database: OnairDatabase) throws(ClipError) {
+        self.database = database
+        do {
+            try database.migrate { migrator in
+                migrator.registerMigration("clips-v2-airings") { db in
+                    try db.create(table: "airing") { t in
+                        t.autoIncrementedPrimaryKey("id")
+                        t.column("clip", .text).notNull().indexed()
+                        t.column("kind", .text).notNull()
+                        t.column("station", .text).notNull()
+                        t.column("start", .datetime).notNull().indexed()
+                        t.column("end", .datetime).notNull()
+                        t.column("mediaTime", .double).notNull()
+                        t.column("offset", .double).notNull()
+                        t.column("score", .double).notNull()
+                        t.column("partial", .boolean).notNull()
+                    }
+                }
+            }
+        } catch {
+            throw ClipError("airings: \(error)")
+        }
+    }
+
+    public func add(_ sighting: ClipSighting) throws(ClipError) {
+        try access { db in
+            try db.execute(sql: """
+                INSERT INTO airing (clip, kind, station, start, "end", mediaTime, "offset", score, partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [sighting.clip, sighting.kind, sighting.station, sighting.start, sighting.end, sighting.mediaTime,
+                                 sighting.offset, sighting.score, sighting.partial])
+        }
+    }
+
+    /// The airings of `clip` (any, when nil) of `kind` (any, when nil) that began at or after `since`, oldest first.
+    public func airings(clip: String? = nil, kind: String? = nil, since: Date? = nil) throws(ClipError) -> [ClipSighting] {
+        try access { db in
+            var conditions: [String] = [], arguments: StatementArguments = []
+            if let clip { conditions.append("clip = ?"); arguments += [clip] }
+            if let kind { conditions.append("kind = ?"); arguments += [kind] }
+            if let since { conditions.append("start >= ?"); arguments += [since] }
+            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            return try Row.fetchAll(db, sql: "SELECT * FROM airing \(filter) ORDER BY start, id", arguments: arguments).map { row in
+                ClipSighting(clip: row["clip"], kind: row["kind"], station: row["station"], start: row["start"], end: row["end"],
+                             mediaTime: row["mediaTime"], offset: row["offset"], score: row["score"], partial: row["partial"])
+            }
+        }
+    }
+
+    private func access<T>(_ body: (Database) throws -> T) throws(ClipError) -> T {
+        do {
+            return try database.write(body)
+        } catch {
+            throw ClipError(error.description)
+        }
+    }
+}
