@@ -10,30 +10,11 @@ public final class AiringLog: Sendable {
 
     public init(database: OnairDatabase) throws(ClipError) {
         self.database = database
-        do {
-            try database.migrate { migrator in
-                migrator.registerMigration("clips-v2-airings") { db in
-                    try db.create(table: "airing") { t in
-                        t.autoIncrementedPrimaryKey("id")
-                        t.column("clip", .text).notNull().indexed()
-                        t.column("kind", .text).notNull()
-                        t.column("station", .text).notNull()
-                        t.column("start", .datetime).notNull().indexed()
-                        t.column("end", .datetime).notNull()
-                        t.column("mediaTime", .double).notNull()
-                        t.column("offset", .double).notNull()
-                        t.column("score", .double).notNull()
-                        t.column("partial", .boolean).notNull()
-                    }
-                }
-            }
-        } catch {
-            throw ClipError("airings: \(error)")
-        }
+        try database.migrateClipTables()
     }
 
     public func add(_ sighting: ClipSighting) throws(ClipError) {
-        try access { db in
+        try database.clipTables { db in
             try db.execute(sql: """
                 INSERT INTO airing (clip, kind, station, start, "end", mediaTime, "offset", score, partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [sighting.clip, sighting.kind, sighting.station, sighting.start, sighting.end, sighting.mediaTime,
@@ -43,7 +24,7 @@ public final class AiringLog: Sendable {
 
     /// The airings of `clip` (any, when nil) of `kind` (any, when nil) that began at or after `since`, oldest first.
     public func airings(clip: String? = nil, kind: String? = nil, since: Date? = nil) throws(ClipError) -> [ClipSighting] {
-        try access { db in
+        try database.clipTables { db in
             var conditions: [String] = [], arguments: StatementArguments = []
             if let clip { conditions.append("clip = ?"); arguments += [clip] }
             if let kind { conditions.append("kind = ?"); arguments += [kind] }
@@ -53,14 +34,6 @@ public final class AiringLog: Sendable {
                 ClipSighting(clip: row["clip"], kind: row["kind"], station: row["station"], start: row["start"], end: row["end"],
                              mediaTime: row["mediaTime"], offset: row["offset"], score: row["score"], partial: row["partial"])
             }
-        }
-    }
-
-    private func access<T>(_ body: (Database) throws -> T) throws(ClipError) -> T {
-        do {
-            return try database.write(body)
-        } catch {
-            throw ClipError(error.description)
         }
     }
 }

@@ -9,22 +9,7 @@ public final class ClipLibrary: Sendable {
 
     public init(database: OnairDatabase) throws(ClipError) {
         self.database = database
-        do {
-            try database.migrate { migrator in
-                migrator.registerMigration("clips-v1") { db in
-                    try db.create(table: "clip") { t in
-                        t.autoIncrementedPrimaryKey("id")
-                        t.column("name", .text).notNull().unique()
-                        t.column("kind", .text).notNull()
-                        t.column("seconds", .double).notNull()
-                        t.column("fingerprint", .blob).notNull()
-                        t.column("addedAt", .datetime).notNull()
-                    }
-                }
-            }
-        } catch {
-            throw ClipError("clips: \(error)")
-        }
+        try database.migrateClipTables()
     }
 
     /// Adds a clip under a name not taken yet.
@@ -32,7 +17,7 @@ public final class ClipLibrary: Sendable {
     public func add(name: String, kind: ReferenceClip.Kind, seconds: Double, fingerprint: Fingerprint) throws(ClipError) -> ReferenceClip {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw ClipError("a clip needs a name") }
-        return try access { db in
+        return try database.clipTables { db in
             guard try Row.fetchOne(db, sql: "SELECT 1 FROM clip WHERE name = ?", arguments: [name]) == nil else {
                 // A StoreError comes out of the database's write as it went in (another error would be wrapped).
                 throw StoreError("a clip named \"\(name)\" is already in the library (onair clips remove \"\(name)\" first)")
@@ -45,12 +30,12 @@ public final class ClipLibrary: Sendable {
 
     /// Every clip, in the order they were added.
     public func all() throws(ClipError) -> [ReferenceClip] {
-        try access { db in try Row.fetchAll(db, sql: "SELECT id, name, kind, seconds, fingerprint FROM clip ORDER BY id").map(Self.clip) }
+        try database.clipTables { db in try Row.fetchAll(db, sql: "SELECT id, name, kind, seconds, fingerprint FROM clip ORDER BY id").map(Self.clip) }
     }
 
     /// Removes the clip with this id or name; returns it, nil if there is none.
     public func remove(_ idOrName: String) throws(ClipError) -> ReferenceClip? {
-        try access { db in
+        try database.clipTables { db in
             let row = try Row.fetchOne(db, sql: "SELECT id, name, kind, seconds, fingerprint FROM clip WHERE name = ? OR CAST(id AS TEXT) = ?",
                                        arguments: [idOrName, idOrName])
             guard let clip = try row.map(Self.clip) else { return nil }
@@ -64,13 +49,5 @@ public final class ClipLibrary: Sendable {
         guard let kind = ReferenceClip.Kind(rawValue: kindName) else { throw ClipError("a clip of unknown kind \"\(kindName)\"") }
         return ReferenceClip(id: row["id"], name: row["name"], kind: kind, seconds: row["seconds"],
                              fingerprint: try Fingerprint(data: row["fingerprint"]))
-    }
-
-    private func access<T>(_ body: (Database) throws -> T) throws(ClipError) -> T {
-        do {
-            return try database.write(body)
-        } catch {
-            throw ClipError(error.description)
-        }
     }
 }

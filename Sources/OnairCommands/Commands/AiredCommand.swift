@@ -2,6 +2,7 @@ import ArgumentParser
 import ClipDetection
 import Foundation
 import RadioModel
+import Scheduling
 import Store
 
 struct AiredCommand: ParsableCommand {
@@ -66,7 +67,7 @@ struct AiredCommand: ParsableCommand {
                 // A URL's station has no clock of its own: UTC (Foundation would call it "GMT").
                 let zone = catalogue?.station(id: airing.station).flatMap { TimeZone(identifier: $0.timeZone) }
                 return Shown(clip: airing.clip, kind: airing.kind, station: airing.station, start: Timestamp.format(airing.start),
-                             end: Timestamp.format(airing.end), stationTime: Self.local(airing.start, zone ?? TimeZone(identifier: "UTC")!),
+                             end: Timestamp.format(airing.end), stationTime: ScheduleTimes.local(airing.start, zone ?? TimeZone(identifier: "UTC")!, withZone: false),
                              timeZone: zone?.identifier ?? "UTC",
                              seconds: (airing.end.timeIntervalSince(airing.start) * 10).rounded() / 10, offset: (airing.offset * 10).rounded() / 10,
                              partial: airing.partial, score: (airing.score * 1000).rounded() / 1000)
@@ -86,15 +87,6 @@ struct AiredCommand: ParsableCommand {
                 print("\(row.station)\t\(row.start)\t\(row.stationTime) \(row.timeZone)\t\(String(format: "%.1f s", row.seconds))\(part)\t\(row.clip) (\(row.kind))")
             }
         }
-    }
-
-    /// `2026-11-29 13:00:05` on the station's clock.
-    private static func local(_ date: Date, _ zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: date)
     }
 
     /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).

@@ -42,12 +42,12 @@ public struct RuleView: Encodable, Sendable {
 
 /// Dates as people read them in the schedule's output.
 public enum ScheduleTimes {
-    /// "2026-11-27 22:00:00 CET"
-    public static func local(_ date: Date, _ zone: TimeZone) -> String {
+    /// "2026-11-27 22:00:00 CET", or without the zone's abbreviation "2026-11-27 22:00:00".
+    public static func local(_ date: Date, _ zone: TimeZone, withZone: Bool = true) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"
+        formatter.dateFormat = withZone ? "yyyy-MM-dd HH:mm:ss zzz" : "yyyy-MM-dd HH:mm:ss"
         return formatter.string(from: date)
     }
 
