@@ -60,6 +60,11 @@ final class OpenAPITests: XCTestCase {
         XCTAssertEqual(wrongMethod.status, 405)
         XCTAssertEqual(wrongMethod.header("Allow"), "GET, POST", "the generated operations are among those a path takes")
         XCTAssertEqual(try harness.get("/api/v1/jobs").header("Cache-Control"), "no-store", "an answer about the box now is never cached")
+        // What the hand-written routes took, the generated ones take too: a key without a value, JSON as application/…+json.
+        XCTAssertEqual(try harness.get("/api/v1/schedule/next?count=5&flag&&").status, 200)
+        let suffixed = try harness.request("POST", "/api/v1/playlists", body: Data(#"{"name":"Suffixed"}"#.utf8),
+                                           headers: ["Content-Type": "application/vnd.onair+json"])
+        XCTAssertEqual(suffixed.status, 201, suffixed.text)
     }
 
     func testTheDocumentIsValidOpenAPI31() throws {

@@ -71,13 +71,20 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // The generated glue wraps every failure, ours included, in `ServerError`, which Hummingbird
             // would answer with a bare 500.
             if let own = error.underlyingError as? any HTTPResponseError { throw own }
-            guard error.httpStatus != .internalServerError else {
-                context.logger.error("\(error.operationID): \(error.underlyingError)")
-                throw APIError(.internalServerError, "the daemon failed to answer \(error.operationID): \(error.underlyingError)")
-            }
-            guard let decoding = error.underlyingError as? DecodingError else { throw APIError(error.httpStatus, error.causeDescription) }
             if let problem = GeneratedGlue.queryProblem(error.operationID, error.request) { throw APIError.badRequest(problem) }
-            throw APIError.undecodable(decoding, inBody: error.requestBody != nil && [.post, .put, .patch, .delete].contains(error.request.method))
+            if let decoding = error.underlyingError as? DecodingError {
+                throw APIError.undecodable(decoding, inBody: [.post, .put, .patch, .delete].contains(error.request.method))
+            }
+            // Before the handler ran (no input), the request itself could not be read: the client's to fix.
+            guard error.operationInput != nil || error.httpStatus != .internalServerError else {
+                throw APIError.badRequest("the request could not be read as /api/openapi.json describes \(error.operationID)")
+            }
+            guard error.httpStatus != .internalServerError else {
+                // What failed is the daemon's to know (the log), not the client's.
+                context.logger.error("\(error.operationID): \(error.underlyingError)")
+                throw APIError(.internalServerError, "the daemon failed to answer \(error.operationID); its log says why")
+            }
+            throw APIError(error.httpStatus, UntrustedText.printable(error.causeDescription, maxLength: 200))
         } catch let error as HTTPError where request.uri.path.hasPrefix("/api/") {
             let allowed = Self.mostSpecific(routes.filter { Self.matches($0.path, request.uri.path) }).map(\.method.rawValue)
             if error.status == .notFound, !allowed.isEmpty {

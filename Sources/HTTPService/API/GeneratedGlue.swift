@@ -13,7 +13,7 @@ enum GeneratedGlue {
     /// onair's JSON: sorted keys, unescaped slashes, dates as `Timestamp` writes them (milliseconds, UTC).
     static let configuration = Configuration(dateTranscoder: TimestampTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
 
-    static let middlewares: [any ServerMiddleware] = [IgnoreAccept(), PathIdentifiers()]
+    static let middlewares: [any ServerMiddleware] = [RequestTidying(), PathIdentifiers()]
 
     /// The (method, path) of every operation `registerHandlers` adds, read by registering on a recorder.
     static func operations(of handlers: some APIProtocol) -> [APIOperation] {
@@ -49,15 +49,28 @@ enum GeneratedGlue {
         }
     }
 
-    /// The generated serializer refuses (406) a response its request's `Accept` does not list; EventSource
-    /// and browsers send Accepts that would turn a documented JSON error into a 406. No operation offers a
-    /// choice of representation, so the header is dropped before the generated code reads it.
-    struct IgnoreAccept: ServerMiddleware {
+    /// What the hand-written routes took and the generated parser would refuse, made into what it takes:
+    /// - `Accept` dropped: the generated serializer refuses (406) a response its request's `Accept` does not list,
+    ///   and EventSource and browsers send Accepts that would turn a documented JSON error into a 406; no
+    ///   operation offers a choice of representation.
+    /// - a JSON body sent as `application/…+json` (which `GeneratedRoutesMiddleware` admits) labelled
+    ///   `application/json`, the one type the generated parser knows.
+    /// - query components without `=` (`?flag`, `a&&b=1`) left out: the generated parser fails on them (a 500),
+    ///   where a query names only parameters that have values.
+    struct RequestTidying: ServerMiddleware {
         func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
                        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?))
             async throws -> (HTTPResponse, HTTPBody?) {
             var request = request
             request.headerFields[.accept] = nil
+            if let type = request.headerFields[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased(),
+               type.hasPrefix("application/"), type.hasSuffix("+json") {
+                request.headerFields[.contentType] = "application/json"
+            }
+            if let path = request.path, let mark = path.firstIndex(of: "?") {
+                let kept = path[path.index(after: mark)...].split(separator: "&").filter { $0.contains("=") }
+                request.path = String(path[..<mark]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+            }
             return try await next(request, body, metadata)
         }
     }

@@ -35,7 +35,7 @@ extension API {
                 throw APIError.invalid("no station \"\(body.station)\" in the catalogue (give a catalogue id or a stream URL)")
             }
             guard let mapped = try stored({ () throws(GuideError) in try daemon.guide.map(channel: channel, to: body.station) }) else {
-                throw APIError.notFound("the guide has no channel \"\(channel)\" (see GET /api/v1/guide/channels)")
+                throw APIError.notFound("the guide has no channel \"\(UntrustedText.printable(channel, maxLength: 80))\" (see GET /api/v1/guide/channels)")
             }
             daemon.wake()
             return .ok(.init(body: .json(Self.channel(mapped, station: body.station, entry: entry))))

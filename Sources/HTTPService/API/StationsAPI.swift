@@ -43,7 +43,7 @@ extension API {
         let id = input.path.id
         return try await perform { daemon in
             guard let station = try daemon.loadCatalogue().station(id: id) else {
-                throw APIError.notFound("no station \"\(id)\" in the catalogue")
+                throw APIError.notFound("no station \"\(UntrustedText.printable(id, maxLength: 80))\" in the catalogue")
             }
             return .ok(.init(body: .json(try GeneratedGlue.contract(station))))
         }
