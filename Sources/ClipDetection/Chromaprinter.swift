@@ -6,12 +6,15 @@ import CChromaprint
 /// plays, without keeping its audio. Not Sendable: its context stays on the thread that feeds it.
 public final class Chromaprinter {
     private let context: OpaquePointer
+    /// Samples per feed at most: whole frames (Chromaprint drops a part frame at the end of a feed).
+    private let chunk: Int
 
     public init(sampleRate: Int = Fingerprint.sampleRate, channels: Int = 1) throws(ClipError) {
         guard let context = chromaprint_new(Int32(CHROMAPRINT_ALGORITHM_DEFAULT.rawValue)) else {
             throw ClipError("Chromaprint could not make a fingerprinter")
         }
         self.context = context
+        chunk = (1 << 20) / max(1, channels) * max(1, channels)
         guard chromaprint_start(context, Int32(sampleRate), Int32(channels)) == 1 else {
             chromaprint_free(context)
             throw ClipError("Chromaprint refused \(sampleRate) Hz audio in \(channels) channels")
@@ -25,7 +28,7 @@ public final class Chromaprinter {
         guard let base = samples.baseAddress, !samples.isEmpty else { return [] }
         var offset = 0
         while offset < samples.count {  // chromaprint_feed takes an Int32 count
-            let count = min(samples.count - offset, 1 << 20)
+            let count = min(samples.count - offset, chunk)
             _ = chromaprint_feed(context, base + offset, Int32(count))
             offset += count
         }

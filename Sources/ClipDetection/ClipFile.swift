@@ -5,6 +5,11 @@ import RadioModel
 /// A clip's audio read from a file (or a stretch of it) and fingerprinted: decoded by FFmpeg to Chromaprint's
 /// rate, mono, through the same decoder path recordings take.
 public enum ClipFile {
+    /// Seconds of audio a clip has at least (fewer items are confirmed too rarely) and at most (a station's
+    /// matcher keeps its items and votes for as long as the longest clip).
+    public static let shortest = 8
+    public static let longest = 15 * 60
+
     /// The fingerprint of `path` from `start` for `length` seconds (nil: to its end), and the seconds it covers.
     public static func fingerprint(_ path: String, start: Double = 0, length: Double? = nil) throws(ClipError) -> (seconds: Double, fingerprint: Fingerprint) {
         let format = PCMFormat(sampleRate: Fingerprint.sampleRate, bitsPerSample: 16, channels: 1)
@@ -16,13 +21,16 @@ public enum ClipFile {
             var items: [UInt32] = [], samples = 0
             while samples < wanted, try file.read({ pcm in
                 let taken = min(pcm.count / 2, wanted - samples)
-                items += printer.feed(UnsafeBufferPointer(start: pcm.bindMemory(to: Int16.self).baseAddress, count: taken))
+                items += pcm.withMemoryRebound(to: Int16.self) { printer.feed(UnsafeBufferPointer(rebasing: $0.prefix(taken))) }
                 samples += taken
+                guard samples <= Self.longest * format.sampleRate else {
+                    throw ClipError("\(path): a clip is at most \(Self.longest / 60) min long (give --length for a stretch of a longer file)")
+                }
             }) {}
             items += printer.finish()
             let seconds = Double(samples) / Double(format.sampleRate)
-            guard items.count >= ClipMatcher.fewestItems else {
-                throw ClipError("\(path): \(String(format: "%.1f", seconds)) s of audio is too short to be found again (a clip needs at least 6 s)")
+            guard seconds >= Double(Self.shortest) else {
+                throw ClipError("\(path): \(String(format: "%.1f", seconds)) s of audio is too short to be found again (a clip needs at least \(Self.shortest) s)")
             }
             return (seconds, Fingerprint(items: items))
         } catch let error as ClipError {

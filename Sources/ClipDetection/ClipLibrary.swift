@@ -33,11 +33,13 @@ public final class ClipLibrary: Sendable {
         try database.clipTables { db in try Row.fetchAll(db, sql: "SELECT id, name, kind, seconds, fingerprint FROM clip ORDER BY id").map(Self.clip) }
     }
 
-    /// Removes the clip with this id or name; returns it, nil if there is none.
-    public func remove(_ idOrName: String) throws(ClipError) -> ReferenceClip? {
-        try database.clipTables { db in
-            let row = try Row.fetchOne(db, sql: "SELECT id, name, kind, seconds, fingerprint FROM clip WHERE name = ? OR CAST(id AS TEXT) = ?",
-                                       arguments: [idOrName, idOrName])
+    /// Removes the clip with this name, else with this id; returns it, nil if there is none.
+    public func remove(_ nameOrID: String) throws(ClipError) -> ReferenceClip? {
+        let nameOrID = nameOrID.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try database.clipTables { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT id, name, kind, seconds, fingerprint FROM clip WHERE name = ? OR CAST(id AS TEXT) = ? ORDER BY name = ? DESC LIMIT 1
+                """, arguments: [nameOrID, nameOrID, nameOrID])
             guard let clip = try row.map(Self.clip) else { return nil }
             try db.execute(sql: "DELETE FROM clip WHERE id = ?", arguments: [clip.id])
             return clip

@@ -33,6 +33,8 @@ public struct ClipMatcher {
     /// Votes before an alignment is checked, and items it must hold over to count as found.
     static let votesToCheck = 3
     static let itemsToConfirm = 16
+    /// The latest items an alignment is judged by (4 s).
+    static let judgedItems = 32
     /// Items a match must have aired to be reported (about 3 s), or the whole clip if it is shorter.
     static let fewestItems = 24
     /// Offsets this close (a second) count as one alignment: votes come from near offsets too, where the music
@@ -87,7 +89,10 @@ public struct ClipMatcher {
     // MARK: Voting
 
     private mutating func vote(for alignment: Alignment, at now: Int) {
-        guard !(followed + reported).contains(where: { $0.clip == alignment.clip && abs($0.offset - alignment.offset) < clipItems(alignment.clip) })
+        // Votes from an airing being followed, or from one reported (near its offset: the same clip restarted
+        // later is another airing), are not a new one.
+        guard !followed.contains(where: { $0.clip == alignment.clip && abs($0.offset - alignment.offset) < clipItems(alignment.clip) }),
+              !reported.contains(where: { $0.clip == alignment.clip && abs($0.offset - alignment.offset) <= 2 * Self.jitter })
         else { return }
         let key = (-Self.jitter...Self.jitter).lazy.map { Alignment(clip: alignment.clip, offset: alignment.offset + $0) }
             .first { candidates[$0] != nil } ?? alignment
@@ -103,11 +108,12 @@ public struct ClipMatcher {
     /// While a clip is followed, votes for it anywhere within its length are the same airing.
     private func clipItems(_ clip: Int) -> Int { index.clips[clip].fingerprint.items.count }
 
-    /// The offset near `key` whose items agree best with the clip, compared over the stream items all of them
-    /// cover (an earlier offset must not win by having more items so far), if they agree over enough items.
+    /// The offset near `key` whose items agree best with the clip, compared over the latest stream items all of
+    /// them cover (an earlier offset must not win by having more items so far; a clip joined late must not be
+    /// judged by the audio before it), if they agree over enough items.
     private func bestAlignment(near key: Alignment, at now: Int) -> Alignment? {
         let shifts = (-Self.jitter...Self.jitter).map { Alignment(clip: key.clip, offset: key.offset + $0) }
-        let common = shifts.map(\.offset).max()!
+        let common = max(shifts.map(\.offset).max()!, now - Self.judgedItems + 1)
         let rated = shifts.map { ($0, bitErrorRate($0, from: common, through: now)) }
         guard let best = rated.min(by: { $0.1.rate < $1.1.rate }), best.1.items >= Self.itemsToConfirm, best.1.rate < Self.sameAudio else {
             return nil
@@ -204,8 +210,8 @@ public struct ClipMatcher {
     /// Drops the items no alignment can reach any more, and the candidates whose airing would have ended.
     private mutating func forgetOld(at now: Int) {
         let horizon = now - index.longest - 32
-        candidates = candidates.filter { $0.value.lastVote >= horizon }
         let clips = index.clips
+        candidates = candidates.filter { $0.value.lastVote >= now - clips[$0.key.clip].fingerprint.items.count - 32 }
         reported.removeAll { $0.offset + 2 * clips[$0.clip].fingerprint.items.count < now }
         let keep = min(horizon, followed.map(\.offset).min() ?? horizon)
         if keep > base {

@@ -4,25 +4,31 @@ import RadioModel
 
 /// Watches one station's decoded audio for the clips of an index: a consumer of its pipeline, fingerprinting
 /// the PCM as it arrives and matching the items, which reports each airing as a `clip-matched` event, with when
-/// it aired on the station's wall clock.
-public final class ClipWatch: PCMConsumer, @unchecked Sendable {  // printer, matcher and count: only on the decode thread that feeds it
+/// it aired on the station's wall clock. `report` is called directly, not through the pipeline's fan-out: the
+/// airings still on when the stream ends are told from `finish()`, after the fan-out has let its consumers go.
+public final class ClipWatch: PCMConsumer, @unchecked Sendable {  // `state` (the fingerprinter, a C context, and the matcher) inside its lock
     public let label: String
     private let station: String
     private let format: PCMFormat
     /// Where the station's audio stood when the watch began, and the wall clock of the audio delivered now.
     private let startMediaTime: Double
     private let clock: @Sendable () -> Date
-    private let report: @Sendable (StreamEvent) -> Void
-    private let printer: Chromaprinter
-    private var matcher: ClipMatcher
-    private var samplesFed = 0
+    private let report: @Sendable (ClipSighting) -> Void
+    private let state: Locked<State>
+
+    private struct State {
+        let printer: Chromaprinter
+        var matcher: ClipMatcher
+        var samplesFed = 0
+        var finished = false
+    }
 
     /// - Parameters:
     ///   - format: the pipeline's PCM (16-bit); Chromaprint mixes it down and resamples it.
     ///   - clock: the wall-clock time of the audio being delivered (the station's `StreamWallClock`).
-    ///   - report: where `clip-matched` goes (the station's events).
+    ///   - report: told each airing, on the thread that feeds the watch or finishes it.
     public init(index: ClipIndex, station: String, format: PCMFormat, startMediaTime: Double = 0,
-                clock: @escaping @Sendable () -> Date, report: @escaping @Sendable (StreamEvent) -> Void) throws(ClipError) {
+                clock: @escaping @Sendable () -> Date, report: @escaping @Sendable (ClipSighting) -> Void) throws(ClipError) {
         guard format.bitsPerSample == 16 else { throw ClipError("clips are matched in 16-bit audio, not \(format.bitsPerSample)-bit") }
         label = "clips:\(station)"
         self.station = station
@@ -30,31 +36,39 @@ public final class ClipWatch: PCMConsumer, @unchecked Sendable {  // printer, ma
         self.startMediaTime = startMediaTime
         self.clock = clock
         self.report = report
-        printer = try Chromaprinter(sampleRate: format.sampleRate, channels: format.channels)
-        matcher = ClipMatcher(index: index)
+        state = Locked(State(printer: try Chromaprinter(sampleRate: format.sampleRate, channels: format.channels), matcher: ClipMatcher(index: index)))
     }
 
     public func consume(_ pcm: UnsafeRawBufferPointer) throws {
-        let samples = pcm.bindMemory(to: Int16.self)
-        samplesFed += samples.count / format.channels
-        announce(matcher.append(printer.feed(samples)))
+        let (matches, fed) = state.withLock { state -> ([ClipMatch], Int) in
+            guard !state.finished else { return ([], state.samplesFed) }
+            let items = pcm.withMemoryRebound(to: Int16.self) { state.printer.feed($0) }
+            state.samplesFed += pcm.count / format.bytesPerFrame
+            return (state.matcher.append(items), state.samplesFed)
+        }
+        announce(matches, fed: fed)
     }
 
     public func finish() {
-        announce(matcher.append(printer.finish()) + matcher.finish())
+        let (matches, fed) = state.withLock { state -> ([ClipMatch], Int) in
+            guard !state.finished else { return ([], state.samplesFed) }
+            state.finished = true
+            return (state.matcher.append(state.printer.finish()) + state.matcher.finish(), state.samplesFed)
+        }
+        announce(matches, fed: fed)
     }
 
     /// The audio fed so far ends now on the station's clock: each match began as long before that as the
     /// audio since it lasts.
-    private func announce(_ matches: [ClipMatch]) {
+    private func announce(_ matches: [ClipMatch], fed samples: Int) {
         guard !matches.isEmpty else { return }
-        let fedSeconds = Double(samplesFed) / Double(format.sampleRate)
+        let fedSeconds = Double(samples) / Double(format.sampleRate)
         let now = clock()
         for match in matches {
             let start = now.addingTimeInterval(match.streamSeconds - fedSeconds)
-            report(.clipMatched(ClipSighting(clip: match.clip.name, kind: match.clip.kind.rawValue, station: station, start: start,
-                                             end: start.addingTimeInterval(match.airedSeconds), mediaTime: startMediaTime + match.streamSeconds,
-                                             offset: match.clipOffset, score: match.score, partial: match.isPartial)))
+            report(ClipSighting(clip: match.clip.name, kind: match.clip.kind.rawValue, station: station, start: start,
+                                end: start.addingTimeInterval(match.airedSeconds), mediaTime: startMediaTime + match.streamSeconds,
+                                offset: match.clipOffset, score: match.score, partial: match.isPartial))
         }
     }
 }

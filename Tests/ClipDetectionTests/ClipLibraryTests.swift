@@ -50,7 +50,7 @@ final class ClipLibraryTests: XCTestCase {
     func testAFileTooShortOrNotAudioIsOneLine() throws {
         let short = try encoded(ChordMusic(seed: 6).samples(seconds: 4), as: "short.wav", options: [])
         XCTAssertThrowsError(try ClipFile.fingerprint(short.path)) { error in
-            XCTAssertEqual("\(error)", "\(short.path): 4.0 s of audio is too short to be found again (a clip needs at least 6 s)")
+            XCTAssertEqual("\(error)", "\(short.path): 4.0 s of audio is too short to be found again (a clip needs at least 8 s)")
         }
         let text = directory.appendingPathComponent("notes.mp3")
         try Data("not audio at all".utf8).write(to: text)

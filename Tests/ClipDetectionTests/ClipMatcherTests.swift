@@ -1,5 +1,6 @@
 import ClipDetection
 import Foundation
+import RadioModel
 import TestSupport
 import XCTest
 
@@ -76,6 +77,40 @@ final class ClipMatcherTests: XCTestCase {
         XCTAssertTrue(joined.isPartial)
         XCTAssertEqual(joined.clipOffset, 6, accuracy: 0.5)
         XCTAssertEqual(joined.streamSeconds, 10, accuracy: 0.5)
+    }
+
+    func testAClipJoinedPastItsMiddleOrRestartedIsFoundAndOneOnAirWhenTheStreamEndsIsToldThen() throws {
+        let music = ChordMusic(seed: 51).samples(seconds: 20)
+        let clip = try reference(music)
+        let background = ChordMusic(seed: 52).samples(seconds: 40)
+
+        // Joined 12 s in: the last 8 s aired.
+        let late = Array(background[..<at(10)]) + Array(music[at(12)...]) + Array(background[at(10)...])
+        let joined = try XCTUnwrap(try match(late, against: [clip]).first, "joined past its middle")
+        XCTAssertEqual(joined.clipOffset, 12, accuracy: 0.75)
+        XCTAssertEqual(joined.streamSeconds, 10, accuracy: 0.75)
+
+        // Started, stopped after 6 s, started again from the top: two airings, the first in part.
+        let restarted = Array(background[..<at(10)]) + Array(music[..<at(6)]) + music + Array(background[at(10)...])
+        let airings = try match(restarted, against: [clip])
+        XCTAssertEqual(airings.map(\.isPartial), [true, false], "\(airings)")
+        XCTAssertEqual(airings.last?.streamSeconds ?? 0, 16, accuracy: 0.5)
+
+        // On air when the stream ends: told by the watch's finish, with what aired.
+        let told = Locked<[ClipSighting]>([])
+        let watch = try ClipWatch(index: ClipIndex([clip]), station: "test", format: PCMFormat(sampleRate: 11025, bitsPerSample: 16, channels: 1),
+                                  clock: { Date() }) { sighting in told.withLock { $0.append(sighting) } }
+        let ending = Array(background[..<at(10)]) + Array(music[..<at(12)])
+        for start in stride(from: 0, to: ending.count, by: 4410) {
+            try Array(ending[start..<min(start + 4410, ending.count)]).withUnsafeBytes { try watch.consume($0) }
+        }
+        XCTAssertEqual(told.current, [], "nothing is told while the clip is still on")
+        watch.finish()
+        XCTAssertEqual(told.current.count, 1)
+        XCTAssertEqual(told.current.first?.mediaTime ?? 0, 10, accuracy: 0.5)
+        XCTAssertEqual(told.current.first?.partial, true)
+        watch.finish()
+        XCTAssertEqual(told.current.count, 1, "told once")
     }
 
     func testEachOfSeveralClipsIsFoundInOrderAmongManyInTheIndex() throws {

@@ -15,13 +15,13 @@ struct AiredCommand: ParsableCommand {
           onair aired --kind ad --since 7d --csv > ads.csv
           onair aired --since 2026-11-01 --json
 
-        Exit codes: 0 success (also when nothing aired); 3 a --since that is neither a span nor a date.
+        Exit codes: 0 success (also when nothing aired); 64 a --since that is neither a span nor a date.
         """
     )
 
     @Argument(help: "The clip's name (default: every clip).") var clip: String?
     @Option(help: ArgumentHelp("Only clips of this kind: song, jingle, ad or id.", valueName: "kind")) var kind: ReferenceClip.Kind?
-    @Option(help: ArgumentHelp("Only airings since this long ago (90m, 7d) or this date (2026-11-01, 2026-11-01T06:00).",
+    @Option(help: ArgumentHelp("Only airings since this long ago (90m, 7d) or this date (2026-11-01, 2026-11-01T06:00, on this machine's clock).",
                                valueName: "since")) var since: String?
     @Flag(help: "As JSON.") var json = false
     @Flag(help: "As CSV, with a header line.") var csv = false
@@ -84,7 +84,8 @@ struct AiredCommand: ParsableCommand {
             if shown.isEmpty { return Console.message("Nothing aired that onair monitor saw\(clip.map { " of \"\($0)\"" } ?? "").") }
             for row in shown {
                 let part = row.partial ? String(format: " (part, from %.1f s)", row.offset) : ""
-                print("\(row.station)\t\(row.start)\t\(row.stationTime) \(row.timeZone)\t\(String(format: "%.1f s", row.seconds))\(part)\t\(row.clip) (\(row.kind))")
+                print("\(row.station)\t\(row.start)\t\(row.stationTime) \(row.timeZone)\t\(String(format: "%.1f s", row.seconds))\(part)\t"
+                      + "\(UntrustedText.printable(row.clip)) (\(row.kind))")
             }
         }
     }

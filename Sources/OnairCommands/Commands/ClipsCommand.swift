@@ -11,8 +11,8 @@ struct ClipsCommand: ParsableCommand {
         abstract: "Keep the reference clips (songs, jingles, ads, station IDs) stations are watched for.",
         discussion: """
         A clip is known by its sound: its Chromaprint fingerprint, taken from a file or a stretch of one \
-        (--start, --length), is kept in onair's database with its name and kind. A clip needs at least 6 s \
-        of audio; 10 s or more is found more surely.
+        (--start, --length), is kept in onair's database with its name and kind. A clip is 8 s to 15 min \
+        of audio.
 
         Examples:
           onair clips add spot.mp3 --name "Summer sale" --kind ad
@@ -89,8 +89,8 @@ struct ClipsCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget the clip with this id or name.")
-        @Argument(help: "The clip's id or name.") var clip: String
+        static let configuration = CommandConfiguration(abstract: "Forget the clip with this name (or id); its airings stay in onair aired.")
+        @Argument(help: "The clip's name, or its id.") var clip: String
 
         func run() throws {
             try reportingFailures {

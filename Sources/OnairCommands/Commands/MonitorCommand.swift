@@ -59,16 +59,15 @@ struct MonitorCommand: ParsableCommand {
                 options.titleCharset = target.titleCharset
                 let connection = try StationConnection(target: target, options: options, format: format,
                                                        stopAfter: duration.flatMap { TimeSpan($0)?.seconds }, endsWhenConsumersFail: true)
-                let pipeline = connection.pipeline, clock = connection.clock
+                let clock = connection.clock
+                // Each airing told and kept (for `onair aired`) as it is found, a few a minute at most.
                 let watch = try ClipsCommand.run { () throws(ClipError) in
-                    try ClipWatch(index: index, station: station, format: format, clock: { clock.now }) { [weak pipeline] in pipeline?.publish($0) }
+                    try ClipWatch(index: index, station: station, format: format, clock: { clock.now }) { sighting in
+                        reporter.report(station: station, .clipMatched(sighting))
+                        do { try airings.add(sighting) } catch { Console.message("\(station): the airing of \"\(sighting.clip)\" is not kept: \(error)") }
+                    }
                 }
                 connection.attach(EventTap(label: "report") { reporter.report(station: station, $0) })
-                // Kept for `onair aired`: one row per airing, written as it is told (a few a minute at most).
-                connection.attach(EventTap(label: "airings") { event in
-                    guard case .clipMatched(let sighting) = event else { return }
-                    do { try airings.add(sighting) } catch { Console.message("\(station): the airing of \"\(sighting.clip)\" is not kept: \(error)") }
-                })
                 connection.attach(watch)
                 connections.append(connection)
             }
