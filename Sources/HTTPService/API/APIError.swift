@@ -73,7 +73,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if let own = error.underlyingError as? any HTTPResponseError { throw own }
             if let problem = GeneratedGlue.queryProblem(error.operationID, error.request) { throw APIError.badRequest(problem) }
             if let decoding = error.underlyingError as? DecodingError {
-                throw APIError.undecodable(decoding, inBody: [.post, .put, .patch, .delete].contains(error.request.method))
+                throw APIError.undecodable(decoding, inBody: AccessMiddleware.changesState(error.request.method))
             }
             // Before the handler ran (no input), the request itself could not be read: the client's to fix.
             guard error.operationInput != nil || error.httpStatus != .internalServerError else {

@@ -32,7 +32,7 @@ enum GeneratedGlue {
     /// say: 400 naming what is wrong, as for any body not of its shape.
     static func domain<T: Decodable>(_ body: some Encodable, as type: T.Type = T.self) throws -> T {
         do {
-            return try OnairJSON.decoder.decode(T.self, from: OnairJSON.data(body))
+            return try contract(body, as: type)
         } catch {
             throw APIError.undecodable(error, inBody: true)
         }
@@ -63,8 +63,7 @@ enum GeneratedGlue {
             async throws -> (HTTPResponse, HTTPBody?) {
             var request = request
             request.headerFields[.accept] = nil
-            if let type = request.headerFields[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased(),
-               type.hasPrefix("application/"), type.hasSuffix("+json") {
+            if let type = mediaType(request.headerFields[.contentType]), type != "application/json", isJSON(type) {
                 request.headerFields[.contentType] = "application/json"
             }
             if let path = request.path, let mark = path.firstIndex(of: "?") {
@@ -73,6 +72,16 @@ enum GeneratedGlue {
             }
             return try await next(request, body, metadata)
         }
+    }
+
+    /// A Content-Type's media type, lowercased, without its parameters.
+    static func mediaType(_ contentType: String?) -> String? {
+        contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    /// `application/json`, or a JSON type of its own (`application/…+json`).
+    static func isJSON(_ mediaType: String) -> Bool {
+        mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
     /// A parameter as the document declares it: where it is (`path`, `query`) and its JSON type.
@@ -154,11 +163,11 @@ struct GeneratedRoutesMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var request = request
-        if [.post, .put, .patch, .delete].contains(request.method) {
-            let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        if AccessMiddleware.changesState(request.method) {
+            let mediaType = GeneratedGlue.mediaType(request.headers[.contentType])
             let hasBody = request.headers[.contentLength].map { $0 != "0" } ?? (request.headers[.transferEncoding] != nil)
             if hasBody || mediaType != nil {
-                guard let mediaType, mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json")) else {
+                guard let mediaType, GeneratedGlue.isJSON(mediaType) else {
                     throw APIError(.unsupportedMediaType, "the body must be JSON, sent with Content-Type: application/json"
                                    + (mediaType.map { " (not \(UntrustedText.printable($0, maxLength: 60)))" } ?? ""))
                 }
