@@ -136,7 +136,7 @@ let package = Package(
         // What `onair daemon` runs: the service (episodes, runtime jobs, guides, alerts, metrics on one connection
         // per station), its typed events and the facade its transports (HTTP API, pages, feeds) use.
         .target(name: "Daemon", dependencies: [
-            "Engine", "Guide", "Library", "Monitoring", "Podcasts", "RadioModel", "Recording", "Scheduling", "SharedStore", "Store",
+            "ClipDetection", "Engine", "Guide", "Library", "Monitoring", "Podcasts", "RadioModel", "Recording", "Scheduling", "SharedStore", "Store",
             "StreamInput", "Outputs", .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         // The web app: the pages a person uses from a phone or a laptop (Mustache templates, a small script and
@@ -224,7 +224,7 @@ let package = Package(
         .testTarget(name: "GuideTests", dependencies: ["Guide", "RadioModel", "Store", "StreamInput", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Sinks", "Playback", "Library", "Media", "Outputs", "RadioModel", "Store", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: [
-            "Daemon",
+            "ClipDetection", "Daemon",
             "Sinks",
             "Engine", "Monitoring", "Scheduling", "Recording", "Outputs", "Media", "RadioModel", "SharedStore", "StreamInput", "Store",
             "TestSupport",

@@ -46,6 +46,12 @@ public final class ClipLibrary: Sendable {
         }
     }
 
+    /// A number that changes whenever a clip is added, changed or removed, by any process (a trigger counts): what
+    /// a daemon watching its stations notices `onair clips add` by.
+    public func revision() throws(ClipError) -> Int64 {
+        try database.clipTables { db in try Int64.fetchOne(db, sql: "SELECT revision FROM clip_revision") ?? 0 }
+    }
+
     private static func clip(_ row: Row) throws -> ReferenceClip {
         let kindName: String = row["kind"]
         guard let kind = ReferenceClip.Kind(rawValue: kindName) else { throw ClipError("a clip of unknown kind \"\(kindName)\"") }

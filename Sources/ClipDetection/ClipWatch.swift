@@ -68,7 +68,8 @@ public final class ClipWatch: PCMConsumer, @unchecked Sendable {  // `state` (th
             let start = now.addingTimeInterval(match.streamSeconds - fedSeconds)
             report(ClipSighting(clip: match.clip.name, kind: match.clip.kind.rawValue, station: station, start: start,
                                 end: start.addingTimeInterval(match.airedSeconds), mediaTime: startMediaTime + match.streamSeconds,
-                                offset: match.clipOffset, score: match.score, partial: match.isPartial))
+                                offset: match.clipOffset, score: match.score, partial: match.isPartial,
+                                toldAfter: fedSeconds - match.streamSeconds))
         }
     }
 }

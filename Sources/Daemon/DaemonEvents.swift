@@ -8,7 +8,7 @@ public struct LiveEvent: Codable, Sendable, Equatable {
     /// The stream's event types (the `event:` field of each server-sent event).
     public enum Kind: String, Codable, Sendable {
         case title, gap, reconnect, episodeStart = "episode-start", episodeEnd = "episode-end", jobStart = "job-start"
-        case jobStop = "job-stop", recordingDeleted = "recording-deleted"
+        case jobStop = "job-stop", recordingDeleted = "recording-deleted", clipMatched = "clip-matched"
     }
 
     public var type: Kind
@@ -19,12 +19,14 @@ public struct LiveEvent: Codable, Sendable, Equatable {
     public var message: String?
     public var episode: Int64?
     public var job: Int64?
+    /// The airing of a known clip, for `clip-matched`: clip, kind, station, start, end, mediaTime, offset, score, partial.
+    public var airing: ClipSighting?
     public var at: Date
 
     public init(type: Kind, station: String? = nil, title: String? = nil, message: String? = nil,
-                episode: Int64? = nil, job: Int64? = nil, at: Date = Date()) {
+                episode: Int64? = nil, job: Int64? = nil, airing: ClipSighting? = nil, at: Date = Date()) {
         self.type = type; self.station = station; self.title = title; self.message = message
-        self.episode = episode; self.job = job; self.at = at
+        self.episode = episode; self.job = job; self.airing = airing; self.at = at
     }
 
     /// The log's events that a listener of the stream cares about, renamed to the stream's types.

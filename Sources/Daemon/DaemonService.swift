@@ -58,6 +58,7 @@ public final class DaemonService: Sendable {
     private let finaliser: Finaliser
     private let server: ControlServer
     private let guideRefresher: GuideRefresher
+    private let clips: DaemonClips
     private let episodes: EpisodeRecordings
     private let metrics: OnairMetrics
     private let recordingsDirectory: URL
@@ -119,6 +120,11 @@ public final class DaemonService: Sendable {
             case .alert(let alert): log(DaemonEvent(.init(alert.kind), station: station, message: alert.alertLine))
             case .recovered(let alert): log(DaemonEvent(.streamRecovered, station: station, message: alert.recoveryLine))
             case .metadata(let change): events.publish(LiveEvent(type: .title, station: station, title: change.title))
+            case .clipMatched(let sighting):
+                var told = DaemonEvent(.clipMatched, station: station, message: sighting.line)
+                told.at = sighting.start
+                log(told)
+                events.publish(LiveEvent(type: .clipMatched, station: station, message: sighting.line, airing: sighting, at: sighting.start))
             default: break
             }
         }
@@ -164,6 +170,11 @@ public final class DaemonService: Sendable {
             case .failure(let error): log(DaemonEvent(.guideFailed, message: "\(error)"))
             }
         }
+        do {
+            clips = try DaemonClips(paths: paths, stations: stations, log: log)
+        } catch {
+            throw EngineError("\(error)", kind: .configuration)
+        }
         self.jobs = jobs
         jobControl = JobControl(jobs: jobs, events: events)
         let control = DaemonControl(daemon: scheduler, jobs: jobControl)
@@ -208,7 +219,10 @@ public final class DaemonService: Sendable {
     /// finished and its files finalised before it returns.
     public func run() throws {
         guideRefresher.start()
+        // Before the jobs: a station they connect is watched for the clips from its first second.
+        clips.start()
         defer {
+            clips.stop()
             guideRefresher.stop()
             server.stop()
         }

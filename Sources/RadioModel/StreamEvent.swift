@@ -140,7 +140,7 @@ public struct SignalAlert: Sendable, Equatable, Codable {
 }
 
 /// A known clip (ClipDetection's library) heard on a station: which, when it aired, and how much of it.
-public struct ClipSighting: Sendable, Equatable {
+public struct ClipSighting: Sendable, Equatable, Codable {
     public var clip: String
     /// song, jingle, ad or id.
     public var kind: String
@@ -156,10 +156,46 @@ public struct ClipSighting: Sendable, Equatable {
     public var score: Double
     /// Only part of the clip aired (cut short, or joined late).
     public var partial: Bool
+    /// Seconds of the station's audio from the aired part's start to where the audio stood when it was told: what a
+    /// recording of the station places it by. Not written out.
+    public var toldAfter: Double = 0
 
-    public init(clip: String, kind: String, station: String, start: Date, end: Date, mediaTime: Double, offset: Double, score: Double, partial: Bool) {
+    private enum CodingKeys: String, CodingKey {
+        case clip, kind, station, start, end, mediaTime, offset, score, partial
+    }
+
+    /// Times with milliseconds, whatever the encoder's date strategy; seconds to the millisecond.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(clip, forKey: .clip)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(station, forKey: .station)
+        try c.encode(Timestamp.format(start), forKey: .start)
+        try c.encode(Timestamp.format(end), forKey: .end)
+        try c.encode((mediaTime * 1000).rounded() / 1000, forKey: .mediaTime)
+        try c.encode((offset * 1000).rounded() / 1000, forKey: .offset)
+        try c.encode((score * 1000).rounded() / 1000, forKey: .score)
+        try c.encode(partial, forKey: .partial)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func date(_ key: CodingKeys) throws -> Date {
+            guard let date = Timestamp.parse(try c.decode(String.self, forKey: key)) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not an ISO-8601 time")
+            }
+            return date
+        }
+        self.init(clip: try c.decode(String.self, forKey: .clip), kind: try c.decode(String.self, forKey: .kind),
+                  station: try c.decode(String.self, forKey: .station), start: try date(.start), end: try date(.end),
+                  mediaTime: try c.decode(Double.self, forKey: .mediaTime), offset: try c.decode(Double.self, forKey: .offset),
+                  score: try c.decode(Double.self, forKey: .score), partial: try c.decode(Bool.self, forKey: .partial))
+    }
+
+    public init(clip: String, kind: String, station: String, start: Date, end: Date, mediaTime: Double, offset: Double, score: Double,
+                partial: Bool, toldAfter: Double = 0) {
         (self.clip, self.kind, self.station, self.start, self.end) = (clip, kind, station, start, end)
-        (self.mediaTime, self.offset, self.score, self.partial) = (mediaTime, offset, score, partial)
+        (self.mediaTime, self.offset, self.score, self.partial, self.toldAfter) = (mediaTime, offset, score, partial, toldAfter)
     }
 
     /// As a plain line: `clip "Summer sale" (ad) aired at 2026-11-29T12:00:05.120Z for 15.0 s`.
@@ -202,7 +238,6 @@ extension StreamEvent: Encodable {
         case programDateTime, sequence, firstSequence, lastSequence
         case artworkURL, length, titleKind
         case since, level, alert
-        case clip, kind, station, end, offset, score, partial
     }
 
     /// One flat JSON object per event, `{"event":"metadata","title":…}`, for `--json` output.
@@ -272,15 +307,7 @@ extension StreamEvent: Encodable {
             try c.encode(alert.seconds, forKey: .seconds)
         case .clipMatched(let sighting):
             try c.encode("clip-matched", forKey: .event)
-            try c.encode(sighting.clip, forKey: .clip)
-            try c.encode(sighting.kind, forKey: .kind)
-            try c.encode(sighting.station, forKey: .station)
-            try c.encode(Timestamp.format(sighting.start), forKey: .start)
-            try c.encode(Timestamp.format(sighting.end), forKey: .end)
-            try c.encode((sighting.mediaTime * 1000).rounded() / 1000, forKey: .mediaTime)
-            try c.encode((sighting.offset * 1000).rounded() / 1000, forKey: .offset)
-            try c.encode((sighting.score * 1000).rounded() / 1000, forKey: .score)
-            try c.encode(sighting.partial, forKey: .partial)
+            try sighting.encode(to: encoder)
         }
     }
 }

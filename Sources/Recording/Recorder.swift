@@ -97,6 +97,9 @@ public class Recorder: RecordingConsumer, TitleConsumer, @unchecked Sendable {  
                 gaps += 1
                 try? track?.noteGap(seconds: gap.seconds)
             }
+        case .clipMatched(let sighting):
+            // On the decode thread, as the audio it was heard in reaches the file.
+            lock.withLock { try? track?.noteClip(sighting) }
         default: break
         }
     }

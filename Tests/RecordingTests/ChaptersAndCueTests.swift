@@ -27,6 +27,31 @@ final class ChaptersAndCueTests: XCTestCase {
         XCTAssertEqual(ChapterList.chapters(titles: [], gaps: [], duration: 20, untitled: "FIP"), [])
     }
 
+    func testAKnownClipIsAChapterAndWhatWasOnBeforeItNamesTheAudioAfterIt() {
+        let titles = [TimedTitle(title: "A - One", start: 0), TimedTitle(title: "B - Two", start: 30)]
+        let clips = [TimedClip(clip: "Summer sale", kind: "ad", at: 10, seconds: 15, partial: false),
+                     // Cut short by the next title: it ends there, and no chapter repeats "B - Two".
+                     TimedClip(clip: "Station ID", kind: "id", at: 40, seconds: 8, partial: false),
+                     TimedClip(clip: "Tune", kind: "song", at: 55, seconds: 10, partial: true)]
+        let gaps = [TimedGap(at: 44, seconds: 1.5)]
+        XCTAssertEqual(ChapterList.chapters(titles: titles + [TimedTitle(title: "C - Three", start: 58)], gaps: gaps, clips: clips,
+                                            duration: 80, untitled: "FIP"), [
+            Chapter(start: 0, end: 10, title: "A - One"),
+            Chapter(start: 10, end: 25, title: "[ad] Summer sale"),
+            Chapter(start: 25, end: 30, title: "A - One"),
+            Chapter(start: 30, end: 40, title: "B - Two"),
+            Chapter(start: 40, end: 44, title: "[id] Station ID"),
+            Chapter(start: 44, end: 48, title: "[gap 1.5 s] [id] Station ID"),
+            Chapter(start: 48, end: 55, title: "B - Two"),
+            Chapter(start: 55, end: 58, title: "[song] Tune"),
+            Chapter(start: 58, end: 80, title: "C - Three"),
+        ])
+        // A clip at the very start names the file's beginning; one at the same moment as a title wins over it.
+        XCTAssertEqual(ChapterList.chapters(titles: [TimedTitle(title: "A - One", start: 0)], gaps: [],
+                                            clips: [TimedClip(clip: "Jingle", kind: "jingle", at: 0, seconds: 9, partial: false)],
+                                            duration: 20, untitled: "FIP").map(\.title), ["[jingle] Jingle", "A - One"])
+    }
+
     func testMarksAtOrAfterTheEndAreLeftOut() {
         let chapters = ChapterList.chapters(titles: [TimedTitle(title: "One", start: 0), TimedTitle(title: "Late", start: 19.99)],
                                             gaps: [], duration: 20, untitled: "FIP")

@@ -110,7 +110,7 @@ public final class IcecastHarness: @unchecked Sendable {
         return icecast
     }
 
-    /// Starts an ffmpeg source client playing an endless sine tone into `mount` in real time and
+    /// Starts an ffmpeg source client playing an endless sine tone (or `file`, once) into `mount` in real time and
     /// waits until the mount is live. A source already on that mount is replaced.
     ///
     /// - Parameters:
@@ -125,13 +125,14 @@ public final class IcecastHarness: @unchecked Sendable {
         bitrate: Int? = nil,
         sampleRate: Int? = nil,
         gain: Double = 0,
+        file: URL? = nil,
         timeout: TimeInterval = 10
     ) throws {
         precondition(mount.hasPrefix("/"), "a mount starts with /")
         let inOgg = codec == .oggVorbis || codec == .oggOpus
-        var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi",
-                         "-i", "sine=frequency=\(frequency):sample_rate=\(sampleRate ?? codec.defaultSampleRate)",
-                         "-ac", "2", "-af", "volume=\(gain)dB"]
+        let input = file.map { ["-i", $0.path] }
+            ?? ["-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=\(sampleRate ?? codec.defaultSampleRate)"]
+        var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-re"] + input + ["-ac", "2", "-af", "volume=\(gain)dB"]
         if let title, inOgg { arguments += ["-metadata", "title=\(title)"] }
         arguments += codec.ffmpegArguments(bitrate: bitrate)
             + ["-content_type", codec.contentType, "-ice_name", "onair test \(mount)", sourceURL(mount: mount)]

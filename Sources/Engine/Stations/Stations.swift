@@ -10,7 +10,16 @@ import StreamInput
 /// the last one leaves. A connection whose stream ends by itself (it failed for good) is forgotten,
 /// so the next job connects afresh.
 public final class Stations: Sendable {
-    private let connections = Locked<[String: StationConnection]>([:])
+    /// Companions are what every connection gets besides its jobs' consumers, for as long as it runs (the daemon's
+    /// clip watch): they never keep a station connected.
+    public typealias Companions = @Sendable (_ station: String, StationConnection) -> [StreamConsumer]
+
+    private struct Entry {
+        let connection: StationConnection
+        var companions: [StreamFanOut.Token]
+    }
+    private let connections = Locked<[String: Entry]>([:])
+    private let companions = Locked<Companions>({ _, _ in [] })
     private let alerts: AlertRules
     private let meters: @Sendable (String) -> StationMeter?
     private let log: @Sendable (String, StreamEvent) -> Void
@@ -54,9 +63,13 @@ public final class Stations: Sendable {
                 [log] in log(key, $0)
             } : nil
         let joined = try connections.withLock { connections -> Membership? in
-            guard let connection = connections[key] ?? fresh else { return nil }
+            // Read inside the lock that `setCompanions` changes it in: a new connection gets the rule it last set.
+            let companions = self.companions.current
+            guard let entry = connections[key] ?? fresh.map({ Entry(connection: $0, companions: []) }) else { return nil }
+            let connection = entry.connection
             let tokens = try consumers(connection).map { connection.attach($0) }
-            connections[key] = connection
+            connections[key] = Entry(connection: connection,
+                                     companions: connections[key] == nil ? companions(key, connection).map { connection.attach($0) } : entry.companions)
             return Membership(connection: connection, tokens: tokens)
         }
         // The running connection ended between the look and the lock: connect afresh.
@@ -71,11 +84,26 @@ public final class Stations: Sendable {
         let last = connections.withLock { connections -> Bool in
             var remaining = connection.pipeline.fanOut.count
             for token in membership.tokens { remaining = connection.detach(token) }
-            guard remaining == 0 else { return false }
-            for (key, running) in connections where running === connection { connections[key] = nil }
+            guard let (key, entry) = connections.first(where: { $0.value.connection === connection }) else { return remaining == 0 }
+            guard remaining <= entry.companions.count else { return false }
+            connections[key] = nil
             return true
         }
         if last { connection.stop() }
+    }
+
+    /// Gives every connection, now and from now on, what `make` makes for it instead of its companions so far (which
+    /// are detached and finished).
+    public func setCompanions(_ make: @escaping Companions) {
+        let replaced = connections.withLock { connections -> [(StationConnection, [StreamFanOut.Token])] in
+            companions.withLock { $0 = make }
+            return connections.map { key, entry in
+                connections[key]?.companions = make(key, entry.connection).map { entry.connection.attach($0) }
+                return (entry.connection, entry.companions)
+            }
+        }
+        // Finished outside the lock: a companion may tell the station's events what it was doing.
+        for (connection, tokens) in replaced { tokens.forEach { _ = connection.detach($0) } }
     }
 
     /// How many upstream connections are open now.
@@ -87,7 +115,7 @@ public final class Stations: Sendable {
     private func forgetWhenEnded(_ connection: StationConnection, key: String) {
         Thread.detachNewThread { [weak self] in
             connection.waitUntilFinished()
-            self?.connections.withLock { if $0[key] === connection { $0[key] = nil } }
+            self?.connections.withLock { if $0[key]?.connection === connection { $0[key] = nil } }
         }
     }
 }

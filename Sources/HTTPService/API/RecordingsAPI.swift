@@ -110,9 +110,9 @@ extension API {
         return entry
     }
 
-    /// What a player jumps to: one chapter per title on air, and one where the audio resumes after a gap.
+    /// What a player jumps to: one chapter per title on air, one per known clip heard, and one where the audio resumes after a gap.
     private static func chapters(of entry: IndexedRecording) -> [Chapter] {
-        ChapterList.chapters(titles: entry.titles, gaps: entry.gaps, duration: entry.duration,
+        ChapterList.chapters(titles: entry.titles, gaps: entry.gaps, clips: entry.clips ?? [], duration: entry.duration,
                              untitled: entry.programmeName ?? entry.stationName)
     }
 }

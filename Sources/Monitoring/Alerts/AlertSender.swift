@@ -2,7 +2,7 @@ import Foundation
 import RadioModel
 import StreamInput
 
-/// Sends each station's `dead-air`, `down` and `recovered` events on: POSTed as JSON to a webhook
+/// Sends each station's `dead-air`, `down`, `recovered` and `clip-matched` events on: POSTed as JSON to a webhook
 /// (through the transfer engine every stream uses, never blocking the caller) and handed to a
 /// command (`/bin/sh -c`, the alert in its environment and as JSON on its stdin). A webhook or
 /// command that fails costs one line through `report`, nothing else: the stations go on.
@@ -20,7 +20,9 @@ public final class AlertSender: Sendable {
     }
 
     /// What an alert looks like to a webhook or a command:
-    /// `{"event":"dead-air","station":"fip","since":…,"seconds":30,"level":-50,"at":…}`.
+    /// `{"event":"dead-air","station":"fip","since":…,"seconds":30,"level":-50,"at":…}`; a known clip that aired,
+    /// `{"event":"clip-matched","station":"fip","since":START,"seconds":15,"clip":"Summer sale","kind":"ad","offset":0,
+    /// "score":0.93,"partial":false,"at":…}`.
     public struct Notice: Codable, Sendable, Equatable {
         public var event: String
         public var station: String
@@ -29,21 +31,31 @@ public final class AlertSender: Sendable {
         public var since: Date
         public var seconds: Double
         public var level: Double?
+        /// For `clip-matched`: the clip, its kind, where in it the aired part began, how sure, and whether only part aired.
+        public var clip: String?
+        public var kind: String?
+        public var offset: Double?
+        public var score: Double?
+        public var partial: Bool?
         public var at: Date
     }
 
-    /// The notice for an alert or a recovery; nil for every other event.
+    /// The notice for an alert, a recovery or a clip heard; nil for every other event.
     public static func notice(station: String, _ event: StreamEvent, at date: Date = Date()) -> Notice? {
         switch event {
         case .alert(let alert):
             return Notice(event: alert.kind.rawValue, station: station, since: alert.since, seconds: alert.seconds, level: alert.level, at: date)
         case .recovered(let alert):
             return Notice(event: "recovered", station: station, alert: alert.kind.rawValue, since: alert.since, seconds: alert.seconds, at: date)
+        case .clipMatched(let sighting):
+            return Notice(event: "clip-matched", station: station, since: sighting.start, seconds: sighting.end.timeIntervalSince(sighting.start),
+                          clip: sighting.clip, kind: sighting.kind, offset: sighting.offset, score: sighting.score, partial: sighting.partial,
+                          at: date)
         default: return nil
         }
     }
 
-    /// Sends the event on if it is an alert or a recovery. Returns at once.
+    /// Sends the event on if it is an alert, a recovery or a clip heard. Returns at once.
     public func send(station: String, _ event: StreamEvent) {
         guard let notice = Self.notice(station: station, event) else { return }
         let json = OnairJSON.data(notice)
@@ -70,6 +82,8 @@ public final class AlertSender: Sendable {
             environment["ONAIR_ALERT_SINCE"] = Timestamp.format(notice.since)
             environment["ONAIR_ALERT_SECONDS"] = String(format: "%.1f", notice.seconds)
             environment["ONAIR_ALERT_OF"] = notice.alert
+            environment["ONAIR_ALERT_CLIP"] = notice.clip
+            environment["ONAIR_ALERT_CLIP_KIND"] = notice.kind
             environment["ONAIR_ALERT_JSON"] = String(decoding: json, as: UTF8.self)
             process.environment = environment
             // Written before the command starts (the pipe holds it), so a command that never reads its

@@ -69,6 +69,10 @@ public final class OnairMetrics: Sendable {
         case .alert(let alert):
             registry.counter("station_alerts", "total", labels: [("station", series.station), ("alert", alert.kind.rawValue)],
                              help: "Dead-air and down alerts raised.").increment()
+        case .clipMatched(let sighting):
+            // By kind, not by clip: a library of thousands of clips would make as many series per station.
+            registry.counter("clip_matches", "total", labels: [("station", series.station), ("kind", sighting.kind)],
+                             help: "Airings of known clips heard (onair clips), by kind: song, jingle, ad, id.").increment()
         default: break
         }
     }

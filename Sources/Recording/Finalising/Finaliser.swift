@@ -90,7 +90,8 @@ public final class Finaliser: @unchecked Sendable {  // immutable; the work is s
         let start = contents.start
         let gaps = contents.gaps.filter { $0.at < summary.duration }
         let titles = contents.titles.filter { $0.start < summary.duration }
-        let chapters = start.track != nil ? [] : ChapterList.chapters(titles: titles, gaps: gaps, duration: summary.duration,
+        let clips = contents.clips.filter { $0.at < summary.duration }
+        let chapters = start.track != nil ? [] : ChapterList.chapters(titles: titles, gaps: gaps, clips: clips, duration: summary.duration,
                                                                         untitled: contents.stationName)
         var metadata = RecordingTags.metadata(for: contents, duration: summary.duration, gaps: gaps)
         // The audio stays as sent; its loudness goes into the tags (ReplayGain, R128) for players to level it.
@@ -120,7 +121,7 @@ public final class Finaliser: @unchecked Sendable {  // immutable; the work is s
             start: start.startedAt,
             end: contents.endedAt ?? start.startedAt.addingTimeInterval(written.duration + gaps.reduce(0) { $0 + $1.seconds }),
             timeZone: start.timeZone, file: file.path, cueSheet: cueSheet?.path, size: finalSize ?? 0, duration: written.duration,
-            codec: written.codecName, container: container.rawValue, titles: titles, gaps: gaps, source: contents.source,
+            codec: written.codecName, container: container.rawValue, titles: titles, gaps: gaps, clips: clips, source: contents.source,
             track: start.track, loudness: loudness?.integrated, episode: start.episode)
         try journal.append(.finalised(finished))
         try journal.sync()

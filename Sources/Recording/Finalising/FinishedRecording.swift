@@ -19,6 +19,8 @@ public struct FinishedRecording: Codable, Equatable, Sendable {
     public var container: String
     public var titles: [TimedTitle]
     public var gaps: [TimedGap]
+    /// The known clips heard in it (ClipDetection's library); nil in recordings finalised before onair told them.
+    public var clips: [TimedClip]?
     /// The URL recorded, credentials redacted.
     public var source: String
     public var track: TrackMark?
@@ -58,4 +60,22 @@ public struct TimedGap: Codable, Equatable, Sendable {
     public var seconds: Double
 
     public init(at: Double, seconds: Double) { self.at = at; self.seconds = seconds }
+}
+
+/// A known clip (a song, jingle, ad or station ID of the clip library) heard in the file: where it began, for how long.
+public struct TimedClip: Codable, Equatable, Sendable {
+    public var clip: String
+    /// song, jingle, ad or id.
+    public var kind: String
+    public var at: Double
+    public var seconds: Double
+    /// Only part of the clip aired (cut short, or joined late).
+    public var partial: Bool
+
+    public init(clip: String, kind: String, at: Double, seconds: Double, partial: Bool) {
+        (self.clip, self.kind, self.at, self.seconds, self.partial) = (clip, kind, at, seconds, partial)
+    }
+
+    /// The chapter's title: "[ad] Summer sale".
+    var label: String { "[\(kind)] \(clip)" }
 }

@@ -29,6 +29,8 @@ public struct IndexedRecording: Codable, Equatable, Sendable, FetchableRecord, M
     /// JSON in the database (GRDB stores nested Codable values as JSON text).
     public var titles: [TimedTitle]
     public var gaps: [TimedGap]
+    /// The known clips heard in it; nil for recordings indexed before onair told them.
+    public var clips: [TimedClip]?
     public var source: String
     /// "cut-at-start" / "cut-at-end" for a track cut by the recording's start or end.
     public var partial: String?
@@ -58,6 +60,7 @@ public struct IndexedRecording: Codable, Equatable, Sendable, FetchableRecord, M
         container = recording.container
         titles = recording.titles
         gaps = recording.gaps
+        clips = recording.clips
         source = recording.source
         partial = recording.track.flatMap { $0.completeness == .whole ? nil : $0.completeness.rawValue }
         loudness = recording.loudness
@@ -270,6 +273,11 @@ public final class RecordingsIndex: RecordingsIndexing {
                 CREATE TRIGGER recording_updated AFTER UPDATE ON recording BEGIN UPDATE recording_revision SET revision = revision + 1; END;
                 CREATE TRIGGER recording_deleted AFTER DELETE ON recording BEGIN UPDATE recording_revision SET revision = revision + 1; END;
                 """)
+        }
+        migrator.registerMigration("recording-v6-clips") { db in
+            try db.alter(table: IndexedRecording.databaseTableName) { t in
+                t.add(column: "clips", .jsonText)
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ struct JournalContents {
     var source: String
     var titles: [TimedTitle] = []
     var gaps: [TimedGap] = []
+    var clips: [TimedClip] = []
     /// When the recording ended, if it ended normally or failed.
     var endedAt: Date?
     var failure: String?
@@ -29,6 +30,7 @@ struct JournalContents {
                 source = url
             case .title(let title, let mediaTime, _, let details): titles.append(TimedTitle(title: title, start: mediaTime, details: details))
             case .gap(let seconds, let mediaTime, _): gaps.append(TimedGap(at: mediaTime, seconds: seconds))
+            case .clip(let clip, _): clips.append(clip)
             case .flush: break
             case .track(let mark): self.start.track = mark
             case .failed(let message, let at):

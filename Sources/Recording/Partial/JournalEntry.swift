@@ -12,6 +12,8 @@ public enum JournalEntry: Equatable, Sendable {
     /// A title and what the station sent with it (artwork, length, song or station message).
     case title(String, mediaTime: Double, at: Date, details: TitleDetails? = nil)
     case gap(seconds: Double, mediaTime: Double, at: Date)
+    /// A known clip heard: where it began in the partial file (`TimedClip.at`) and for how long.
+    case clip(TimedClip, at: Date)
     /// Everything up to `bytes` (and `mediaTime`) is on disk.
     case flush(bytes: Int64, mediaTime: Double, at: Date)
     case failed(String, at: Date)
@@ -101,11 +103,11 @@ public struct TrackMark: Codable, Equatable, Sendable {
 
 extension JournalEntry: Codable {
     private enum Kind: String, Codable {
-        case start, connected, title, gap, flush, failed, track, end, finalised
+        case start, connected, title, gap, clip, flush, failed, track, end, finalised
     }
 
     private enum Keys: String, CodingKey {
-        case type, recording, name, url, at, title, mediaTime, seconds, bytes, message, track, finished, details
+        case type, recording, name, url, at, title, mediaTime, seconds, bytes, message, track, finished, details, clip
     }
 
     public init(from decoder: Decoder) throws {
@@ -121,6 +123,7 @@ extension JournalEntry: Codable {
         case .gap:
             self = .gap(seconds: try c.decode(Double.self, forKey: .seconds), mediaTime: try c.decode(Double.self, forKey: .mediaTime),
                         at: try c.decode(Date.self, forKey: .at))
+        case .clip: self = .clip(try c.decode(TimedClip.self, forKey: .clip), at: try c.decode(Date.self, forKey: .at))
         case .flush:
             self = .flush(bytes: try c.decode(Int64.self, forKey: .bytes), mediaTime: try c.decode(Double.self, forKey: .mediaTime),
                           at: try c.decode(Date.self, forKey: .at))
@@ -154,6 +157,10 @@ extension JournalEntry: Codable {
             try c.encode(Kind.gap, forKey: .type)
             try c.encode(seconds, forKey: .seconds)
             try c.encode(mediaTime, forKey: .mediaTime)
+            try c.encode(at, forKey: .at)
+        case .clip(let clip, let at):
+            try c.encode(Kind.clip, forKey: .type)
+            try c.encode(clip, forKey: .clip)
             try c.encode(at, forKey: .at)
         case .flush(let bytes, let mediaTime, let at):
             try c.encode(Kind.flush, forKey: .type)

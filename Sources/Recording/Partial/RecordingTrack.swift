@@ -131,6 +131,13 @@ final class RecordingTrack {
         try journal.append(.gap(seconds: seconds, mediaTime: mediaTime, at: Date()))
     }
 
+    /// A clip, told once it ended: its aired part began `toldAfter` seconds of audio before what is written now.
+    func noteClip(_ sighting: ClipSighting) throws(RecordingError) {
+        let clip = TimedClip(clip: sighting.clip, kind: sighting.kind, at: max(0, mediaTime - sighting.toldAfter),
+                             seconds: sighting.end.timeIntervalSince(sighting.start), partial: sighting.partial)
+        try journal.append(.clip(clip, at: Date()))
+    }
+
     func noteCompleteness(_ mark: TrackMark) throws(RecordingError) {
         try journal.append(.track(mark))
     }
