@@ -159,7 +159,7 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-suppress-warnings"])],
                 plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
         .target(name: "HTTPService", dependencies: [
-            "Daemon", "APIContract",
+            "ClipDetection", "Daemon", "APIContract",
             .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
             "HTTPServing", "HTTPRelay",
@@ -238,7 +238,7 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["Browser"]),
         .testTarget(name: "HTTPServiceTests", dependencies: [
-            "Daemon",
+            "ClipDetection", "Daemon",
             "HTTPServing",
             "HTTPService", "Engine", "Outputs", "RadioModel", "Recording", "Scheduling", "SharedStore", "StreamInput", "TestSupport", "Library", "Store",
         ]),

@@ -22,15 +22,19 @@ public final class AiringLog: Sendable {
         }
     }
 
-    /// The airings of `clip` (any, when nil) of `kind` (any, when nil) that began at or after `since`, oldest first.
-    public func airings(clip: String? = nil, kind: String? = nil, since: Date? = nil) throws(ClipError) -> [ClipSighting] {
+    /// The airings of `clip` (any, when nil) of `kind` on `station` that began at or after `since`: the newest `limit` of
+    /// them (all, when nil), oldest first.
+    public func airings(clip: String? = nil, kind: String? = nil, station: String? = nil, since: Date? = nil,
+                        limit: Int? = nil) throws(ClipError) -> [ClipSighting] {
         try database.clipTables { db in
             var conditions: [String] = [], arguments: StatementArguments = []
             if let clip { conditions.append("clip = ?"); arguments += [clip] }
             if let kind { conditions.append("kind = ?"); arguments += [kind] }
+            if let station { conditions.append("station = ?"); arguments += [station] }
             if let since { conditions.append("start >= ?"); arguments += [since] }
             let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            return try Row.fetchAll(db, sql: "SELECT * FROM airing \(filter) ORDER BY start, id", arguments: arguments).map { row in
+            let newest = "SELECT * FROM airing \(filter) ORDER BY start DESC, id DESC" + (limit.map { " LIMIT \(max(0, $0))" } ?? "")
+            return try Row.fetchAll(db, sql: "SELECT * FROM (\(newest)) ORDER BY start, id", arguments: arguments).map { row in
                 ClipSighting(clip: row["clip"], kind: row["kind"], station: row["station"], start: row["start"], end: row["end"],
                              mediaTime: row["mediaTime"], offset: row["offset"], score: row["score"], partial: row["partial"])
             }

@@ -17,11 +17,11 @@ public final class ClipLibrary: Sendable {
     public func add(name: String, kind: ReferenceClip.Kind, seconds: Double, fingerprint: Fingerprint) throws(ClipError) -> ReferenceClip {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw ClipError("a clip needs a name") }
+        let taken = try database.clipTables { db in try Row.fetchOne(db, sql: "SELECT 1 FROM clip WHERE name = ?", arguments: [name]) != nil }
+        guard !taken else {
+            throw ClipError("a clip named \"\(name)\" is already in the library (onair clips remove \"\(name)\" first)", reason: .nameTaken)
+        }
         return try database.clipTables { db in
-            guard try Row.fetchOne(db, sql: "SELECT 1 FROM clip WHERE name = ?", arguments: [name]) == nil else {
-                // A StoreError comes out of the database's write as it went in (another error would be wrapped).
-                throw StoreError("a clip named \"\(name)\" is already in the library (onair clips remove \"\(name)\" first)")
-            }
             try db.execute(sql: "INSERT INTO clip (name, kind, seconds, fingerprint, addedAt) VALUES (?, ?, ?, ?, ?)",
                            arguments: [name, kind.rawValue, seconds, fingerprint.data, Date()])
             return ReferenceClip(id: db.lastInsertedRowID, name: name, kind: kind, seconds: seconds, fingerprint: fingerprint)
@@ -36,10 +36,18 @@ public final class ClipLibrary: Sendable {
     /// Removes the clip with this name, else with this id; returns it, nil if there is none.
     public func remove(_ nameOrID: String) throws(ClipError) -> ReferenceClip? {
         let nameOrID = nameOrID.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try database.clipTables { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT id, name, kind, seconds, fingerprint FROM clip WHERE name = ? OR CAST(id AS TEXT) = ? ORDER BY name = ? DESC LIMIT 1
-                """, arguments: [nameOrID, nameOrID, nameOrID])
+        return try remove(where: "name = ? OR CAST(id AS TEXT) = ? ORDER BY name = ? DESC", [nameOrID, nameOrID, nameOrID])
+    }
+
+    /// Removes the clip with this id; returns it, nil if there is none.
+    public func remove(id: Int64) throws(ClipError) -> ReferenceClip? {
+        try remove(where: "id = ?", [id])
+    }
+
+    private func remove(where condition: String, _ arguments: StatementArguments) throws(ClipError) -> ReferenceClip? {
+        try database.clipTables { db in
+            let row = try Row.fetchOne(db, sql: "SELECT id, name, kind, seconds, fingerprint FROM clip WHERE \(condition) LIMIT 1",
+                                       arguments: arguments)
             guard let clip = try row.map(Self.clip) else { return nil }
             try db.execute(sql: "DELETE FROM clip WHERE id = ?", arguments: [clip.id])
             return clip

@@ -49,9 +49,14 @@ public struct Fingerprint: Sendable, Equatable {
 
 /// Why a clip could not be fingerprinted, stored or matched: one line.
 public struct ClipError: Error, CustomStringConvertible, Sendable {
-    public let description: String
+    /// What a caller answers differently: a name already taken (a conflict) or anything else.
+    public enum Reason: Sendable { case nameTaken, other }
 
-    public init(_ description: String) {
+    public let description: String
+    public let reason: Reason
+
+    public init(_ description: String, reason: Reason = .other) {
         self.description = description
+        self.reason = reason
     }
 }

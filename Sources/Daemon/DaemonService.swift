@@ -245,6 +245,9 @@ public final class DaemonService: Sendable {
     /// What `onair status` shows: the episodes being recorded, the next ones, the recent failures.
     public func status() -> DaemonStatus { scheduler.status() }
 
+    /// Reads the clip library again now (it changed through the API).
+    public func clipsChanged() { clips.refresh() }
+
     /// Re-reads the schedule now (SIGHUP).
     public func wake() { scheduler.wake() }
 }

@@ -75,12 +75,12 @@ final class APIHarness {
         home.remove()
     }
 
-    /// A finished recording of one hour ending at `end` (its file 1 KiB of filler in the recordings
+    /// A finished recording of one hour ending at `end` (its file `contents`, else 1 KiB of filler, in the recordings
     /// directory), entered in the daemon's index.
-    func addRecording(_ name: String, programme: ProgrammeLabel?, end: Date) throws -> Int64 {
+    func addRecording(_ name: String, programme: ProgrammeLabel?, end: Date, contents: Data? = nil) throws -> Int64 {
         let file = paths.recordings.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: paths.recordings, withIntermediateDirectories: true)
-        try Data(repeating: 0x55, count: 1024).write(to: file)
+        try (contents ?? Data(repeating: 0x55, count: 1024)).write(to: file)
         return try XCTUnwrap(try daemon.recordings.add(FinishedRecording(
             station: StationLabel(id: Self.station, name: "Tone FM"), programme: programme, start: end.addingTimeInterval(-3600), end: end,
             timeZone: "UTC", file: file.path, cueSheet: nil, size: 1024, duration: 3600, codec: "mp3", container: "mp3", titles: [], gaps: [],

@@ -86,6 +86,36 @@ final class CommandsInProcessTests: XCTestCase {
         XCTAssertEqual(try onair(["clips", "list", "--json"]).output.standardOutput, "[]\n")
     }
 
+    /// A clip cut from a recording of the index (`--from`) and from a podcast episode (`--episode`, downloaded for it), named
+    /// after them; exactly one source is taken.
+    func testClipsAreCutFromARecordingAndFromAPodcastEpisode() throws {
+        let audio = home.file("show.mp3")
+        try ChordMusic.encode(ChordMusic(seed: 9).samples(seconds: 30), to: audio, options: ["-c:a", "libmp3lame", "-b:a", "128k"])
+        let index: any RecordingsIndexing = try ProcessInfo.processInfo.environment["ONAIR_DATABASE_URL"].map {
+            try PostgresRecordingsIndex(database: try SharedDatabase(location: try PostgresLocation(url: $0)))
+        } ?? RecordingsIndex(directory: AppPaths(environment: ["ONAIR_HOME": home.url.path]).data)
+        let entry = try index.add(FinishedRecording(station: StationLabel(id: "tones", name: "Tone Radio"),
+                                                    programme: ProgrammeLabel(id: "morning", name: "Morning Show"), start: Date(), end: Date(),
+                                                    timeZone: "UTC", file: audio.path, cueSheet: nil, size: 5, duration: 30, codec: "mp3",
+                                                    container: "mp3", titles: [], gaps: [], source: "test", track: nil))
+        let fromRecording = try onair(["clips", "add", "--from", String(entry.id!), "--start", "5", "--length", "12", "--kind", "jingle"])
+        XCTAssertEqual(fromRecording.output.standardError, "Added clip 1 \"Morning Show\" (jingle, 12.0 s).\n")
+        XCTAssertEqual(try onair(["clips", "add", "--from", "999", "--length", "12"]).status, 4)
+        XCTAssertEqual(try onair(["clips", "add", audio.path, "--from", String(entry.id!)]).status, 64, "one source")
+
+        let server = try FixtureHTTPServer(routes: ["/1.mp3": FixtureHTTPServer.file(try Data(contentsOf: audio), contentType: "audio/mpeg")])
+        defer { server.stop() }
+        server.route("/feed.xml", FixtureHTTPServer.file(Data("""
+            <rss version="2.0"><channel><title>Tone Talk</title>
+            <item><title>The theme</title><guid>1</guid><enclosure url="\(server.url("/1.mp3").absoluteString)" type="audio/mpeg"/></item>
+            </channel></rss>
+            """.utf8), contentType: "application/rss+xml"))
+        XCTAssertEqual(try onair(["podcasts", "add", server.url("/feed.xml").absoluteString]).status, 0)
+        let fromEpisode = try onair(["clips", "add", "--episode", "1", "--length", "10", "--kind", "jingle"])
+        XCTAssertEqual(fromEpisode.output.standardError, "Added clip 2 \"The theme\" (jingle, 10.0 s).\n")
+        XCTAssertEqual(try onair(["clips", "add", "--episode", "9", "--length", "10"]).status, 4)
+    }
+
     /// A 15-s spot spliced in at second 20 of a station's stream (MP3, then AAC at 64 kbit/s and 6 dB quieter) is
     /// told once, where it began and for how long; the same music without it tells nothing. The streams are sent
     /// eight times faster than they play: the media time is the stream's own, however fast it came.

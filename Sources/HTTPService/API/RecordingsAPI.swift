@@ -103,7 +103,7 @@ extension API {
         }
     }
 
-    private static func recording(_ id: Int64, _ daemon: BlockingDaemon) throws -> IndexedRecording {
+    static func recording(_ id: Int64, _ daemon: BlockingDaemon) throws -> IndexedRecording {
         guard let entry = try stored({ () throws(RecordingError) in try daemon.recordings.recording(id: id) }) else {
             throw APIError.notFound("no recording \(id)")
         }

@@ -8,7 +8,7 @@ import Store
 struct AiredCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "aired",
-        abstract: "Every airing of a clip, or of a kind of clips, that onair monitor saw: per station, in UTC and station time.",
+        abstract: "Every airing of a clip, or of a kind of clips, that onair monitor or the daemon heard: per station, in UTC and station time.",
         discussion: """
         Examples:
           onair aired "Summer sale"
@@ -25,21 +25,6 @@ struct AiredCommand: ParsableCommand {
                                valueName: "since")) var since: String?
     @Flag(help: "As JSON.") var json = false
     @Flag(help: "As CSV, with a header line.") var csv = false
-
-    /// One airing as shown: its times in UTC and on the station's clock.
-    struct Shown: Encodable {
-        let clip: String
-        let kind: String
-        let station: String
-        let start: String
-        let end: String
-        let stationTime: String
-        let timeZone: String
-        let seconds: Double
-        let offset: Double
-        let partial: Bool
-        let score: Double
-    }
 
     func validate() throws {
         if json && csv { throw ValidationError("--json and --csv: choose one") }
@@ -62,16 +47,7 @@ struct AiredCommand: ParsableCommand {
             let airings = try ClipsCommand.run { () throws(ClipError) in
                 try log.airings(clip: clip, kind: kind?.rawValue, since: since.flatMap(sinceDate))
             }
-            let catalogue = try? CatalogueAccess.load()
-            let shown = airings.sorted { ($0.station, $0.start) < ($1.station, $1.start) }.map { airing in
-                // A URL's station has no clock of its own: UTC (Foundation would call it "GMT").
-                let zone = catalogue?.station(id: airing.station).flatMap { TimeZone(identifier: $0.timeZone) }
-                return Shown(clip: airing.clip, kind: airing.kind, station: airing.station, start: Timestamp.format(airing.start),
-                             end: Timestamp.format(airing.end), stationTime: ScheduleTimes.local(airing.start, zone ?? TimeZone(identifier: "UTC")!, withZone: false),
-                             timeZone: zone?.identifier ?? "UTC",
-                             seconds: (airing.end.timeIntervalSince(airing.start) * 10).rounded() / 10, offset: (airing.offset * 10).rounded() / 10,
-                             partial: airing.partial, score: (airing.score * 1000).rounded() / 1000)
-            }
+            let shown = AiredRow.rows(airings, catalogue: try? CatalogueAccess.load())
             if json { return Console.json(shown) }
             if csv {
                 print("clip,kind,station,start_utc,end_utc,station_time,time_zone,seconds,offset,partial,score")
@@ -81,7 +57,7 @@ struct AiredCommand: ParsableCommand {
                 }
                 return
             }
-            if shown.isEmpty { return Console.message("Nothing aired that onair monitor saw\(clip.map { " of \"\($0)\"" } ?? "").") }
+            if shown.isEmpty { return Console.message("Nothing aired that onair monitor or the daemon heard\(clip.map { " of \"\($0)\"" } ?? "").") }
             for row in shown {
                 let part = row.partial ? String(format: " (part, from %.1f s)", row.offset) : ""
                 print("\(row.station)\t\(row.start)\t\(row.stationTime) \(row.timeZone)\t\(String(format: "%.1f s", row.seconds))\(part)\t"

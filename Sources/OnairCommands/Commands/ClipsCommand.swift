@@ -2,6 +2,7 @@ import ArgumentParser
 import ClipDetection
 import Foundation
 import Media
+import Podcasts
 import RadioModel
 import Store
 
@@ -39,25 +40,60 @@ struct ClipsCommand: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Fingerprint FILE (or a stretch of it) and keep it as a clip.")
-        @Argument(help: "An audio file any of onair's decoders reads.") var file: String
-        @Option(help: "The clip's name (default: the file's name without its extension).") var name: String?
+        static let configuration = CommandConfiguration(
+            abstract: "Fingerprint FILE, a recording or a podcast episode (or a stretch of it) and keep it as a clip.",
+            discussion: """
+            Examples:
+              onair clips add spot.mp3 --name "Summer sale" --kind ad
+              onair clips add --from 42 --start 1805 --length 30 --name "Station ID" --kind id
+              onair clips add --episode 7 --start 60 --length 45 --name "Theme" --kind jingle
+            """
+        )
+        @Argument(help: "An audio file any of onair's decoders reads.") var file: String?
+        @Option(name: .customLong("from"), help: ArgumentHelp("A recording's id (onair recordings) to cut it from.", valueName: "recording"))
+        var recording: Int64?
+        @Option(help: ArgumentHelp("A podcast episode's id (onair podcasts episodes) to cut it from; downloaded if it is not yet.",
+                                   valueName: "id")) var episode: Int64?
+        @Option(help: "The clip's name (default: the file's name without its extension, or the recording's or episode's title).") var name: String?
         @Option(help: ArgumentHelp("song, jingle, ad or id.", valueName: "kind")) var kind: ReferenceClip.Kind = .song
-        @Option(help: ArgumentHelp("Seconds into the file where the clip starts.", valueName: "seconds")) var start: Double = 0
-        @Option(help: ArgumentHelp("Seconds of the clip (default: to the file's end).", valueName: "seconds")) var length: Double?
+        @Option(help: ArgumentHelp("Seconds into the audio where the clip starts.", valueName: "seconds")) var start: Double = 0
+        @Option(help: ArgumentHelp("Seconds of the clip (default: to the end).", valueName: "seconds")) var length: Double?
 
         func validate() throws {
+            guard [file != nil, recording != nil, episode != nil].filter({ $0 }).count == 1 else {
+                throw ValidationError("give one of FILE, --from RECORDING or --episode ID")
+            }
             guard start >= 0, start.isFinite else { throw ValidationError("--start must be 0 or more seconds") }
             if let length, !(length > 0 && length.isFinite) { throw ValidationError("--length must be more than 0 seconds") }
+        }
+
+        /// The audio's path and the name a clip of it takes by default.
+        private func source() throws -> (path: String, name: String) {
+            if let file { return (file, URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent) }
+            if let recording {
+                let entry = try RecordingsCommand.entry(recording, in: try RecordingsCommand.openIndex())
+                return (entry.file, entry.episodeTitle ?? entry.programmeName ?? entry.stationName)
+            }
+            let store = try PodcastsCommand.openStore()
+            let id = episode ?? 0
+            do {
+                guard let found = try store.episode(id: id) else {
+                    throw CommandFailure(message: "no podcast episode \(id) (see onair podcasts episodes)", exitCode: ExitStatus.notFound)
+                }
+                return (try PodcastsCommand.fetcher(store).download(found), found.title)
+            } catch let error as PodcastError {
+                throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
+            }
         }
 
         func run() throws {
             try reportingFailures {
                 FFmpegLogging.configure(verbose: false)
                 let library = try ClipsCommand.library()
-                let clipName = name ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+                let (path, defaultName) = try source()
+                let clipName = name ?? defaultName
                 let clip = try ClipsCommand.run { () throws(ClipError) in
-                    let (seconds, fingerprint) = try ClipFile.fingerprint(file, start: start, length: length)
+                    let (seconds, fingerprint) = try ClipFile.fingerprint(path, start: start, length: length)
                     return try library.add(name: clipName, kind: kind, seconds: seconds, fingerprint: fingerprint)
                 }
                 Console.message("Added clip \(clip.id) \"\(clip.name)\" (\(clip.kind.rawValue), \(String(format: "%.1f", clip.seconds)) s).")
