@@ -52,8 +52,8 @@ final class DaemonClipWatchTests: XCTestCase {
         return daemon
     }
 
-    private func record(_ url: URL, on daemon: DaemonService) throws -> JobStatus {
-        try ControlClient(socket: daemon.socket).send(ControlRequest(.startJob, job: JobSpec(kind: .record, station: url.absoluteString)),
+    private func start(_ kind: JobSpec.Kind, _ url: URL, on daemon: DaemonService) throws -> JobStatus {
+        try ControlClient(socket: daemon.socket).send(ControlRequest(.startJob, job: JobSpec(kind: kind, station: url.absoluteString)),
                                                       expecting: JobStatus.self).reply
     }
 
@@ -73,13 +73,15 @@ final class DaemonClipWatchTests: XCTestCase {
         let daemon = try startDaemon(webhook: hook.url("/hook").absoluteString)
         let icecast = try IcecastHarness(burstSize: 0)
         defer { icecast.stop() }
-        // Each mount is recorded as soon as it is live: its first seconds are the music before the spot.
+        // Each mount is recorded (or, the AAC one, watched: connected, recording nothing) as soon as it is live: its first
+        // seconds are the music before the spot.
         var began: [String: Date] = [:], jobs: [String: JobStatus] = [:]
-        for (mount, codec, bitrate, gain, file) in [("/aired.mp3", AudioCodec.mp3, 128, 0.0, aired),
-                                                    ("/aired.aac", .aacADTS, 64, -6.0, aired), ("/without.mp3", .mp3, 128, 0.0, without)] {
+        for (mount, codec, bitrate, gain, file, kind) in [("/aired.mp3", AudioCodec.mp3, 128, 0.0, aired, JobSpec.Kind.record),
+                                                          ("/aired.aac", .aacADTS, 64, -6.0, aired, .watch),
+                                                          ("/without.mp3", .mp3, 128, 0.0, without, .record)] {
             began[mount] = Date()
             try icecast.startSource(mount: mount, codec: codec, bitrate: bitrate, gain: gain, file: file)
-            jobs[mount] = try record(icecast.url(mount: mount), on: daemon)
+            jobs[mount] = try start(kind, icecast.url(mount: mount), on: daemon)
             // Added as `onair clips add` adds it, to the library of a running daemon: the first station is connected
             // already, and its watch begins with the next look at the library.
             if mount == "/aired.mp3" {

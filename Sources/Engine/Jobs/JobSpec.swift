@@ -1,10 +1,11 @@
 import Foundation
 
 /// A job the daemon runs beside its scheduled episodes, as a client asks for it and as the database
-/// keeps it (`--persist`): relay a station to sinks, or record it.
+/// keeps it (`--persist`): relay a station to sinks, record it, or watch it (keep it connected for what listens to every
+/// station the daemon has open: the known clips, the alerts, the metrics).
 public struct JobSpec: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable {
-        case relay, record
+        case relay, record, watch
     }
 
     public var kind: Kind

@@ -197,6 +197,8 @@ public final class RuntimeJobs: Sendable {
                 }
                 recorder = made
                 return [tally, made]
+            case .watch:
+                return [tally]
             }
         }
         let job = RunningJob(id: id, spec: spec, membership: membership, tally: tally, sinks: sinks, recorder: recorder)

@@ -3,7 +3,7 @@ import Engine
 import Foundation
 import RadioModel
 
-/// `/api/v1/jobs`: the daemon's runtime jobs — relays to sinks and recordings — started, listed with
+/// `/api/v1/jobs`: the daemon's runtime jobs — relays to sinks, recordings and watches — started, listed with
 /// their live state, and stopped.
 extension API {
     func listJobs(_ input: Operations.ListJobs.Input) async throws -> Operations.ListJobs.Output {
@@ -12,10 +12,11 @@ extension API {
 
     func startJob(_ input: Operations.StartJob.Input) async throws -> Operations.StartJob.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "the body must be JSON") }
-        let kind: JobSpec.Kind = body.kind == .relay ? .relay : .record
+        let kind = JobSpec.Kind(rawValue: body.kind.rawValue) ?? .record
         if kind == .relay, body.to?.isEmpty ?? true {
             throw APIError.invalid("a relay needs \"to\": the sinks declared on the box to send the station to, e.g. [\"kitchen\"]")
         }
+        if kind != .relay, !(body.to?.isEmpty ?? true) { throw APIError.invalid("\"to\" names a relay's sinks: a \(kind.rawValue) has none") }
         var asked = JobSpec(kind: kind, station: body.station, sinks: body.to ?? [], format: body.format,
                             output: body.output, splitTracks: body.splitTracks ?? false, persist: body.persist ?? false)
         asked.fromNetwork = true  // admitted by RuntimeJobs: declared sinks only, output inside the recordings folder

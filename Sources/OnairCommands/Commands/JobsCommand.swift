@@ -39,9 +39,9 @@ struct JobsCommand: ParsableCommand {
     }
 
     struct Start: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "start", abstract: "Start a job: relay STATION --to SINK…, or record STATION.")
+        static let configuration = CommandConfiguration(commandName: "start", abstract: "Start a job: relay STATION --to SINK…, record STATION, or watch STATION (for the known clips, alerts, metrics).")
 
-        @Argument(help: "relay or record.")
+        @Argument(help: "relay, record or watch (connected, recording nothing: onair clips, alerts and metrics hear it).")
         var kind: JobSpec.Kind
 
         @Argument(help: "A station id from the catalogue, or a stream or playlist URL.")
@@ -67,8 +67,10 @@ struct JobsCommand: ParsableCommand {
         func validate() throws {
             switch kind {
             case .relay where outputs.sinks.isEmpty: throw ValidationError("a relay needs at least one --to sink")
-            case .record where !outputs.sinks.isEmpty || outputs.metaFIFO != nil:
+            case .record where !outputs.sinks.isEmpty || outputs.metaFIFO != nil, .watch where !outputs.sinks.isEmpty || outputs.metaFIFO != nil:
                 throw ValidationError("--to and --meta-fifo are for relays")
+            case .watch where output != nil || splitTracks || format != .copy:
+                throw ValidationError("--output, --split-tracks and --format are for recordings")
             default: break
             }
         }
