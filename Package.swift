@@ -143,7 +143,7 @@ let package = Package(
         // stylesheet, all compiled in) — stations, schedule, guide, recordings, podcasts, playlists, status — as
         // routes added to the daemon's HTTP router.
         .target(name: "WebApp", dependencies: [
-            "Daemon",
+            "ClipDetection", "Daemon",
             "HTTPServing",
             "RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "Guide", "Engine", "Podcasts", "Library", "Store",
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -230,7 +230,7 @@ let package = Package(
             "TestSupport",
         ]),
         .testTarget(name: "WebAppTests", dependencies: [
-            "Daemon",
+            "ClipDetection", "Daemon",
             "HTTPServing",
             "WebApp", "HTTPService", "Outputs", "Engine", "Scheduling", "Recording", "Guide", "Podcasts", "Library", "Playback", "RadioModel",
             "SharedStore", "Store", "TestSupport",

@@ -1,3 +1,4 @@
+import ClipDetection
 import Daemon
 import Engine
 import Foundation
@@ -60,6 +61,9 @@ struct PageServices: Sendable {
     func wakeScheduler() { daemon.wake() }
     /// The sinks declared on the box, which a station page offers to relay to (`onair sinks add`). Blocking (a file).
     func declaredSinks() throws -> DeclaredSinks { try daemon.declaredSinks() }
+
+    /// The known clips and the airings heard (`onair clips`, `onair aired`).
+    func clips() throws(ClipError) -> ClipStores { try daemon.clips() }
 
     var userCatalogue: UserCatalogue { UserCatalogue(paths: paths) }
 

@@ -107,6 +107,12 @@ public enum WebApp {
                             notice: query["notice"].map(String.init))
             }
         }
+        router.get("/aired") { request, _ in
+            let query = request.uri.queryParameters
+            return try await page(request) { pages in
+                pages.aired(date: query["date"].flatMap { Display.given(String($0)) }, kind: query["kind"].flatMap { Display.given(String($0)) })
+            }
+        }
         router.post("/guide/record") { request, _ in
             let record = try await form(GuideRecordForm.self, request)
             return try await page(request) { pages in pages.recordFromGuide(record) }

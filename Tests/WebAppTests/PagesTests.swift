@@ -1,3 +1,4 @@
+import ClipDetection
 import Foundation
 import GRDB
 import Hummingbird
@@ -6,6 +7,7 @@ import RadioModel
 import Recording
 import Scheduling
 import SharedStore
+import Store
 import TestSupport
 import XCTest
 
@@ -272,6 +274,43 @@ final class PagesTests: XCTestCase {
         try await test { client, harness in
             let outside = try await client.execute(uri: "/api/v1/recordings/\(entry.id!)/audio", method: .get)
             XCTAssertEqual(outside.status, .notFound)
+        }
+    }
+
+    func testAiredShowsADaysAiringsOnATimelineAndInATableWithEveryNameEscaped() async throws {
+        let log = try AiringLog(database: try OnairDatabase(directory: harness.paths.data))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let noon = try XCTUnwrap(calendar.date(from: DateComponents(year: 2026, month: 7, day: 1, hour: 12)))
+        try log.add(ClipSighting(clip: Self.hostile, kind: "ad", station: "demo", start: noon, end: noon.addingTimeInterval(15), mediaTime: 0,
+                                 offset: 0, score: 0.9, partial: false))
+        try log.add(ClipSighting(clip: "Station ID", kind: "id", station: "demo", start: noon.addingTimeInterval(6 * 3600),
+                                 end: noon.addingTimeInterval(6 * 3600 + 8), mediaTime: 0, offset: 2, score: 0.9, partial: true))
+        try log.add(ClipSighting(clip: "Next day", kind: "ad", station: "demo", start: noon.addingTimeInterval(24 * 3600),
+                                 end: noon.addingTimeInterval(24 * 3600 + 15), mediaTime: 0, offset: 0, score: 0.9, partial: false))
+        try await test { client, _ in
+            let page = try await client.execute(uri: "/aired?date=2026-07-01", method: .get)
+            XCTAssertEqual(page.status, .ok)
+            let html = String(buffer: page.body)
+            XCTAssertTrue(html.contains(#"<a href="/aired" aria-current="page">Aired</a>"#), html)
+            XCTAssertTrue(html.contains("<figcaption>Demo FM</figcaption>"), html)
+            // Noon is half-way along the day; 18:00 three quarters.
+            XCTAssertTrue(html.contains(#"class="mark ad" style="left:50.000%;width:0.400%""#), html)
+            XCTAssertTrue(html.contains(#"class="mark id" style="left:75.000%"#), html)
+            XCTAssertTrue(html.contains("<td>Demo FM</td><td>Station ID</td><td>id</td>"), html)
+            XCTAssertTrue(html.contains("&lt;script&gt;alert(&#39;owned&#39;)&lt;/script&gt; &amp; Friends"), html)
+            XCTAssertFalse(html.contains("<script>alert"), "a clip's name is never markup")
+            XCTAssertTrue(html.contains("8.0 s (part, from 2.0 s)"), html)
+            XCTAssertFalse(html.contains("Next day"), "only the day asked for")
+            XCTAssertTrue(html.contains(#"href="/aired?date=2026-06-30" rel="prev""#), html)
+
+            let ads = String(buffer: try await client.execute(uri: "/aired?date=2026-07-01&kind=ad", method: .get).body)
+            XCTAssertFalse(ads.contains("Station ID"), "only ads")
+            XCTAssertTrue(ads.contains(#"href="/aired?date=2026-07-02&amp;kind=ad" rel="next""#), ads)
+            let empty = String(buffer: try await client.execute(uri: "/aired?date=2026-07-05", method: .get).body)
+            XCTAssertTrue(empty.contains("None of the clips aired on this day."), empty)
+            let notADay = try await client.execute(uri: "/aired?date=soon", method: .get)
+            XCTAssertEqual(notADay.status, .notFound)
         }
     }
 

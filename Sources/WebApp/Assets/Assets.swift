@@ -98,6 +98,18 @@ enum Assets {
     .meta, .reason { color: var(--muted); }
     .failed .status, .failed .reason { color: var(--bad); }
     .cards { list-style: none; padding: 0; margin: 0; display: grid; gap: 8px; }
+    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+    .timeline { margin: 0 0 12px; }
+    .timeline figcaption { font-weight: 600; }
+    .lane { list-style: none; position: relative; height: 24px; margin: 4px 0 0; padding: 0; background: var(--soft);
+            border: 1px solid var(--line); border-radius: 4px; }
+    .mark { position: absolute; top: 2px; bottom: 2px; border-radius: 2px; background: var(--accent); }
+    .mark.ad { background: var(--bad); }
+    .mark.jingle, .mark.id { background: #7a4fb5; }
+    .hours { display: flex; justify-content: space-between; color: var(--muted); font-size: 0.8em; }
+    .table { overflow-x: auto; }
+    table { border-collapse: collapse; width: 100%; }
+    th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); }
     .cards li { border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; display: flex; flex-wrap: wrap; gap: 4px 12px;
                 align-items: baseline; }
     .cards .title { font-weight: 600; }

@@ -57,7 +57,7 @@ enum PageTemplates {
         ("message", "{{<layout}}{{/layout}}"),
         ("stations", StationsView.template), ("station", StationView.template), ("schedule", ScheduleView.template),
         ("recordings", RecordingsView.template), ("recording", RecordingView.template), ("status", StatusView.template),
-        ("guide", GuideView.template), ("podcasts", PodcastsView.template), ("podcast", PodcastView.template),
+        ("guide", GuideView.template), ("aired", AiredView.template), ("podcasts", PodcastsView.template), ("podcast", PodcastView.template),
         ("episode", EpisodeView.template), ("playlists", PlaylistsView.template), ("playlist", PlaylistView.template),
         // Partials of several pages: like and hide buttons, and the form that adds an item to a playlist.
         ("marks", Marks.template), ("addToPlaylist", AddToPlaylist.template),

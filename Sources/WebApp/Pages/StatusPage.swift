@@ -64,8 +64,11 @@ extension Pages {
                                 meta: "\(recording.state) until \(Display.time(recording.windowEnd, .current))")
             },
             jobs: services.jobs().map { job in
-                let what = job.kind == .relay ? "relay of \(job.station) to " + job.sinks.map(\.sink).joined(separator: ", ")
-                                              : "recording of \(job.station)"
+                let what = switch job.kind {
+                case .relay: "relay of \(job.station) to " + job.sinks.map(\.sink).joined(separator: ", ")
+                case .record: "recording of \(job.station)"
+                case .watch: "watch of \(job.station)"
+                }
                 return StatusView.Job(id: job.id, title: what,
                                       meta: "\(job.state), \(Display.clock(job.uptime)), \(Display.size(job.bytes))"
                                           + (job.gaps > 0 ? ", \(job.gaps) gaps" : "") + (job.lastError.map { "; \($0)" } ?? ""),

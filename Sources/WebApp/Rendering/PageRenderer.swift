@@ -75,7 +75,7 @@ struct Chrome {
     init(title: String, section: String, notice: String? = nil, error: String? = nil) {
         self.title = title
         nav = [("/stations", "Stations"), ("/guide", "Guide"), ("/schedule", "Schedule"), ("/recordings", "Recordings"),
-               ("/podcasts", "Podcasts"), ("/playlists", "Playlists"), ("/status", "Status")]
+               ("/podcasts", "Podcasts"), ("/playlists", "Playlists"), ("/aired", "Aired"), ("/status", "Status")]
             .map { Link(href: $0.0, label: $0.1, current: $0.0 == section) }
         self.notice = notice
         self.error = error
