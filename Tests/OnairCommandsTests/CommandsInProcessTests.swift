@@ -152,7 +152,7 @@ final class CommandsInProcessTests: XCTestCase {
             let match = try XCTUnwrap(matches.first)
             XCTAssertEqual(match["clip"] as? String, "Summer sale")
             XCTAssertEqual(match["kind"] as? String, "ad")
-            XCTAssertEqual(match["station"] as? String, "127.0.0.1")
+            XCTAssertEqual(match["station"] as? String, server.url("/station").absoluteString)
             XCTAssertEqual(try XCTUnwrap(match["mediaTime"] as? Double), 20, accuracy: 0.5, stream.name)
             XCTAssertEqual(match["offset"] as? Double, 0)
             XCTAssertEqual(match["partial"] as? Bool, false)
@@ -170,7 +170,8 @@ final class CommandsInProcessTests: XCTestCase {
         let csv = try onair(["aired", "--kind", "ad", "--csv"]).output.standardOutput.split(separator: "\n")
         XCTAssertEqual(csv.first, "clip,kind,station,start_utc,end_utc,station_time,time_zone,seconds,offset,partial,score")
         XCTAssertEqual(csv.count, 3)
-        XCTAssertTrue(csv.dropFirst().allSatisfy { $0.hasPrefix("Summer sale,ad,127.0.0.1,") }, "\(csv)")
+        XCTAssertTrue(csv.dropFirst().allSatisfy { $0.hasPrefix("Summer sale,ad,http://127.0.0.1:") }, "\(csv)")
+        XCTAssertEqual(Set(kept.compactMap { $0["station"] as? String }).count, 2, "two stations, each by its URL")
         XCTAssertEqual(try onair(["aired", "--kind", "song", "--json"]).output.standardOutput, "[]\n")
         XCTAssertEqual(try onair(["aired", "--since", "yesterday-ish"]).status, 64, "neither a span nor a date")
     }

@@ -135,7 +135,9 @@ def build_testset(work):
         write_wav(path, pcm[name][start * RATE * FRAME:(start + length) * RATE * FRAME])
         clips.append({"name": f"Song {number + 1}", "kind": "song", "file": path, "seconds": float(length), "source": name})
     for clip in clips:
-        clip["pcm"] = open(clip["file"], "rb").read()[44:]  # the canonical 44-byte header ffmpeg and wave write
+        with wave.open(clip["file"]) as source:
+            assert (source.getnchannels(), source.getsampwidth(), source.getframerate()) == (2, 2, RATE), clip["file"]
+            clip["pcm"] = source.readframes(source.getnframes())
     # The station: the filler back to back, every clip twice at random points at least 45 s of music apart.
     music = b"".join(pcm[name] for name in filler)
     music_frames = len(music) // FRAME

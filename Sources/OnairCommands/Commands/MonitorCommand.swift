@@ -54,7 +54,8 @@ struct MonitorCommand: ParsableCommand {
             var connections: [StationConnection] = []
             for name in stations {
                 let target = try StreamTarget.named(name)
-                let station = target.label.id
+                // As the daemon names it: a URL is its own name (two streams of one host stay apart), its password masked.
+                let station = URLRedaction.redact(target.identifier)
                 var options = LiveStreamOptions()
                 options.titleCharset = target.titleCharset
                 let connection = try StationConnection(target: target, options: options, format: format,
