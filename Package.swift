@@ -48,7 +48,10 @@ let package = Package(
             "CFFmpeg", "RadioModel", "StreamInput",
         ]),
         // Known audio found by its sound: Chromaprint fingerprints of decoded PCM, the clips' index, the matcher.
-        .target(name: "ClipDetection", dependencies: ["CChromaprint", "Media", "RadioModel", "Store", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "ClipDetection", dependencies: [
+            "CChromaprint", "Media", "RadioModel", "SharedStore", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ]),
         // PCM sinks (files, FIFOs, TCP, audio devices through libavdevice), the Icecast push, the encoded
         // broadcasts a relay's listeners read: no server framework.
         .target(name: "Outputs", dependencies: ["CFFmpeg", "Media", "RadioModel", "StreamInput"]),
@@ -208,7 +211,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RadioModelTests", dependencies: ["RadioModel"]),
         .testTarget(name: "StreamInputTests", dependencies: ["StreamInput", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ClipDetectionTests", dependencies: ["ClipDetection", "RadioModel", "Store", "TestSupport"]),
+        .testTarget(name: "ClipDetectionTests", dependencies: ["ClipDetection", "RadioModel", "SharedStore", "Store", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Sinks", "Media", "Outputs", "StreamInput", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["HTTPServing", "HTTPRelay", "Sinks", "Outputs", "Media", "RadioModel", "StreamInput", "TestSupport"]),
         .testTarget(name: "OnairCLITests", dependencies: ["TestSupport"]),

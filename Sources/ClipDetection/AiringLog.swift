@@ -3,9 +3,8 @@ import GRDB
 import RadioModel
 import Store
 
-/// Every airing of a clip that was seen, in onair's database (`clips-v2-airings`): what `onair aired` reports.
-/// Kept by name, kind and station as they were when it aired, so removing a clip keeps its history.
-public final class AiringLog: Sendable {
+/// Every airing of a clip that was heard, in the data directory's SQLite file (`clips-v2-airings`).
+public final class AiringLog: AiringStorage {
     public let database: OnairDatabase
 
     public init(database: OnairDatabase) throws(ClipError) {
@@ -22,10 +21,7 @@ public final class AiringLog: Sendable {
         }
     }
 
-    /// The airings of `clip` (any, when nil) of `kind` on `station` that began at or after `since`: the newest `limit` of
-    /// them (all, when nil), oldest first.
-    public func airings(clip: String? = nil, kind: String? = nil, station: String? = nil, since: Date? = nil,
-                        limit: Int? = nil) throws(ClipError) -> [ClipSighting] {
+    public func airings(clip: String?, kind: String?, station: String?, since: Date?, limit: Int?) throws(ClipError) -> [ClipSighting] {
         try database.clipTables { db in
             var conditions: [String] = [], arguments: StatementArguments = []
             if let clip { conditions.append("clip = ?"); arguments += [clip] }

@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 import Store
 
-/// The reference clips, in onair's database (`clips` migrations): each with its name, kind, length and
+/// The reference clips in the data directory's SQLite file (`clips` migrations): each with its name, kind, length and
 /// fingerprint. What `onair clips` edits and what the matchers are built from.
-public final class ClipLibrary: Sendable {
+public final class ClipLibrary: ClipLibraryStorage {
     public let database: OnairDatabase
 
     public init(database: OnairDatabase) throws(ClipError) {
@@ -12,7 +12,6 @@ public final class ClipLibrary: Sendable {
         try database.migrateClipTables()
     }
 
-    /// Adds a clip under a name not taken yet.
     @discardableResult
     public func add(name: String, kind: ReferenceClip.Kind, seconds: Double, fingerprint: Fingerprint) throws(ClipError) -> ReferenceClip {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -28,18 +27,15 @@ public final class ClipLibrary: Sendable {
         }
     }
 
-    /// Every clip, in the order they were added.
     public func all() throws(ClipError) -> [ReferenceClip] {
         try database.clipTables { db in try Row.fetchAll(db, sql: "SELECT id, name, kind, seconds, fingerprint FROM clip ORDER BY id").map(Self.clip) }
     }
 
-    /// Removes the clip with this name, else with this id; returns it, nil if there is none.
     public func remove(_ nameOrID: String) throws(ClipError) -> ReferenceClip? {
         let nameOrID = nameOrID.trimmingCharacters(in: .whitespacesAndNewlines)
         return try remove(where: "name = ? OR CAST(id AS TEXT) = ? ORDER BY name = ? DESC", [nameOrID, nameOrID, nameOrID])
     }
 
-    /// Removes the clip with this id; returns it, nil if there is none.
     public func remove(id: Int64) throws(ClipError) -> ReferenceClip? {
         try remove(where: "id = ?", [id])
     }
@@ -54,8 +50,6 @@ public final class ClipLibrary: Sendable {
         }
     }
 
-    /// A number that changes whenever a clip is added, changed or removed, by any process (a trigger counts): what
-    /// a daemon watching its stations notices `onair clips add` by.
     public func revision() throws(ClipError) -> Int64 {
         try database.clipTables { db in try Int64.fetchOne(db, sql: "SELECT revision FROM clip_revision") ?? 0 }
     }

@@ -4,7 +4,6 @@ import Foundation
 import Media
 import RadioModel
 import Scheduling
-import Store
 import StreamInput
 
 /// The daemon's ear for known clips: every station it has connected — for a recording, a relay, an episode, a
@@ -16,7 +15,7 @@ final class DaemonClips: Sendable {
     /// How often the library's revision is looked at: a clip added with `onair clips add` is watched for within this.
     static let checkInterval: TimeInterval = 2
 
-    private let database: OnairDatabase
+    private let stores: Result<ClipStores, ClipError>
     private let stations: Stations
     private let log: @Sendable (DaemonEvent) -> Void
     private let stopped = DispatchSemaphore(value: 0)
@@ -25,8 +24,8 @@ final class DaemonClips: Sendable {
     /// Airings are written one after another, off the decode threads that tell them.
     private let writes = DispatchQueue(label: "onair.airings")
 
-    init(paths: AppPaths, stations: Stations, log: @escaping @Sendable (DaemonEvent) -> Void) throws(StoreError) {
-        database = try OnairDatabase(directory: paths.data)
+    init(stores: Result<ClipStores, ClipError>, stations: Stations, log: @escaping @Sendable (DaemonEvent) -> Void) {
+        self.stores = stores
         self.stations = stations
         self.log = log
     }
@@ -45,24 +44,27 @@ final class DaemonClips: Sendable {
 
     /// Gives every station a watch for the library as it is now, if it changed since the last look.
     func refresh() {
-        let outcome = Result { () throws(ClipError) -> (ClipLibrary, Int64) in
-            let library = try ClipLibrary(database: database)
-            return (library, try library.revision())
+        let outcome = Result { () throws(ClipError) -> (ClipStores, Int64) in
+            let stores = try stores.get()
+            return (stores, try stores.library.revision())
         }
-        guard case .success(let (library, now)) = outcome else {
-            if case .failure(let error) = outcome, revision.current == nil { log(DaemonEvent(.clipsFailed, message: "\(error)")) }
+        guard case .success(let (stores, now)) = outcome else {
+            // Said once: the library is looked at every few seconds.
+            if case .failure(let error) = outcome, revision.current == nil {
+                revision.withLock { $0 = -1 }
+                log(DaemonEvent(.clipsFailed, message: "\(error)"))
+            }
             return
         }
         guard revision.current != now else { return }
         let clips: [ReferenceClip]
-        let airings: AiringLog
         do throws(ClipError) {
-            clips = try library.all()
-            airings = try AiringLog(database: database)
+            clips = try stores.library.all()
         } catch {
             log(DaemonEvent(.clipsFailed, message: "\(error)"))
             return
         }
+        let airings = stores.airings
         revision.withLock { $0 = now }
         let index = ClipIndex(clips)
         let log = self.log, writes = self.writes

@@ -8,7 +8,6 @@ import Outputs
 import RadioModel
 import Recording
 import Scheduling
-import Store
 import StreamInput
 
 /// The one door of the daemon for its transports: the HTTP API, the web pages, the podcast feeds and
@@ -34,8 +33,7 @@ public final class DaemonFacade: Sendable {
                 directory: @escaping @Sendable () -> RadioBrowserClient? = { try? RadioBrowserClient() }) {
         self.service = service
         blocking = BlockingDaemon(service: service, catalogueReader: catalogue, makeDirectory: directory,
-                                  libraryOpening: Result { () throws(LibraryError) in try LibraryStores(dataDirectory: service.paths.data) },
-                                  clipsOpening: Result { () throws(ClipError) in try ClipStores(dataDirectory: service.paths.data) })
+                                  libraryOpening: Result { () throws(LibraryError) in try LibraryStores(dataDirectory: service.paths.data) })
     }
 
     /// Runs `work` on the facade's threads and returns what it returns.
@@ -64,7 +62,6 @@ public struct BlockingDaemon: Sendable {
     let catalogueReader: @Sendable () throws -> Catalogue
     let makeDirectory: @Sendable () -> RadioBrowserClient?
     let libraryOpening: Result<LibraryStores, LibraryError>
-    let clipsOpening: Result<ClipStores, ClipError>
 
     public var schedule: any ScheduleStorage { service.schedule }
     public var recordings: any RecordingsIndexing { service.recordings }
@@ -82,7 +79,7 @@ public struct BlockingDaemon: Sendable {
     /// Playlists, likes, hidden items, podcasts and play positions, or why they cannot be opened.
     public func library() throws(LibraryError) -> LibraryStores { try libraryOpening.get() }
     /// The clip library and the log of airings, or why they cannot be opened.
-    public func clips() throws(ClipError) -> ClipStores { try clipsOpening.get() }
+    public func clips() throws(ClipError) -> ClipStores { try service.clipStores.get() }
     /// Gives every station a watch for the clips as they are now, at once (else within `DaemonClips.checkInterval`).
     public func clipsChanged() { service.clipsChanged() }
     /// The sinks declared on the box (`onair sinks add`), which a request may name.
@@ -93,17 +90,4 @@ public struct BlockingDaemon: Sendable {
     public func stopJob(id: Int64) throws -> JobStatus { try service.stopJob(id: id) }
     public func runningJobs() -> [JobStatus] { service.jobs.list() }
     public func wake() { service.wake() }
-}
-
-/// The clip library and the airings heard, in the data directory's database.
-public struct ClipStores: Sendable {
-    public let library: ClipLibrary
-    public let airings: AiringLog
-
-    init(dataDirectory: URL) throws(ClipError) {
-        let database: OnairDatabase
-        do { database = try OnairDatabase(directory: dataDirectory) } catch { throw ClipError("\(error)") }
-        library = try ClipLibrary(database: database)
-        airings = try AiringLog(database: database)
-    }
 }

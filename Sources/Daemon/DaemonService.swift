@@ -1,3 +1,4 @@
+import ClipDetection
 import Engine
 import Foundation
 import Guide
@@ -59,6 +60,8 @@ public final class DaemonService: Sendable {
     private let server: ControlServer
     private let guideRefresher: GuideRefresher
     private let clips: DaemonClips
+    /// The clip library and the airings heard (shared with the other daemons when the database is), or why they cannot be opened.
+    public let clipStores: Result<ClipStores, ClipError>
     private let episodes: EpisodeRecordings
     private let metrics: OnairMetrics
     private let recordingsDirectory: URL
@@ -75,6 +78,7 @@ public final class DaemonService: Sendable {
         }
         let store: any ScheduleStorage, index: any RecordingsIndexing, jobStore: any JobStorage, guide: GuideStore
         var leases: (any EpisodeLeases)?
+        let clipStores: Result<ClipStores, ClipError>
         do {
             let database = try OnairDatabase(directory: paths.data)
             // Guides stay each daemon's own; the schedule, its leases, the index and the runtime jobs are shared.
@@ -91,10 +95,12 @@ public final class DaemonService: Sendable {
                 }
                 leases = cluster
                 jobStore = try PostgresJobStore(database: shared, daemon: cluster.daemon, predecessors: cluster.predecessors)
+                clipStores = Result { () throws(ClipError) in try ClipStores(shared: shared) }
             } else {
                 store = try ScheduleStore(database: database)
                 index = try RecordingsIndex(database: database)
                 jobStore = try JobStore(database: database)
+                clipStores = Result { () throws(ClipError) in try ClipStores(dataDirectory: paths.data) }
             }
         } catch {
             throw EngineError("\(error)", kind: .configuration)
@@ -170,11 +176,8 @@ public final class DaemonService: Sendable {
             case .failure(let error): log(DaemonEvent(.guideFailed, message: "\(error)"))
             }
         }
-        do {
-            clips = try DaemonClips(paths: paths, stations: stations, log: log)
-        } catch {
-            throw EngineError("\(error)", kind: .configuration)
-        }
+        clips = DaemonClips(stores: clipStores, stations: stations, log: log)
+        self.clipStores = clipStores
         self.jobs = jobs
         jobControl = JobControl(jobs: jobs, events: events)
         let control = DaemonControl(daemon: scheduler, jobs: jobControl)

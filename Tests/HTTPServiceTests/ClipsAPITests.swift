@@ -54,7 +54,7 @@ final class ClipsAPITests: XCTestCase {
 
     func testAiringsAreFilteredAndToldOnTheStationsClock() throws {
         harness = try APIHarness()
-        let log = try AiringLog(database: try OnairDatabase(directory: harness.paths.data))
+        let log = try harness.daemon.clipStores.get().airings
         let first = try XCTUnwrap(Timestamp.parse("2026-07-01T11:00:05.000Z"))
         for (index, (clip, kind, station)) in [("Summer sale", "ad", APIHarness.station), ("Jingle", "jingle", APIHarness.station),
                                                 ("Summer sale", "ad", "http://127.0.0.1:9/other.mp3")].enumerated() {

@@ -178,9 +178,12 @@ final class CommandsInProcessTests: XCTestCase {
 
     /// A catalogue station's airings are told on its own clock too (the catalogue's time zone).
     func testAiredTellsACatalogueStationsAiringOnItsClock() throws {
-        let log = try AiringLog(database: try OnairDatabase(directory: AppPaths(environment: ["ONAIR_HOME": home.url.path]).data))
+        // Where the commands keep them: in the database daemons share with ONAIR_DATABASE_URL, else in the data directory's.
+        let log = try ProcessInfo.processInfo.environment["ONAIR_DATABASE_URL"].map {
+            try ClipStores(shared: try SharedDatabase(location: try PostgresLocation(url: $0)))
+        } ?? ClipStores(dataDirectory: AppPaths(environment: ["ONAIR_HOME": home.url.path]).data)
         let start = try XCTUnwrap(Timestamp.parse("2026-07-01T11:00:05.000Z"))
-        try log.add(ClipSighting(clip: "Jingle, long", kind: "jingle", station: "tones", start: start, end: start.addingTimeInterval(8),
+        try log.airings.add(ClipSighting(clip: "Jingle, long", kind: "jingle", station: "tones", start: start, end: start.addingTimeInterval(8),
                                  mediaTime: 3605, offset: 2, score: 0.9, partial: true))
         let text = try onair(["aired"]).output.standardOutput
         XCTAssertEqual(text, "tones\t2026-07-01T11:00:05.000Z\t2026-07-01 12:00:05 Europe/London\t8.0 s (part, from 2.0 s)\tJingle, long (jingle)\n")

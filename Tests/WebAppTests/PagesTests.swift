@@ -278,7 +278,7 @@ final class PagesTests: XCTestCase {
     }
 
     func testAiredShowsADaysAiringsOnATimelineAndInATableWithEveryNameEscaped() async throws {
-        let log = try AiringLog(database: try OnairDatabase(directory: harness.paths.data))
+        let log = try harness.daemon.clipStores.get().airings
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current
         let noon = try XCTUnwrap(calendar.date(from: DateComponents(year: 2026, month: 7, day: 1, hour: 12)))

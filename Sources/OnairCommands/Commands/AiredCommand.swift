@@ -40,10 +40,7 @@ struct AiredCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let log: AiringLog
-            do { log = try AiringLog(database: try OnairDatabase(directory: CatalogueAccess.paths.data)) } catch {
-                throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
-            }
+            let log = try ClipsCommand.stores().airings
             let airings = try ClipsCommand.run { () throws(ClipError) in
                 try log.airings(clip: clip, kind: kind?.rawValue, since: since.flatMap(sinceDate))
             }

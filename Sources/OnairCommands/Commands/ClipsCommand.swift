@@ -26,13 +26,9 @@ struct ClipsCommand: ParsableCommand {
         subcommands: [Add.self, List.self, Remove.self]
     )
 
-    static func library() throws -> ClipLibrary {
-        do {
-            return try ClipLibrary(database: try OnairDatabase(directory: CatalogueAccess.paths.data))
-        } catch {
-            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
-        }
-    }
+    /// The clips and airings: in the database daemons share when ONAIR_DATABASE_URL names one (a clip added once is
+    /// listened for by every daemon), else in the data directory's.
+    static func stores() throws -> ClipStores { try SharedDatabaseOption.parse([]).clipStores() }
 
     /// A clip failure (a file, a name taken) is the user's to fix: exit 3.
     static func run<T>(_ body: () throws(ClipError) -> T) throws -> T {
@@ -89,7 +85,7 @@ struct ClipsCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 FFmpegLogging.configure(verbose: false)
-                let library = try ClipsCommand.library()
+                let library = try ClipsCommand.stores().library
                 let (path, defaultName) = try source()
                 let clipName = name ?? defaultName
                 let clip = try ClipsCommand.run { () throws(ClipError) in
@@ -114,7 +110,7 @@ struct ClipsCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let library = try ClipsCommand.library()
+                let library = try ClipsCommand.stores().library
                 let clips = try ClipsCommand.run { () throws(ClipError) in try library.all() }
                 let shown = clips.map { Shown(id: $0.id, name: $0.name, kind: $0.kind.rawValue, seconds: ($0.seconds * 10).rounded() / 10) }
                 if json { return Console.json(shown) }
@@ -130,7 +126,7 @@ struct ClipsCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let library = try ClipsCommand.library()
+                let library = try ClipsCommand.stores().library
                 guard let removed = try ClipsCommand.run({ () throws(ClipError) in try library.remove(clip) }) else {
                     throw CommandFailure(message: "no clip '\(clip)' (see onair clips list)", exitCode: ExitStatus.notFound)
                 }

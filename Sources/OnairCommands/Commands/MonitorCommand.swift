@@ -41,13 +41,13 @@ struct MonitorCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             FFmpegLogging.configure(verbose: verbose)
-            let library = try ClipsCommand.library()
-            let clips = try ClipsCommand.run { () throws(ClipError) in try library.all() }
+            let stores = try ClipsCommand.stores()
+            let clips = try ClipsCommand.run { () throws(ClipError) in try stores.library.all() }
             guard !clips.isEmpty else {
                 throw CommandFailure(message: "no clips to watch for: add some with onair clips add FILE", exitCode: ExitStatus.configuration)
             }
             let index = ClipIndex(clips)
-            let airings = try ClipsCommand.run { () throws(ClipError) in try AiringLog(database: library.database) }
+            let airings = stores.airings
             let reporter = RecordingReporter(json: json)
             // Chromaprint's own rate, mono: the pipeline resamples (FFmpeg), so the fingerprinter does not.
             let format = PCMFormat(sampleRate: Fingerprint.sampleRate, bitsPerSample: 16, channels: 1)

@@ -1,3 +1,4 @@
+import ClipDetection
 import ArgumentParser
 import Foundation
 import Recording
@@ -43,6 +44,16 @@ struct SharedDatabaseOption: ParsableArguments {
             throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
         } catch let error as StoreError {
             throw CommandFailure(message: "schedule: \(error)", exitCode: ExitStatus.configuration)
+        }
+    }
+
+    /// The clip library and the airings heard: shared, or the data directory's.
+    func clipStores() throws -> ClipStores {
+        do {
+            if let shared = try open() { return try ClipStores(shared: shared) }
+            return try ClipStores(dataDirectory: CatalogueAccess.paths.data)
+        } catch let error as ClipError {
+            throw CommandFailure(message: "\(error)", exitCode: ExitStatus.configuration)
         }
     }
 
