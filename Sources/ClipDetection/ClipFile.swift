@@ -13,11 +13,15 @@ public enum ClipFile {
     /// The fingerprint of `path` from `start` for `length` seconds (nil: to its end), and the seconds it covers.
     public static func fingerprint(_ path: String, start: Double = 0, length: Double? = nil) throws(ClipError) -> (seconds: Double, fingerprint: Fingerprint) {
         let format = PCMFormat(sampleRate: Fingerprint.sampleRate, bitsPerSample: 16, channels: 1)
+        guard start.isFinite, start >= 0, length.map({ $0.isFinite && $0 > 0 }) ?? true else {
+            throw ClipError("\(path): a clip starts at 0 s or later and lasts more than 0 s")
+        }
         do {
             let file = try MediaFile(path: path, format: format)
             if start > 0 { try file.seek(to: start) }
             let printer = try Chromaprinter()
-            let wanted = length.map { Int($0 * Double(format.sampleRate)) } ?? .max
+            // One sample past the longest clip is enough to refuse a longer one; Int of a huge length would trap.
+            let wanted = length.map { Int(min($0, Double(Self.longest + 1)) * Double(format.sampleRate)) } ?? .max
             var items: [UInt32] = [], samples = 0
             while samples < wanted, try file.read({ pcm in
                 let taken = min(pcm.count / 2, wanted - samples)

@@ -25,6 +25,13 @@ final class ClipLibraryTests: XCTestCase {
         let (seconds, fingerprint) = try ClipFile.fingerprint(mp3.path, start: 12, length: 15)
         XCTAssertEqual(seconds, 15, accuracy: 0.05)
 
+        // Times from a person or a request, however odd, are refused or clamped, never a trap: past the end is too short,
+        // a length past the end is to the end.
+        XCTAssertThrowsError(try ClipFile.fingerprint(mp3.path, start: 1e300, length: 10)) { XCTAssertTrue("\($0)".contains("too short"), "\($0)") }
+        XCTAssertThrowsError(try ClipFile.fingerprint(mp3.path, start: .infinity))
+        XCTAssertThrowsError(try ClipFile.fingerprint(mp3.path, start: 0, length: .nan))
+        XCTAssertEqual(try ClipFile.fingerprint(mp3.path, start: 30, length: 1e300).seconds, 10, accuracy: 0.1)
+
         let library = try ClipLibrary(database: try OnairDatabase(directory: directory))
         let added = try library.add(name: "Summer sale", kind: .ad, seconds: seconds, fingerprint: fingerprint)
         XCTAssertThrowsError(try library.add(name: "Summer sale", kind: .ad, seconds: seconds, fingerprint: fingerprint)) { error in

@@ -42,6 +42,11 @@ final class ClipsAPITests: XCTestCase {
         let reason = try XCTUnwrap(pastTheEnd.json["error"] as? String)
         XCTAssertTrue(reason.hasPrefix("recording \(id): ") && reason.contains("too short"), reason)
         XCTAssertFalse(reason.contains(harness.paths.recordings.path), reason)
+        // Numbers out of range, the huge ones among them, are refused and never reach a conversion that would trap.
+        for (start, length) in [(-1.0, 10.0), (1e300, 10.0), (0.0, 1e300), (0.0, 3.0), (0.0, -5.0)] {
+            let refused = try harness.request("POST", "/api/v1/clips", json: ["name": "Odd", "recording": id, "start": start, "length": length])
+            XCTAssertEqual(refused.status, 422, "start \(start), length \(length): \(refused.text)")
+        }
         let noName = try harness.request("POST", "/api/v1/clips", json: ["name": "  ", "recording": id, "start": 0, "length": 10])
         XCTAssertEqual(noName.status, 422, noName.text)
         let notJSON = try harness.request("POST", "/api/v1/clips", body: Data("name=x".utf8), headers: ["Content-Type": "text/plain"])

@@ -19,6 +19,11 @@ extension API {
         let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw APIError.invalid("a clip needs a name") }
         let kind = ReferenceClip.Kind(rawValue: body.kind?.rawValue ?? "song") ?? .song
+        // The generated glue checks types, not ranges.
+        guard body.start >= 0, body.start <= 366 * 86400 else { throw APIError.invalid("start is 0 or more seconds into the recording") }
+        guard body.length >= Double(ClipFile.shortest), body.length <= Double(ClipFile.longest) else {
+            throw APIError.invalid("length is \(ClipFile.shortest) to \(ClipFile.longest) seconds")
+        }
         return try await perform { daemon in
             let recording = try Self.recording(body.recording, daemon)
             let stores = try stored { () throws(ClipError) in try daemon.clips() }

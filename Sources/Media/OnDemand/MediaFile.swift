@@ -80,7 +80,9 @@ public final class MediaFile {
 
     /// Moves to `seconds` (clamped to the file): the next audio handed out starts there.
     public func seek(to seconds: Double) throws {
-        let target = max(0, duration.map { min(seconds, $0) } ?? seconds)
+        // A time from a person or a request: Int64 of an infinite or huge one would trap. A year is past any file's end.
+        guard seconds.isFinite else { throw MediaError("cannot seek to \(seconds) s in \(path)") }
+        let target = max(0, min(duration.map { min(seconds, $0) } ?? seconds, 366 * 86400))
         let timestamp = Int64((target + Double(firstTimestamp) * av_q2d(timeBase)) * Double(AV_TIME_BASE))
         let result = avformat_seek_file(demuxer.context, -1, Int64.min, timestamp, timestamp, 0)
         guard result >= 0 else { throw MediaError("cannot seek to \(target) s in \(path)", code: result) }
