@@ -41,7 +41,7 @@ public struct ClipMatcher {
     /// repeats itself; the best of them is found by comparing every item.
     static let jitter = 8
 
-    public let index: ClipIndex
+    public private(set) var index: ClipIndex
     private var stream: [UInt32] = []
     /// The absolute number of the first item in `stream`.
     private var base = 0
@@ -79,6 +79,21 @@ public struct ClipMatcher {
             if now % 256 == 255 { forgetOld(at: now) }
         }
         return found
+    }
+
+    /// Goes on with `newIndex` (the library changed): the airings followed, the candidates and the airings reported stay
+    /// with their clips where the new index has them (by id), those of removed clips are dropped, and the station's items
+    /// stay, so an airing under way is neither lost nor told twice.
+    public mutating func use(_ newIndex: ClipIndex) {
+        let position = Dictionary(newIndex.clips.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let clips = index.clips
+        func moved(_ alignment: Alignment) -> Alignment? {
+            position[clips[alignment.clip].id].map { Alignment(clip: $0, offset: alignment.offset) }
+        }
+        candidates = Dictionary(candidates.compactMap { key, value in moved(key).map { ($0, value) } }, uniquingKeysWith: { first, _ in first })
+        followed = followed.compactMap(moved)
+        reported = reported.compactMap(moved)
+        index = newIndex
     }
 
     /// The stream ended: the airings still being followed, as far as they went.

@@ -49,6 +49,11 @@ public final class ClipWatch: PCMConsumer, @unchecked Sendable {  // `state` (th
         announce(matches, fed: fed)
     }
 
+    /// Listens for the clips of `index` from now on (the library changed), without losing an airing under way.
+    public func use(_ index: ClipIndex) {
+        state.withLock { $0.matcher.use(index) }
+    }
+
     public func finish() {
         let (matches, fed) = state.withLock { state -> ([ClipMatch], Int) in
             guard !state.finished else { return ([], state.samplesFed) }

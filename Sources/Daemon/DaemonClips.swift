@@ -9,8 +9,9 @@ import StreamInput
 /// The daemon's ear for known clips: every station it has connected — for a recording, a relay, an episode, a
 /// listener or a watch — is matched against the clip library as it plays (a `ClipWatch` beside the station's jobs,
 /// which never keeps it connected). The library is read again when `onair clips` changes it (its revision, looked at
-/// every few seconds), and every station gets a watch with the new clips. Each airing joins the station's events
-/// (the log, the event stream, metrics, the alert webhook, the recordings' chapters) and the airing log (`onair aired`).
+/// every few seconds): the watches go on with the new clips, keeping the airings under way. Each airing joins the
+/// station's events (the log, the event stream, metrics, the alert webhook, the recordings' chapters) and the airing
+/// log (`onair aired`).
 final class DaemonClips: Sendable {
     /// How often the library's revision is looked at: a clip added with `onair clips add` is watched for within this.
     static let checkInterval: TimeInterval = 2
@@ -19,8 +20,12 @@ final class DaemonClips: Sendable {
     private let stations: Stations
     private let log: @Sendable (DaemonEvent) -> Void
     private let stopped = DispatchSemaphore(value: 0)
-    /// The revision the stations' watches were made from; nil until the library was first read.
-    private let revision = Locked<Int64?>(nil)
+    /// The library as last read: its revision (nil until it was read once) and its clips' index (nil while it has none,
+    /// and no station is watched).
+    private let library = Locked<(revision: Int64?, index: ClipIndex?)>((nil, nil))
+    /// The stations' watches, to hand a new index to.
+    private let watches = Locked<[WeakWatch]>([])
+    private let refreshing = Locked(())
     /// Airings are written one after another, off the decode threads that tell them.
     private let writes = DispatchQueue(label: "onair.airings")
 
@@ -42,21 +47,27 @@ final class DaemonClips: Sendable {
 
     func stop() { stopped.signal() }
 
-    /// Gives every station a watch for the library as it is now, if it changed since the last look.
+    /// Reads the library if it changed since the last look: the watches go on with its clips; the stations get watches
+    /// when it gains its first clip, and lose them when it has none left.
     func refresh() {
+        // One look at a time: the clips' thread and a request that changed the library may both ask.
+        refreshing.withLock { _ in lookAgain() }
+    }
+
+    private func lookAgain() {
         let outcome = Result { () throws(ClipError) -> (ClipStores, Int64) in
             let stores = try stores.get()
             return (stores, try stores.library.revision())
         }
         guard case .success(let (stores, now)) = outcome else {
             // Said once: the library is looked at every few seconds.
-            if case .failure(let error) = outcome, revision.current == nil {
-                revision.withLock { $0 = -1 }
+            if case .failure(let error) = outcome, library.current.revision == nil {
+                library.withLock { $0.revision = -1 }
                 log(DaemonEvent(.clipsFailed, message: "\(error)"))
             }
             return
         }
-        guard revision.current != now else { return }
+        guard library.current.revision != now else { return }
         let clips: [ReferenceClip]
         do throws(ClipError) {
             clips = try stores.library.all()
@@ -64,31 +75,56 @@ final class DaemonClips: Sendable {
             log(DaemonEvent(.clipsFailed, message: "\(error)"))
             return
         }
-        let airings = stores.airings
-        revision.withLock { $0 = now }
-        let index = ClipIndex(clips)
-        let log = self.log, writes = self.writes
-        stations.setCompanions { key, connection in
-            guard !clips.isEmpty else { return [] }
-            let station = URLRedaction.redact(key)
-            let pipeline = connection.pipeline, clock = connection.clock
-            do throws(ClipError) {
-                return [try ClipWatch(index: index, station: station, format: pipeline.format, startMediaTime: pipeline.mediaTime,
-                                      clock: { clock.now }) { [weak pipeline] sighting in
-                    // Weak: the pipeline holds the watch.
-                    pipeline?.publish(.clipMatched(sighting))
-                    writes.async {
-                        do throws(ClipError) {
-                            try airings.add(sighting)
-                        } catch {
-                            log(DaemonEvent(.clipsFailed, station: station, message: "the airing of \"\(sighting.clip)\" is not kept: \(error)"))
-                        }
-                    }
-                }]
-            } catch {
-                log(DaemonEvent(.clipsFailed, station: station, message: "\(error)"))
-                return []
+        let index = clips.isEmpty ? nil : ClipIndex(clips)
+        let watched = library.withLock { library -> Bool in
+            defer { library = (now, index) }
+            return library.index != nil
+        }
+        switch (watched, index) {
+        case (true, let index?):
+            let live = watches.withLock { watches -> [ClipWatch] in
+                watches.removeAll { $0.watch == nil }
+                return watches.compactMap(\.watch)
             }
+            live.forEach { $0.use(index) }
+        case (false, nil): break
+        case (_, let index):
+            // The first clips, or none left: every station gains a watch, or loses it.
+            if index == nil { watches.withLock { $0 = [] } }
+            let airings = stores.airings
+            // Weak: the stations keep the rule, and this keeps the stations.
+            stations.setCompanions { [weak self] key, connection in self?.watch(key, connection, airings: airings) ?? [] }
         }
     }
+
+    /// A watch for the station, with the clips as they are now; none while there are none.
+    private func watch(_ key: String, _ connection: StationConnection, airings: any AiringStorage) -> [StreamConsumer] {
+        guard let index = library.current.index else { return [] }
+        let station = URLRedaction.redact(key)
+        let pipeline = connection.pipeline, clock = connection.clock
+        let log = self.log, writes = self.writes
+        do throws(ClipError) {
+            let watch = try ClipWatch(index: index, station: station, format: pipeline.format, startMediaTime: pipeline.mediaTime,
+                                      clock: { clock.now }) { [weak pipeline] sighting in
+                // Weak: the pipeline holds the watch.
+                pipeline?.publish(.clipMatched(sighting))
+                writes.async {
+                    do throws(ClipError) {
+                        try airings.add(sighting)
+                    } catch {
+                        log(DaemonEvent(.clipsFailed, station: station, message: "the airing of \"\(sighting.clip)\" is not kept: \(error)"))
+                    }
+                }
+            }
+            watches.withLock { $0.append(WeakWatch(watch: watch)) }
+            return [watch]
+        } catch {
+            log(DaemonEvent(.clipsFailed, station: station, message: "\(error)"))
+            return []
+        }
+    }
+}
+
+private struct WeakWatch {
+    weak var watch: ClipWatch?
 }

@@ -121,6 +121,30 @@ final class ClipMatcherTests: XCTestCase {
         XCTAssertEqual(try match(stream, against: clips).map(\.clip.id), aired.map(Int64.init))
     }
 
+    /// The library changes while a clip airs on a watched station (another clip added before it, so its place in the
+    /// index moves; one removed): the airing under way is told once, whole; the removed clip is no longer found; the
+    /// added one is.
+    func testTheLibraryChangingWhileAClipAirsLosesNothingOnAirAndTellsNothingTwice() throws {
+        let spot = try reference(ChordMusic(seed: 61).samples(seconds: 15), id: 61)
+        let removed = try reference(ChordMusic(seed: 62).samples(seconds: 12), id: 62)
+        let added = try reference(ChordMusic(seed: 63).samples(seconds: 12), id: 63)
+        let stream = ChordMusic(seed: 64).samples(seconds: 10) + ChordMusic(seed: 61).samples(seconds: 15) + ChordMusic(seed: 64).samples(seconds: 5)
+            + ChordMusic(seed: 62).samples(seconds: 12) + ChordMusic(seed: 63).samples(seconds: 12) + ChordMusic(seed: 65).samples(seconds: 5)
+        let told = Locked<[ClipSighting]>([])
+        let watch = try ClipWatch(index: ClipIndex([spot, removed]), station: "fip",
+                                  format: PCMFormat(sampleRate: Fingerprint.sampleRate, bitsPerSample: 16, channels: 1),
+                                  clock: { Date() }) { sighting in told.withLock { $0.append(sighting) } }
+        for start in stride(from: 0, to: stream.count, by: Fingerprint.sampleRate) {
+            // Eighteen seconds in, the spot is half-way through.
+            if start == 18 * Fingerprint.sampleRate { watch.use(ClipIndex([added, spot])) }
+            try Array(stream[start..<min(start + Fingerprint.sampleRate, stream.count)]).withUnsafeBytes { try watch.consume($0) }
+        }
+        watch.finish()
+        XCTAssertEqual(told.current.map(\.clip), ["clip 61", "clip 63"], "\(told.current)")
+        XCTAssertEqual(try XCTUnwrap(told.current.first).mediaTime, 10, accuracy: 0.5)
+        XCTAssertFalse(try XCTUnwrap(told.current.first).partial, "\(told.current)")
+    }
+
     // MARK: Helpers
 
     private func at(_ seconds: Double) -> Int { Int(seconds * rate) }
