@@ -10,13 +10,16 @@ public struct ReferenceClip: Sendable, Equatable {
     /// The clip's audio length (its fingerprint's items describe a little less: the last item looks ahead).
     public let seconds: Double
     public let fingerprint: Fingerprint
+    /// Learned from a station that named it (`TrackLearner`), not added by a person.
+    public let learned: Bool
 
-    public init(id: Int64, name: String, kind: Kind, seconds: Double, fingerprint: Fingerprint) {
+    public init(id: Int64, name: String, kind: Kind, seconds: Double, fingerprint: Fingerprint, learned: Bool = false) {
         self.id = id
         self.name = name
         self.kind = kind
         self.seconds = seconds
         self.fingerprint = fingerprint
+        self.learned = learned
     }
 }
 

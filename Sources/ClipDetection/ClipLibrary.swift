@@ -28,7 +28,7 @@ public final class ClipLibrary: ClipLibraryStorage {
     }
 
     public func all() throws(ClipError) -> [ReferenceClip] {
-        try database.clipTables { db in try Row.fetchAll(db, sql: "SELECT id, name, kind, seconds, fingerprint FROM clip ORDER BY id").map(Self.clip) }
+        try database.clipTables { db in try Row.fetchAll(db, sql: "SELECT id, name, kind, seconds, fingerprint, learned FROM clip ORDER BY id").map(Self.clip) }
     }
 
     public func remove(_ nameOrID: String) throws(ClipError) -> ReferenceClip? {
@@ -42,11 +42,23 @@ public final class ClipLibrary: ClipLibraryStorage {
 
     private func remove(where condition: String, _ arguments: StatementArguments) throws(ClipError) -> ReferenceClip? {
         try database.clipTables { db in
-            let row = try Row.fetchOne(db, sql: "SELECT id, name, kind, seconds, fingerprint FROM clip WHERE \(condition) LIMIT 1",
+            let row = try Row.fetchOne(db, sql: "SELECT id, name, kind, seconds, fingerprint, learned FROM clip WHERE \(condition) LIMIT 1",
                                        arguments: arguments)
             guard let clip = try row.map(Self.clip) else { return nil }
             try db.execute(sql: "DELETE FROM clip WHERE id = ?", arguments: [clip.id])
             return clip
+        }
+    }
+
+    public func learn(_ track: LearnedTrack, keepingAtMost most: Int) throws(ClipError) -> ReferenceClip? {
+        try database.clipTables { db in
+            guard try Row.fetchOne(db, sql: "SELECT 1 FROM clip WHERE name = ?", arguments: [track.title]) == nil else { return nil }
+            try db.execute(sql: "INSERT INTO clip (name, kind, seconds, fingerprint, addedAt, learned) VALUES (?, 'song', ?, ?, ?, 1)",
+                           arguments: [track.title, track.seconds, track.fingerprint.data, Date()])
+            let id = db.lastInsertedRowID
+            try db.execute(sql: "DELETE FROM clip WHERE learned AND id NOT IN (SELECT id FROM clip WHERE learned ORDER BY id DESC LIMIT ?)",
+                           arguments: [max(1, most)])
+            return ReferenceClip(id: id, name: track.title, kind: .song, seconds: track.seconds, fingerprint: track.fingerprint, learned: true)
         }
     }
 
@@ -58,6 +70,6 @@ public final class ClipLibrary: ClipLibraryStorage {
         let kindName: String = row["kind"]
         guard let kind = ReferenceClip.Kind(rawValue: kindName) else { throw ClipError("a clip of unknown kind \"\(kindName)\"") }
         return ReferenceClip(id: row["id"], name: row["name"], kind: kind, seconds: row["seconds"],
-                             fingerprint: try Fingerprint(data: row["fingerprint"]))
+                             fingerprint: try Fingerprint(data: row["fingerprint"]), learned: row["learned"])
     }
 }

@@ -15,6 +15,9 @@ public protocol ClipLibraryStorage: Sendable {
     func remove(_ nameOrID: String) throws(ClipError) -> ReferenceClip?
     /// Removes the clip with this id; returns it, nil if there is none.
     func remove(id: Int64) throws(ClipError) -> ReferenceClip?
+    /// Keeps a track a station named as a song clip of that name, unless a clip has that name already; the learned clips
+    /// beyond `most` go, oldest first. Returns the clip kept, nil when the name was known.
+    func learn(_ track: LearnedTrack, keepingAtMost most: Int) throws(ClipError) -> ReferenceClip?
     /// A number that changes whenever a clip is added, changed or removed, by any process (a trigger counts): what
     /// a daemon watching its stations notices `onair clips add` by.
     func revision() throws(ClipError) -> Int64

@@ -39,6 +39,9 @@ extension OnairDatabase {
                         CREATE TRIGGER clip_deleted AFTER DELETE ON clip BEGIN UPDATE clip_revision SET revision = revision + 1; END;
                         """)
                 }
+                migrator.registerMigration("clips-v4-learned") { db in
+                    try db.alter(table: "clip") { t in t.add(column: "learned", .boolean).notNull().defaults(to: false) }
+                }
             }
         } catch {
             throw ClipError("clips: \(error)")

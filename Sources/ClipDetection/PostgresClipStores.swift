@@ -27,6 +27,7 @@ private func migrateClipTables(_ database: SharedDatabase) throws(ClipError) {
                 """,
                 "CREATE TRIGGER clip_changed AFTER INSERT OR UPDATE OR DELETE ON clip FOR EACH STATEMENT EXECUTE FUNCTION onair_clip_changed()",
             ]),
+            ("clips-v2-learned", ["ALTER TABLE clip ADD COLUMN learned BOOLEAN NOT NULL DEFAULT false"]),
         ])
     } catch {
         throw ClipError("clips: \(error)")
@@ -71,7 +72,7 @@ public final class PostgresClipLibrary: ClipLibraryStorage {
 
     public func all() throws(ClipError) -> [ReferenceClip] {
         let rows = try access(database) { session in
-            try session.query("SELECT id, name, kind, seconds, fingerprint FROM clip ORDER BY id").map { try $0.decode((Int64, String, String, Double, Data).self) }
+            try session.query("SELECT id, name, kind, seconds, fingerprint, learned FROM clip ORDER BY id").map { try $0.decode(Row.self) }
         }
         return try rows.map(Self.clip)
     }
@@ -88,22 +89,41 @@ public final class PostgresClipLibrary: ClipLibraryStorage {
         try remove { session in try session.query("SELECT id FROM clip WHERE id = \(id)") }
     }
 
+    public func learn(_ track: LearnedTrack, keepingAtMost most: Int) throws(ClipError) -> ReferenceClip? {
+        guard !track.title.contains("\0") else { return nil }
+        let id = try access(database) { session -> Int64? in
+            guard let id = try session.query("""
+                INSERT INTO clip (name, kind, seconds, fingerprint, added_at, learned)
+                VALUES (\(track.title), 'song', \(track.seconds), \(track.fingerprint.data), \(Date()), true)
+                ON CONFLICT (name) DO NOTHING RETURNING id
+                """).first.map({ try $0.decode(Int64.self) }) else { return nil }
+            try session.query("""
+                DELETE FROM clip WHERE learned AND id NOT IN (SELECT id FROM clip WHERE learned ORDER BY id DESC LIMIT \(max(1, most)))
+                """)
+            return id
+        }
+        return id.map { ReferenceClip(id: $0, name: track.title, kind: .song, seconds: track.seconds, fingerprint: track.fingerprint, learned: true) }
+    }
+
     public func revision() throws(ClipError) -> Int64 {
         try access(database) { session in try session.query("SELECT revision FROM clip_revision").first.map { try $0.decode(Int64.self) } ?? 0 }
     }
 
     private func remove(_ find: @escaping (PostgresSession) throws -> [PostgresRow]) throws(ClipError) -> ReferenceClip? {
-        let row = try access(database) { session -> (Int64, String, String, Double, Data)? in
+        let row = try access(database) { session -> Row? in
             guard let id = try find(session).first.map({ try $0.decode(Int64.self) }) else { return nil }
-            return try session.query("DELETE FROM clip WHERE id = \(id) RETURNING id, name, kind, seconds, fingerprint").first
-                .map { try $0.decode((Int64, String, String, Double, Data).self) }
+            return try session.query("DELETE FROM clip WHERE id = \(id) RETURNING id, name, kind, seconds, fingerprint, learned").first
+                .map { try $0.decode(Row.self) }
         }
         return try row.map(Self.clip)
     }
 
-    private static func clip(_ row: (Int64, String, String, Double, Data)) throws(ClipError) -> ReferenceClip {
+    /// id, name, kind, seconds, fingerprint, learned.
+    private typealias Row = (Int64, String, String, Double, Data, Bool)
+
+    private static func clip(_ row: Row) throws(ClipError) -> ReferenceClip {
         guard let kind = ReferenceClip.Kind(rawValue: row.2) else { throw ClipError("a clip of unknown kind \"\(row.2)\"") }
-        return ReferenceClip(id: row.0, name: row.1, kind: kind, seconds: row.3, fingerprint: try Fingerprint(data: row.4))
+        return ReferenceClip(id: row.0, name: row.1, kind: kind, seconds: row.3, fingerprint: try Fingerprint(data: row.4), learned: row.5)
     }
 }
 

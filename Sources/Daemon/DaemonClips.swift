@@ -11,13 +11,20 @@ import StreamInput
 /// which never keeps it connected). The library is read again when `onair clips` changes it (its revision, looked at
 /// every few seconds): the watches go on with the new clips, keeping the airings under way. Each airing joins the
 /// station's events (the log, the event stream, metrics, the alert webhook, the recordings' chapters) and the airing
-/// log (`onair aired`).
+/// log (`onair aired`). With `learnsTracks`, every station also has a `TrackLearner`: a song a station names while it
+/// airs whole joins the library under its title, so it is known by name where it airs again, titled or not.
 final class DaemonClips: Sendable {
     /// How often the library's revision is looked at: a clip added with `onair clips add` is watched for within this.
     static let checkInterval: TimeInterval = 2
+    /// Learned songs kept at most, the oldest going first: the index of every station's watch holds them all (about
+    /// 40 kB each for a 4-minute song).
+    static let learnedAtMost = 1000
+    /// The index of an empty library, for the watches of a learning daemon before it knows a song.
+    private static let noClips = ClipIndex([])
 
     private let stores: Result<ClipStores, ClipError>
     private let stations: Stations
+    private let learnsTracks: Bool
     private let log: @Sendable (DaemonEvent) -> Void
     private let stopped = DispatchSemaphore(value: 0)
     /// The library as last read: its revision (nil until it was read once) and its clips' index (nil while it has none,
@@ -29,14 +36,16 @@ final class DaemonClips: Sendable {
     /// Airings are written one after another, off the decode threads that tell them.
     private let writes = DispatchQueue(label: "onair.airings")
 
-    init(stores: Result<ClipStores, ClipError>, stations: Stations, log: @escaping @Sendable (DaemonEvent) -> Void) {
+    init(stores: Result<ClipStores, ClipError>, stations: Stations, learnsTracks: Bool, log: @escaping @Sendable (DaemonEvent) -> Void) {
         self.stores = stores
         self.stations = stations
+        self.learnsTracks = learnsTracks
         self.log = log
     }
 
     /// Reads the library, then looks for changes on a thread of its own until `stop()`.
     func start() {
+        if learnsTracks, case .success(let stores) = stores { attach(stores) }
         refresh()
         let thread = Thread { [self] in
             while stopped.wait(timeout: .now() + Self.checkInterval) == .timedOut { refresh() }
@@ -80,26 +89,55 @@ final class DaemonClips: Sendable {
             defer { library = (now, index) }
             return library.index != nil
         }
-        switch (watched, index) {
-        case (true, let index?):
+        if learnsTracks || (watched && index != nil) {
+            // Learning, every station is watched from the start, with no clips at first: nothing is attached again,
+            // so no learner loses the song it is hearing.
             let live = watches.withLock { watches -> [ClipWatch] in
                 watches.removeAll { $0.watch == nil }
                 return watches.compactMap(\.watch)
             }
-            live.forEach { $0.use(index) }
-        case (false, nil): break
-        case (_, let index):
+            live.forEach { $0.use(index ?? Self.noClips) }
+        } else if watched != (index != nil) {
             // The first clips, or none left: every station gains a watch, or loses it.
             if index == nil { watches.withLock { $0 = [] } }
-            let airings = stores.airings
-            // Weak: the stations keep the rule, and this keeps the stations.
-            stations.setCompanions { [weak self] key, connection in self?.watch(key, connection, airings: airings) ?? [] }
+            attach(stores)
+        }
+    }
+
+    /// Gives every station, now and from now on, what listens to it: a watch while there are clips, a learner when learning.
+    private func attach(_ stores: ClipStores) {
+        // Weak: the stations keep the rule, and this keeps the stations.
+        stations.setCompanions { [weak self] key, connection in
+            guard let self else { return [] }
+            return watch(key, connection, airings: stores.airings) + (learnsTracks ? learner(key, connection, library: stores.library) : [])
+        }
+    }
+
+    /// A learner for the station: each song it learns joins the library, unless a clip has its name.
+    private func learner(_ key: String, _ connection: StationConnection, library: any ClipLibraryStorage) -> [StreamConsumer] {
+        let station = URLRedaction.redact(key)
+        let log = self.log, writes = self.writes
+        do throws(ClipError) {
+            return [try TrackLearner(station: station, format: connection.pipeline.format) { track in
+                writes.async {
+                    do throws(ClipError) {
+                        guard let clip = try library.learn(track, keepingAtMost: Self.learnedAtMost) else { return }
+                        log(DaemonEvent(.trackLearned, station: station, message: String(format: "\"%@\" (%.0f s) is known by its sound now",
+                                                                                         clip.name, clip.seconds)))
+                    } catch {
+                        log(DaemonEvent(.clipsFailed, station: station, message: "\"\(track.title)\" is not learned: \(error)"))
+                    }
+                }
+            }]
+        } catch {
+            log(DaemonEvent(.clipsFailed, station: station, message: "\(error)"))
+            return []
         }
     }
 
     /// A watch for the station, with the clips as they are now; none while there are none.
     private func watch(_ key: String, _ connection: StationConnection, airings: any AiringStorage) -> [StreamConsumer] {
-        guard let index = library.current.index else { return [] }
+        guard let index = library.current.index ?? (learnsTracks ? Self.noClips : nil) else { return [] }
         let station = URLRedaction.redact(key)
         let pipeline = connection.pipeline, clock = connection.clock
         let log = self.log, writes = self.writes

@@ -39,6 +39,8 @@ public final class DaemonService: Sendable {
         public var retentionSweep: Double = 30
         /// `--normalize`: finished recordings get their loudness measured (`Finaliser.measuresLoudness`).
         public var measuresLoudness = false
+        /// `--learn-tracks`: the songs stations name are kept as clips (`TrackLearner`), and known by name when they air again.
+        public var learnsTracks = false
         public init() {}
     }
 
@@ -176,7 +178,7 @@ public final class DaemonService: Sendable {
             case .failure(let error): log(DaemonEvent(.guideFailed, message: "\(error)"))
             }
         }
-        clips = DaemonClips(stores: clipStores, stations: stations, log: log)
+        clips = DaemonClips(stores: clipStores, stations: stations, learnsTracks: options.learnsTracks, log: log)
         self.clipStores = clipStores
         self.jobs = jobs
         jobControl = JobControl(jobs: jobs, events: events)

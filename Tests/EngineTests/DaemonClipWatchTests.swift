@@ -34,9 +34,10 @@ final class DaemonClipWatchTests: XCTestCase {
 
     private var paths: AppPaths { AppPaths(environment: ["ONAIR_HOME": home.url.path]) }
 
-    private func startDaemon(webhook: String) throws -> DaemonService {
+    private func startDaemon(webhook: String? = nil, learnsTracks: Bool = false) throws -> DaemonService {
         var options = DaemonService.Options()
         options.alertWebhook = webhook
+        options.learnsTracks = learnsTracks
         let finished = self.finished
         let daemon = try DaemonService(paths: paths, options: options,
                                        lookup: { text in try StreamTarget.parse(text, catalogue: { Catalogue(stations: []) }) },
@@ -55,6 +56,14 @@ final class DaemonClipWatchTests: XCTestCase {
     private func start(_ kind: JobSpec.Kind, _ url: URL, on daemon: DaemonService) throws -> JobStatus {
         try ControlClient(socket: daemon.socket).send(ControlRequest(.startJob, job: JobSpec(kind: kind, station: url.absoluteString)),
                                                       expecting: JobStatus.self).reply
+    }
+
+    /// `audio` as a 128 kbit/s MP3, served as an ICY stream eight times faster than it plays, with `titles` at their seconds.
+    private func station(_ audio: [Int16], titles: [(seconds: Double, title: String)], name: String) throws -> FixtureHTTPServer {
+        let file = home.file(name)
+        try ChordMusic.encode(audio, to: file, options: ["-c:a", "libmp3lame", "-b:a", "128k"])
+        let writer = ICYStreamWriter(audio: try Data(contentsOf: file), schedule: titles.map { .title($0.title, atAudioByte: Int($0.seconds * 16000)) })
+        return try FixtureHTTPServer(routes: ["/station.mp3": FixtureHTTPServer.icyStream(writer, bytesPerSecond: 16000 * 8)])
     }
 
     private func value(_ series: String, in text: String) -> Double? {
@@ -145,5 +154,33 @@ final class DaemonClipWatchTests: XCTestCase {
                                         chapters.stdoutText)
         let start = try XCTUnwrap(Double(spotChapter.split(separator: ",")[3]))
         XCTAssertEqual(start, clipInFile.at, accuracy: 0.05, chapters.stdoutText)
+    }
+
+    /// Learning, the daemon keeps a song a station named while it aired whole, and knows it by name where it airs again on
+    /// a station that sends no titles.
+    func testASongOneStationNamedIsKnownByThatNameOnAStationThatSendsNoTitles() throws {
+        let daemon = try startDaemon(learnsTracks: true)
+        let titled = try station(ChordMusic(seed: 80).samples(seconds: 10) + ChordMusic(seed: 81).samples(seconds: 40)
+                                     + ChordMusic(seed: 82).samples(seconds: 25),
+                                 titles: [(0, "Intro - Already on"), (10, "The Band - Song"), (50, "Next - Thing")], name: "titled.mp3")
+        defer { titled.stop() }
+        _ = try start(.watch, titled.url("/station.mp3"), on: daemon)
+        let library = try daemon.clipStores.get().library
+        XCTAssertTrue(eventually(timeout: 20) { ((try? library.all()) ?? []).contains { $0.name == "The Band - Song" } }, "the song is learned")
+        let learned = try XCTUnwrap(try library.all().first { $0.name == "The Band - Song" })
+        XCTAssertTrue(learned.learned)
+        XCTAssertEqual(learned.kind, .song)
+        XCTAssertEqual(try library.all().map(\.name), ["The Band - Song"], "neither the title on air at the start nor the cut one")
+
+        let untitled = try station(ChordMusic(seed: 83).samples(seconds: 12) + ChordMusic(seed: 81).samples(seconds: 40)
+                                       + ChordMusic(seed: 84).samples(seconds: 15), titles: [], name: "untitled.mp3")
+        defer { untitled.stop() }
+        _ = try start(.watch, untitled.url("/station.mp3"), on: daemon)
+        let station = untitled.url("/station.mp3").absoluteString
+        XCTAssertTrue(eventually(timeout: 20) { self.heard.current.contains { $0.event.airing?.station == station } },
+                      "\(heard.current.map(\.event.type))")
+        let airing = try XCTUnwrap(heard.current.compactMap(\.event.airing).first { $0.station == station })
+        XCTAssertEqual(airing.clip, "The Band - Song")
+        XCTAssertEqual(airing.mediaTime, 12 + 3, accuracy: 0.5, "where the learned part of the song began")
     }
 }

@@ -384,17 +384,33 @@ def audfprint_run(venv, database, stream, names):
 # MARK: scoring
 
 def score(reports, truth):
-    """(found airings with their start errors, reports that match no airing)."""
-    errors, false = {}, 0
-    for _, clip, start, _ in reports:
+    """(found airings with their start errors, the reports that match no airing)."""
+    errors, false = {}, []
+    for report in reports:
+        _, clip, start, _ = report
         best = min((airing for number, airing in enumerate(truth) if airing["clip"] == clip
                     and abs(start - airing["start"]) < airing["seconds"] / 2), key=lambda a: abs(start - a["start"]), default=None)
         if best is None:
-            false += 1
+            false.append(report)
         else:
             key = truth.index(best)
             errors[key] = min(errors.get(key, 1e9), abs(start - best["start"]))
     return errors, false
+
+
+def distinct(reports):
+    """One of each (variant, clip, start to the second): copies of one file served as several stations give the same reports."""
+    seen = {}
+    for report in reports:
+        seen.setdefault((report[0], report[1], round(report[2])), report)
+    return list(seen.values())
+
+
+def aired(event):
+    """Seconds between an onair event's start and end."""
+    from datetime import datetime
+    parse = lambda text: datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return (parse(event["end"]) - parse(event["start"])).total_seconds()
 
 
 def percent(part, whole):
@@ -412,7 +428,11 @@ def main():
     parser.add_argument("--audfprint-venv", default="/tmp/audf", help="a venv with audfprint2 (created here if missing)")
     parser.add_argument("--false-copies", type=int, default=48, help="times each other-music file is served to onair as a station")
     parser.add_argument("--memory-seconds", type=int, default=300, help="audio monitored for the memory figure")
+    parser.add_argument("--report-only", action="store_true", help="print the tables of the last run again (results.json)")
     args = parser.parse_args()
+    if args.report_only:
+        results = json.load(open(os.path.join(args.work, "results.json")))
+        return report(json.load(open(os.path.join(args.work, "manifest.json"))), results, args, results["elapsed"])
     onair = os.path.abspath(args.onair)
     missing = [tool for tool, package in (("ffmpeg", "ffmpeg"), ("fpcalc", "libchromaprint-tools"), ("espeak-ng", "espeak-ng"))
                if not shutil.which(tool)]
@@ -444,15 +464,17 @@ def main():
         by_variant[variant] = [r for r in part if r[2] < manifest["station_seconds"]]  # not the repeat after onair reconnects
         cpu += part_cpu
     log("onair: other music")
-    false_urls = [server.url(f"other-{variant}-{copy}", path) for variant, path in manifest["others"].items()
-                  for copy in range(args.false_copies)]
-    false_reports, false_cpu = [], 0.0
-    for first in range(0, len(false_urls), 36):  # at most 36 stations a process
-        part, part_cpu, _, _, _ = onair_monitor(onair, env, false_urls[first:first + 36], manifest["other_seconds"])
-        false_reports += [r for r in part if r[2] < manifest["other_seconds"]]  # not the repeat after onair reconnects
-        false_cpu += part_cpu
-    results["onair"] = {"stations": by_variant, "cpu": cpu + false_cpu, "hours": 3 * station_hours + len(false_urls) * other_hours,
-                        "false": false_reports, "false_hours": len(false_urls) * other_hours, "served": dict(server.requests)}
+    false_reports, false_cpu, false_streams = [], 0.0, 0
+    for variant, path in manifest["others"].items():
+        urls = [server.url(f"other-{variant}-{copy}", path) for copy in range(args.false_copies)]
+        false_streams += len(urls)
+        for first in range(0, len(urls), 24):  # at most 24 stations a process
+            part, part_cpu, _, _, _ = onair_monitor(onair, env, urls[first:first + 24], manifest["other_seconds"])
+            # Not the repeat after onair reconnects at the end of the file.
+            false_reports += [(variant, *r[1:]) for r in part if r[2] < manifest["other_seconds"]]
+            false_cpu += part_cpu
+    results["onair"] = {"stations": by_variant, "cpu": cpu + false_cpu, "hours": 3 * station_hours + false_streams * other_hours,
+                        "false": false_reports, "false_hours": false_streams * other_hours}
     log("onair: memory with 1 and with 1,000 clips")
     one = onair_library(onair, manifest["library"][:1])
     memory_url = server.url("memory", manifest["others"]["mp3-128k"])
@@ -474,7 +496,7 @@ def main():
         fp["lowest_true"] = max([fp["lowest_true"]] + [r[3]["share"] for r in reports])
     for variant, path in manifest["others"].items():
         reports, cpu, _, _, lowest = fpcalc_run(clips_path, path, FPCALC_THRESHOLD)
-        fp["false"] += reports
+        fp["false"] += [(variant, *r[1:]) for r in reports]
         fp["cpu"] += cpu
         fp["hours"] += other_hours
         fp["lowest_other"] = min([fp["lowest_other"]] + list(lowest.values()))
@@ -501,7 +523,7 @@ def main():
         af["hours"] += station_hours
     for variant, path in manifest["others"].items():
         reports, cpu, _, _ = audfprint_run(args.audfprint_venv, database, path, names)
-        af["false"] += reports
+        af["false"] += [(variant, *r[1:]) for r in reports]
         af["cpu"] += cpu
         af["hours"] += other_hours
     af["false_hours"] = 3 * other_hours
@@ -517,7 +539,9 @@ def main():
         af["big_false"] = len(out.read().splitlines())
     results["audfprint2"] = af
     shutil.rmtree(scratch, ignore_errors=True)
-    report(manifest, results, args, time.time() - began)
+    results["elapsed"] = time.time() - began
+    json.dump(results, open(os.path.join(args.work, "results.json"), "w"))
+    report(manifest, results, args, results["elapsed"])
 
 
 def report(manifest, results, args, elapsed):
@@ -526,11 +550,11 @@ def report(manifest, results, args, elapsed):
     table = {}
     for tool in tools:
         r = results[tool]
-        found, station_false, all_errors = {}, 0, []
+        found, station_false, all_errors = {}, [], []
         for variant in VARIANTS:
             errors, false = score(r["stations"].get(variant, []), truth)
             found[variant] = len(errors)
-            station_false += false
+            station_false += [(variant, *f[1:]) for f in false]
             all_errors += errors.values()
         table[tool] = (found, station_false, all_errors)
     airings = len(truth)
@@ -558,7 +582,9 @@ def report(manifest, results, args, elapsed):
     row("false matches on other music", [f"{len(results[t]['false'])} in {results[t]['false_hours']:.1f} station-h" for t in tools],
         "0 in 100 station-h")
     row("… per station-hour", [f"{len(results[t]['false']) / results[t]['false_hours']:.2f}" for t in tools])
-    row("reports in the stations matching no airing", [str(table[t][1]) for t in tools])
+    row(f"… distinct (in the {3 * manifest['other_seconds'] / 3600:.1f} h of distinct audio)",
+        [str(len(distinct(results[t]["false"]))) for t in tools])
+    row("reports in the stations matching no airing", [str(len(table[t][1])) for t in tools])
     row("CPU per station-hour", [f"{results[t]['cpu'] / results[t]['hours']:.1f} s" for t in tools], "≤ 18 s (200 stations a core)")
     row("peak RSS, 1 clip", [f"{results[t]['rss_one']:.0f} MB" for t in tools])
     row("memory per 1,000 clips", [f"{results[t]['rss_thousand'] - results[t]['rss_one']:+.0f} MB" for t in tools])
@@ -571,7 +597,7 @@ def report(manifest, results, args, elapsed):
     cpu_hour = o["cpu"] / o["hours"]
     print()
     print(f"onair decoded {o['hours']:.1f} station-hours: the three stations ({3 * manifest['station_seconds'] / 3600:.1f} h) and the "
-          f"other music served {args.false_copies} times in each variant as {3 * args.false_copies} stations at once "
+          f"other music served {args.false_copies} times in each variant as {3 * args.false_copies} stations, 24 at once in one process "
           f"({o['false_hours']:.1f} station-hours, of which {3 * manifest['other_seconds'] / 3600:.1f} hours are distinct audio: copies "
           "of one file decode to the same PCM). fpcalc and audfprint2, which read files and give the same answer for the same "
           f"file, ran each file once. The fpcalc threshold ({FPCALC_THRESHOLD}) against the shares it saw: highest share of a "
@@ -580,11 +606,25 @@ def report(manifest, results, args, elapsed):
     goals = [
         ("≥ 99 % of airings of ≥ 10 s found", onair_found >= 0.99 * 3 * airings, percent(onair_found, 3 * airings)),
         ("0 false matches in 100 station-hours", not o["false"] and not table["onair"][1],
-         f"{len(o['false'])} on the other music in {o['false_hours']:.1f} station-hours, {table['onair'][1]} stray in the stations"
+         f"{len(o['false'])} on the other music in {o['false_hours']:.1f} station-hours ({len(distinct(o['false']))} distinct), "
+         f"{len(table['onair'][1])} stray in the stations"
          + ("" if o["false_hours"] >= 100 else " (fewer than 100 station-hours run)")),
         ("start within ±0.5 s", bool(errors) and max(errors) <= 0.5, f"max {max(errors):.2f} s" if errors else "nothing found"),
         ("200 stations on one core (≤ 18 s CPU per station-hour)", cpu_hour <= 18, f"{cpu_hour:.1f} s"),
     ]
+    wrong = [(tool, "other music", report) for tool in tools for report in distinct(results[tool]["false"])] + \
+            [(tool, "station", report) for tool in tools for report in table[tool][1]]
+    if wrong:
+        print("Every false or stray report (copies of one file counted once):\n")
+        for tool, where, (variant, clip, start, detail) in wrong:
+            extra = (f", score {detail['score']:.3f}, {aired(detail):.1f} s of it from {detail['offset']:.1f} s in"
+                     if tool == "onair" else f", share {detail['share']:.3f}" if tool == "fpcalc" else f", {detail['aligned']} aligned hashes")
+            print(f"- {tool}: {clip} at {start:.1f} s of the {where} ({variant}){extra}")
+        print()
+    strays = {(r[1], r[2]) for r in table["onair"][1]}
+    scores = [r[3]["score"] for v in VARIANTS for r in results["onair"]["stations"].get(v, []) if (r[1], r[2]) not in strays]
+    if scores:
+        print(f"onair's scores on the true airings: lowest {min(scores):.3f}, median {statistics.median(scores):.3f}.\n")
     print("| onair against the issue's goals | met? | figure |")
     print("|---|---|---|")
     for goal, met, figure in goals:

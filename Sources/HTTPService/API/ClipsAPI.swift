@@ -76,7 +76,7 @@ extension API {
 
 extension Components.Schemas.Clip {
     init(_ clip: ReferenceClip) {
-        self.init(id: clip.id, name: clip.name, kind: .init(rawValue: clip.kind.rawValue) ?? .song, seconds: clip.seconds)
+        self.init(id: clip.id, name: clip.name, kind: .init(rawValue: clip.kind.rawValue) ?? .song, seconds: clip.seconds, learned: clip.learned)
     }
 }
 

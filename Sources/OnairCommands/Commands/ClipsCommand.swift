@@ -106,16 +106,20 @@ struct ClipsCommand: ParsableCommand {
             let name: String
             let kind: String
             let seconds: Double
+            /// Learned from a station that named it (onair daemon --learn-tracks).
+            let learned: Bool
         }
 
         func run() throws {
             try reportingFailures {
                 let library = try ClipsCommand.stores().library
                 let clips = try ClipsCommand.run { () throws(ClipError) in try library.all() }
-                let shown = clips.map { Shown(id: $0.id, name: $0.name, kind: $0.kind.rawValue, seconds: ($0.seconds * 10).rounded() / 10) }
+                let shown = clips.map { Shown(id: $0.id, name: $0.name, kind: $0.kind.rawValue, seconds: ($0.seconds * 10).rounded() / 10, learned: $0.learned) }
                 if json { return Console.json(shown) }
                 if shown.isEmpty { return Console.message("No clips: onair clips add FILE --name NAME --kind ad") }
-                for clip in shown { print("\(clip.id)\t\(clip.kind)\t\(String(format: "%.1f", clip.seconds)) s\t\(clip.name)") }
+                for clip in shown {
+                    print("\(clip.id)\t\(clip.kind)\t\(String(format: "%.1f", clip.seconds)) s\t\(UntrustedText.printable(clip.name))\(clip.learned ? "\t(learned)" : "")")
+                }
             }
         }
     }

@@ -115,6 +115,9 @@ struct DaemonCommand: ParsableCommand {
     @Flag(help: RecordCommand.normalizeHelp)
     var normalize = false
 
+    @Flag(help: "Learn the songs stations name: a song that airs whole under an ICY title (\"Artist - Title\") is kept as a clip of that name (onair clips list), and known by its sound where it airs again, on any station, titled or not (the newest 1,000).")
+    var learnTracks = false
+
     @Option(help: ArgumentHelp("Keep at least SIZE free (e.g. 2G, 500M) where recordings go, deleting the oldest finished "
                                + "recordings that are not kept.", valueName: "size"))
     var minFree: String?
@@ -174,6 +177,7 @@ struct DaemonCommand: ParsableCommand {
         options.name = name ?? options.name
         options.maxStreams = maxStreams
         options.measuresLoudness = normalize
+        options.learnsTracks = learnTracks
         options.minFree = minFree.flatMap(ByteSize.init)
         let address = try httpAddress
         let credentials = try WebCommand.credentials()

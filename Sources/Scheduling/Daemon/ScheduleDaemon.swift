@@ -20,7 +20,7 @@ public struct DaemonEvent: Encodable, Sendable {
         case streamDeadAir = "stream-dead-air", streamDown = "stream-down", streamRecovered = "stream-recovered"
         case guideRefreshed = "guide-refreshed", guideUnchanged = "guide-unchanged", guideFailed = "guide-failed"
         case jobLost = "job-lost", jobFailed = "job-failed", alertFailed = "alert-failed"
-        case clipMatched = "clip-matched", clipsFailed = "clips-failed"
+        case clipMatched = "clip-matched", clipsFailed = "clips-failed", trackLearned = "track-learned"
 
         /// A station's signal alert as the log names it.
         public init(_ alert: SignalAlert.Kind) {
