@@ -122,6 +122,18 @@ final class MPDParserTests: XCTestCase {
                        "https://cdn.example/live/show/audio/a48/0.m4s")
     }
 
+    /// A start number a follower would overflow adding its segments to is refused, as HLS's media sequence is.
+    func testAStartNumberPastTwoToTheFiftyThirdIsRefused() throws {
+        let mpd = """
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" availabilityStartTime="2026-01-01T00:00:00Z" timeShiftBufferDepth="PT10S">
+          <Period id="0" start="PT0S"><AdaptationSet contentType="audio">
+            <SegmentTemplate timescale="1" duration="2" startNumber="9223372036854775807" media="s$Number$.m4s" initialization="i.m4s"/>
+            <Representation id="0" bandwidth="64000"/></AdaptationSet></Period>
+        </MPD>
+        """
+        XCTAssertThrowsError(try parse(mpd)) { XCTAssertTrue("\($0)".contains("startNumber is past 2^53"), "\($0)") }
+    }
+
     func testAServerRestartedLaterLeavesAHoleCountedBySegment() throws {
         let before = """
         <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" availabilityStartTime="2026-01-01T00:00:00Z" timeShiftBufferDepth="PT10S">

@@ -100,6 +100,25 @@ final class MediaPlaylistParserTests: XCTestCase {
         XCTAssertEqual(SegmentEncryption.sequenceIV(Int(UInt32.max) + 1), [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0])
     }
 
+    /// Numbers a follower adds to (a sequence and a segment count, an offset and a length) are refused past 2^53: sums of
+    /// larger ones overflowed and stopped the process (a watch job on such a playlist stopped the daemon).
+    func testSequenceNumbersAndByteRangesPastTwoToTheFiftyThirdAreRefusedNotOverflowed() throws {
+        let huge = "9223372036854775807"
+        assertError("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(huge)\n#EXTINF:1,\na.aac\n#EXTINF:1,\nb.aac\n", line: 3,
+                    containing: "EXT-X-MEDIA-SEQUENCE")
+        assertError("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-DISCONTINUITY-SEQUENCE:\(huge)\n#EXTINF:1,\na.aac\n", line: 3,
+                    containing: "EXT-X-DISCONTINUITY-SEQUENCE")
+        assertError("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-BYTERANGE:1@\(huge)\n#EXTINF:1,\na.aac\n", line: 3, containing: "EXT-X-BYTERANGE")
+        assertError("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-BYTERANGE:\(huge)@1\n#EXTINF:1,\na.aac\n", line: 3, containing: "EXT-X-BYTERANGE")
+        let limit = PlaylistParser.largestNumber
+        assertError("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-BYTERANGE:\(limit)@\(limit)\n#EXTINF:1,\na.aac\n#EXT-X-BYTERANGE:1\n#EXTINF:1,\na.aac\n",
+                    line: 8, containing: "past 2^53")
+        // At the limit itself, the sums a follower makes stay in range.
+        let edge = try parse("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(limit)\n#EXT-X-BYTERANGE:\(limit)@\(limit)\n#EXTINF:1,\na.aac\n")
+        XCTAssertEqual(edge.endSequence, limit + 1)
+        XCTAssertEqual(edge.segments.first?.byteRange?.httpRange, "bytes=\(limit)-\(2 * limit - 1)")
+    }
+
     func testByteRangesWithAndWithoutOffsets() throws {
         let playlist = try parse("""
         #EXTM3U

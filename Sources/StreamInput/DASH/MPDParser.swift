@@ -408,6 +408,10 @@ private final class MPDReader: NSObject, XMLParserDelegate {
         let attributes = layer.attributes
         var template = MPD.SegmentTemplate()
         template.startNumber = Int(clamping: try wholeNumber(attributes["startNumber"], "\(construct)@startNumber") ?? 1)
+        // A follower adds segment counts to it (`PlaylistParser.largestNumber`).
+        guard template.startNumber <= PlaylistParser.largestNumber else {
+            throw PlaylistError(url: url, line: nil, message: "\(construct)@startNumber is past 2^53")
+        }
         template.timescale = Int(clamping: try wholeNumber(attributes["timescale"], "\(construct)@timescale") ?? 1)
         guard template.timescale > 0 else { throw PlaylistError(url: url, line: nil, message: "\(construct)@timescale is 0") }
         template.duration = try wholeNumber(attributes["duration"], "\(construct)@duration")

@@ -29,6 +29,10 @@ enum MediaPlaylistParser {
                     guard let previous = state.segments.last, previous.url == segmentURL, let end = previous.byteRange else {
                         throw fail("EXT-X-BYTERANGE without an offset must follow a sub-range of the same resource")
                     }
+                    // Each at most 2^53 (`byteRange`), and a follow-on range's offset is checked again.
+                    guard end.offset + end.length <= PlaylistParser.largestNumber else {
+                        throw fail("EXT-X-BYTERANGE runs past 2^53 bytes")
+                    }
                     range = ByteRange(offset: end.offset + end.length, length: open)
                 }
                 let discontinuity = state.pendingDiscontinuity
@@ -59,13 +63,13 @@ enum MediaPlaylistParser {
                 }
                 state.targetDuration = duration
             case "#EXT-X-MEDIA-SEQUENCE":
-                guard state.segments.isEmpty, let sequence = Int(value), sequence >= 0 else {
-                    throw fail("EXT-X-MEDIA-SEQUENCE '\(value.prefix(40))' is not a sequence number before the first segment")
+                guard state.segments.isEmpty, let sequence = Int(value), (0...PlaylistParser.largestNumber).contains(sequence) else {
+                    throw fail("EXT-X-MEDIA-SEQUENCE '\(value.prefix(40))' is not a sequence number (up to 2^53) before the first segment")
                 }
                 state.mediaSequence = sequence
             case "#EXT-X-DISCONTINUITY-SEQUENCE":
-                guard state.segments.isEmpty, let sequence = Int(value), sequence >= 0 else {
-                    throw fail("EXT-X-DISCONTINUITY-SEQUENCE '\(value.prefix(40))' is not a number before the first segment")
+                guard state.segments.isEmpty, let sequence = Int(value), (0...PlaylistParser.largestNumber).contains(sequence) else {
+                    throw fail("EXT-X-DISCONTINUITY-SEQUENCE '\(value.prefix(40))' is not a number (up to 2^53) before the first segment")
                 }
                 state.discontinuitySequence = sequence
             case "#EXTINF":
@@ -153,9 +157,9 @@ enum MediaPlaylistParser {
     /// "n[@o]" → (length, offset).
     private static func byteRange(_ text: String) -> (Int, Int?)? {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let length = Int(parts[0]), length > 0 else { return nil }
+        guard (1...2).contains(parts.count), let length = Int(parts[0]), (1...PlaylistParser.largestNumber).contains(length) else { return nil }
         guard parts.count == 2 else { return (length, nil) }
-        guard let offset = Int(parts[1]), offset >= 0 else { return nil }
+        guard let offset = Int(parts[1]), (0...PlaylistParser.largestNumber).contains(offset) else { return nil }
         return (length, offset)
     }
 

@@ -26,6 +26,11 @@ public struct PlaylistError: Error, Sendable, CustomStringConvertible, Equatable
 /// URL it returns is absolute and http or https: a remote playlist can never lead to a local file or
 /// another scheme.
 public enum PlaylistParser {
+    /// The largest sequence number, start number, byte offset or length a playlist or manifest may give (2^53): far
+    /// beyond any real one, and small enough that the sums a follower makes of them (a sequence plus a segment count,
+    /// an offset plus a length) never overflow, which would stop the process.
+    public static let largestNumber = 1 << 53
+
     public static let maxBytes = 512 * 1024
     public static let maxEntries = 500
 
