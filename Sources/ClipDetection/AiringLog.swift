@@ -21,13 +21,14 @@ public final class AiringLog: AiringStorage {
         }
     }
 
-    public func airings(clip: String?, kind: String?, station: String?, since: Date?, limit: Int?) throws(ClipError) -> [ClipSighting] {
+    public func airings(clip: String?, kind: String?, station: String?, since: Date?, until: Date?, limit: Int?) throws(ClipError) -> [ClipSighting] {
         try database.clipTables { db in
             var conditions: [String] = [], arguments: StatementArguments = []
             if let clip { conditions.append("clip = ?"); arguments += [clip] }
             if let kind { conditions.append("kind = ?"); arguments += [kind] }
             if let station { conditions.append("station = ?"); arguments += [station] }
             if let since { conditions.append("start >= ?"); arguments += [since] }
+            if let until { conditions.append("start < ?"); arguments += [until] }
             let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let newest = "SELECT * FROM airing \(filter) ORDER BY start DESC, id DESC" + (limit.map { " LIMIT \(max(0, $0))" } ?? "")
             return try Row.fetchAll(db, sql: "SELECT * FROM (\(newest)) ORDER BY start, id", arguments: arguments).map { row in

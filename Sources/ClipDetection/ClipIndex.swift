@@ -1,3 +1,5 @@
+import RadioModel
+
 /// A reference clip: a song, jingle, ad or station ID the stations are watched for.
 public struct ReferenceClip: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable, Codable {
@@ -12,6 +14,19 @@ public struct ReferenceClip: Sendable, Equatable {
     public let fingerprint: Fingerprint
     /// Learned from a station that named it (`TrackLearner`), not added by a person.
     public let learned: Bool
+
+    /// The longest name a clip may have, in characters.
+    public static let longestName = 200
+
+    /// `name` trimmed, if it can name a clip: not empty, at most `longestName` characters, nothing unprintable (it is shown
+    /// in pages, logs and a command's environment, and PostgreSQL refuses a NUL).
+    public static func checkedName(_ name: String) throws(ClipError) -> String {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw ClipError("a clip needs a name") }
+        guard name.count <= longestName else { throw ClipError("a clip's name is at most \(longestName) characters") }
+        guard UntrustedText.printable(name) == name else { throw ClipError("a clip's name cannot hold control characters") }
+        return name
+    }
 
     public init(id: Int64, name: String, kind: Kind, seconds: Double, fingerprint: Fingerprint, learned: Bool = false) {
         self.id = id

@@ -14,8 +14,7 @@ public final class ClipLibrary: ClipLibraryStorage {
 
     @discardableResult
     public func add(name: String, kind: ReferenceClip.Kind, seconds: Double, fingerprint: Fingerprint) throws(ClipError) -> ReferenceClip {
-        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw ClipError("a clip needs a name") }
+        let name = try ReferenceClip.checkedName(name)
         let taken = try database.clipTables { db in try Row.fetchOne(db, sql: "SELECT 1 FROM clip WHERE name = ?", arguments: [name]) != nil }
         guard !taken else {
             throw ClipError("a clip named \"\(name)\" is already in the library (onair clips remove \"\(name)\" first)", reason: .nameTaken)
@@ -51,7 +50,8 @@ public final class ClipLibrary: ClipLibraryStorage {
     }
 
     public func learn(_ track: LearnedTrack, keepingAtMost most: Int) throws(ClipError) -> ReferenceClip? {
-        try database.clipTables { db in
+        guard (try? ReferenceClip.checkedName(track.title)) == track.title else { return nil }
+        return try database.clipTables { db in
             guard try Row.fetchOne(db, sql: "SELECT 1 FROM clip WHERE name = ?", arguments: [track.title]) == nil else { return nil }
             try db.execute(sql: "INSERT INTO clip (name, kind, seconds, fingerprint, addedAt, learned) VALUES (?, 'song', ?, ?, ?, 1)",
                            arguments: [track.title, track.seconds, track.fingerprint.data, Date()])

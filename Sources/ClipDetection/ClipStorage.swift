@@ -27,15 +27,15 @@ public protocol ClipLibraryStorage: Sendable {
 /// Kept by name, kind and station as they were when it aired, so removing a clip keeps its history.
 public protocol AiringStorage: Sendable {
     func add(_ sighting: ClipSighting) throws(ClipError)
-    /// The airings of `clip` (any, when nil) of `kind` on `station` that began at or after `since`: the newest `limit` of
-    /// them (all, when nil), oldest first.
-    func airings(clip: String?, kind: String?, station: String?, since: Date?, limit: Int?) throws(ClipError) -> [ClipSighting]
+    /// The airings of `clip` (any, when nil) of `kind` on `station` that began at or after `since` and before `until`: the
+    /// newest `limit` of them (all, when nil), oldest first.
+    func airings(clip: String?, kind: String?, station: String?, since: Date?, until: Date?, limit: Int?) throws(ClipError) -> [ClipSighting]
 }
 
 extension AiringStorage {
-    public func airings(clip: String? = nil, kind: String? = nil, station: String? = nil, since: Date? = nil) throws(ClipError)
-        -> [ClipSighting] {
-        try airings(clip: clip, kind: kind, station: station, since: since, limit: nil)
+    public func airings(clip: String? = nil, kind: String? = nil, station: String? = nil, since: Date? = nil, until: Date? = nil,
+                        limit: Int? = nil) throws(ClipError) -> [ClipSighting] {
+        try airings(clip: clip, kind: kind, station: station, since: since, until: until, limit: limit)
     }
 }
 

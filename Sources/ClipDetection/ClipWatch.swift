@@ -21,6 +21,8 @@ public final class ClipWatch: PCMConsumer, @unchecked Sendable {  // `state` (th
         var matcher: ClipMatcher
         var samplesFed = 0
         var finished = false
+        /// Where each clip's last airing told ended, in the station's audio (seconds fed).
+        var lastEnds: [Int64: Double] = [:]
     }
 
     /// - Parameters:
@@ -63,18 +65,27 @@ public final class ClipWatch: PCMConsumer, @unchecked Sendable {  // `state` (th
         announce(matches, fed: fed)
     }
 
-    /// The audio fed so far ends now on the station's clock: each match began as long before that as the
-    /// audio since it lasts.
+    /// The audio fed so far ends now on the station's clock: each match began as long before that as the audio since it
+    /// lasts. An airing that overlaps, in the station's audio, the last one told of the same clip is part of that one, and
+    /// not told again.
     private func announce(_ matches: [ClipMatch], fed samples: Int) {
         guard !matches.isEmpty else { return }
         let fedSeconds = Double(samples) / Double(format.sampleRate)
         let now = clock()
-        for match in matches {
+        let sightings = matches.map { match in
             let start = now.addingTimeInterval(match.streamSeconds - fedSeconds)
-            report(ClipSighting(clip: match.clip.name, kind: match.clip.kind.rawValue, station: station, start: start,
-                                end: start.addingTimeInterval(match.airedSeconds), mediaTime: startMediaTime + match.streamSeconds,
-                                offset: match.clipOffset, score: match.score, partial: match.isPartial,
-                                toldAfter: fedSeconds - match.streamSeconds))
+            return (match, ClipSighting(clip: match.clip.name, kind: match.clip.kind.rawValue, station: station, start: start,
+                                                end: start.addingTimeInterval(match.airedSeconds), mediaTime: startMediaTime + match.streamSeconds,
+                                                offset: match.clipOffset, score: match.score, partial: match.isPartial,
+                                                toldAfter: fedSeconds - match.streamSeconds))
         }
+        let told = state.withLock { state in
+            sightings.filter { match, _ in
+                if let lastEnd = state.lastEnds[match.clip.id], match.streamSeconds < lastEnd { return false }
+                state.lastEnds[match.clip.id] = match.streamSeconds + match.airedSeconds
+                return true
+            }
+        }
+        told.forEach { report($0.1) }
     }
 }

@@ -54,10 +54,7 @@ public final class PostgresClipLibrary: ClipLibraryStorage {
 
     @discardableResult
     public func add(name: String, kind: ReferenceClip.Kind, seconds: Double, fingerprint: Fingerprint) throws(ClipError) -> ReferenceClip {
-        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw ClipError("a clip needs a name") }
-        // PostgreSQL refuses a NUL in text; no name a person gives holds one.
-        guard !name.contains("\0") else { throw ClipError("a clip's name cannot hold a NUL character") }
+        let name = try ReferenceClip.checkedName(name)
         let id = try access(database) { session in
             try session.query("""
                 INSERT INTO clip (name, kind, seconds, fingerprint, added_at) VALUES (\(name), \(kind.rawValue), \(seconds), \(fingerprint.data), \(Date()))
@@ -90,7 +87,7 @@ public final class PostgresClipLibrary: ClipLibraryStorage {
     }
 
     public func learn(_ track: LearnedTrack, keepingAtMost most: Int) throws(ClipError) -> ReferenceClip? {
-        guard !track.title.contains("\0") else { return nil }
+        guard (try? ReferenceClip.checkedName(track.title)) == track.title else { return nil }
         let id = try access(database) { session -> Int64? in
             guard let id = try session.query("""
                 INSERT INTO clip (name, kind, seconds, fingerprint, added_at, learned)
@@ -146,7 +143,7 @@ public final class PostgresAiringLog: AiringStorage {
         }
     }
 
-    public func airings(clip: String?, kind: String?, station: String?, since: Date?, limit: Int?) throws(ClipError) -> [ClipSighting] {
+    public func airings(clip: String?, kind: String?, station: String?, since: Date?, until: Date?, limit: Int?) throws(ClipError) -> [ClipSighting] {
         // No clip, kind or station holds a NUL, which PostgreSQL refuses in text: such a filter matches nothing.
         guard ![clip, kind, station].contains(where: { $0?.contains("\0") == true }) else { return [] }
         let limit = limit.map { max(0, $0) } ?? Int.max
@@ -155,6 +152,7 @@ public final class PostgresAiringLog: AiringStorage {
                 SELECT clip, kind, station, start_utc, end_utc, media_time, clip_offset, score, partial FROM (
                   SELECT * FROM airing WHERE (\(clip)::text IS NULL OR clip = \(clip)) AND (\(kind)::text IS NULL OR kind = \(kind))
                   AND (\(station)::text IS NULL OR station = \(station)) AND (\(since)::timestamptz IS NULL OR start_utc >= \(since))
+                  AND (\(until)::timestamptz IS NULL OR start_utc < \(until))
                   ORDER BY start_utc DESC, id DESC LIMIT \(limit)) AS newest ORDER BY start_utc, id
                 """).map { row in
                 let (clip, kind, station, start, end, mediaTime, offset, score, partial) =

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 
 /// The live player's key loop and view on a terminal: one station playing through a `PlayerStage`,
 /// the listener's keys acted on, the view redrawn four times a second, the sleep timer watched.
@@ -91,8 +92,8 @@ public final class LivePlayer {
     func lines(elapsed: Double, buffered: Double?) -> [String] {
         let now = nowPlaying.snapshot
         let behind = stage.behindLive
-        let state = controls.isPaused ? "⏸ paused" : (behind >= 0.5 ? "▶ \(PlayerClock.text(behind)) behind live" : "▶ live")
-        var status = [state, PlayerClock.text(elapsed)]
+        let state = controls.isPaused ? "⏸ paused" : (behind >= 0.5 ? "▶ \(ClockText.of(behind)) behind live" : "▶ live")
+        var status = [state, ClockText.of(elapsed)]
         if let codec = now.codec { status.append(codec) }
         if let buffered { status.append(String(format: "buffer %.1f s", buffered)) }
         status.append("reconnects \(now.reconnects)")

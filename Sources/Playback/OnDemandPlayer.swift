@@ -253,8 +253,8 @@ extension OnDemandPlayer {
         let now = status
         let title = now.item?.title ?? "(nothing)"
         let place = now.count > 1 ? " (\(now.place)/\(now.count))" : ""
-        var timing = [(controls.isPaused ? "⏸ " : "▶ ") + PlayerClock.text(now.position)
-                      + (now.duration.map { " / " + PlayerClock.text($0) } ?? "")]
+        var timing = [(controls.isPaused ? "⏸ " : "▶ ") + ClockText.of(now.position)
+                      + (now.duration.map { " / " + ClockText.of($0) } ?? "")]
         if now.speed != 1 { timing.append(String(format: "%g×", now.speed)) }
         if let chapter = now.chapter { timing.append("chapter: \(chapter)") }
         if let codec = now.codec { timing.append(codec) }

@@ -1,4 +1,5 @@
 import Foundation
+import RadioModel
 
 /// Stops playback after a while, fading out over its last seconds. `s` cycles through the settings.
 public struct SleepTimer: Sendable, Equatable {
@@ -68,17 +69,7 @@ public struct SleepTimer: Sendable, Equatable {
         switch setting {
         case .off: return nil
         case .endOfEpisode: return "sleep at end of episode"
-        case .minutes: return "sleep in " + PlayerClock.text(remaining(now: now) ?? 0)
+        case .minutes: return "sleep in " + ClockText.of(remaining(now: now) ?? 0)
         }
-    }
-}
-
-/// Times as people read them.
-public enum PlayerClock {
-    /// "4:05", "1:02:03".
-    public static func text(_ seconds: Double) -> String {
-        let total = Int(max(0, seconds).rounded(.down))
-        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
-        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
     }
 }

@@ -145,6 +145,24 @@ final class ClipMatcherTests: XCTestCase {
         XCTAssertFalse(try XCTUnwrap(told.current.first).partial, "\(told.current)")
     }
 
+    /// A station airing a spot back to back, as a server looping one file does, fed as fast as it comes: each airing is
+    /// told once, whole, however fast the audio arrives.
+    func testASpotAiredBackToBackIsToldOncePerAiring() throws {
+        let spot = try reference(ChordMusic(seed: 71).samples(seconds: 15), id: 71)
+        let loop = ChordMusic(seed: 72).samples(seconds: 3) + ChordMusic(seed: 71).samples(seconds: 15)
+        let stream = Array((0..<6).map { _ in loop }.joined())
+        let told = Locked<[ClipSighting]>([])
+        let watch = try ClipWatch(index: ClipIndex([spot]), station: "loop",
+                                  format: PCMFormat(sampleRate: Fingerprint.sampleRate, bitsPerSample: 16, channels: 1),
+                                  clock: { Date() }) { sighting in told.withLock { $0.append(sighting) } }
+        for start in stride(from: 0, to: stream.count, by: 4096) {
+            try Array(stream[start..<min(start + 4096, stream.count)]).withUnsafeBytes { try watch.consume($0) }
+        }
+        watch.finish()
+        XCTAssertEqual(told.current.map { $0.mediaTime.rounded() }, [3, 21, 39, 57, 75, 93], "\(told.current)")
+        XCTAssertEqual(told.current.filter(\.partial), [])
+    }
+
     // MARK: Helpers
 
     private func at(_ seconds: Double) -> Int { Int(seconds * rate) }

@@ -59,6 +59,7 @@ final class SharedClipsTests: XCTestCase {
         XCTAssertEqual(all.first?.partial, true)
         XCTAssertEqual(try first.airings.airings(kind: "ad").map(\.station), ["fip", "http://127.0.0.1:9/x.mp3"])
         XCTAssertEqual(try first.airings.airings(station: "fip", since: start.addingTimeInterval(30)).map(\.clip), ["Jingle"])
+        XCTAssertEqual(try first.airings.airings(until: start.addingTimeInterval(60)).map(\.clip), ["Summer sale"], "before the second")
         XCTAssertEqual(try first.airings.airings(clip: nil, kind: nil, station: nil, since: nil, limit: 2).map(\.clip), ["Jingle", "Summer sale"],
                        "the newest two, oldest first")
         XCTAssertEqual(try first.airings.airings(clip: "Summer\0sale"), [])

@@ -47,14 +47,34 @@ final class ClipsAPITests: XCTestCase {
             let refused = try harness.request("POST", "/api/v1/clips", json: ["name": "Odd", "recording": id, "start": start, "length": length])
             XCTAssertEqual(refused.status, 422, "start \(start), length \(length): \(refused.text)")
         }
-        let noName = try harness.request("POST", "/api/v1/clips", json: ["name": "  ", "recording": id, "start": 0, "length": 10])
-        XCTAssertEqual(noName.status, 422, noName.text)
+        for name in ["  ", String(repeating: "x", count: 201), "red \u{1B}[31m", "nul\u{0}"] {
+            let refused = try harness.request("POST", "/api/v1/clips", json: ["name": name, "recording": id, "start": 0, "length": 10])
+            XCTAssertEqual(refused.status, 422, "\(name.debugDescription): \(refused.text)")
+        }
+        // A missing file is told by the recording, never by where its file was on the box (FFmpeg's words name it too).
+        let moved = harness.paths.recordings.appendingPathComponent("show.mp3")
+        try FileManager.default.moveItem(at: moved, to: moved.appendingPathExtension("away"))
+        let gone = try harness.request("POST", "/api/v1/clips", json: ["name": "Gone", "recording": id, "start": 0, "length": 10])
+        XCTAssertEqual(gone.status, 422, gone.text)
+        XCTAssertFalse(gone.text.contains(harness.paths.recordings.path), gone.text)
+        try FileManager.default.moveItem(at: moved.appendingPathExtension("away"), to: moved)
         let notJSON = try harness.request("POST", "/api/v1/clips", body: Data("name=x".utf8), headers: ["Content-Type": "text/plain"])
         XCTAssertEqual(notJSON.status, 415, notJSON.text)
 
         XCTAssertEqual(try harness.request("DELETE", "/api/v1/clips/\(clipID)").json["name"] as? String, "Summer sale")
         XCTAssertEqual(try harness.request("DELETE", "/api/v1/clips/\(clipID)").status, 404)
         XCTAssertEqual((try harness.get("/api/v1/clips").json["clips"] as? [[String: Any]])?.count, 0)
+    }
+
+    func testAWatchJobTakesNothingARecordingOrARelayWould() throws {
+        harness = try APIHarness()
+        for extra in [["format": "mp3"], ["splitTracks": true], ["output": "{station}.{ext}"]] as [[String: Any]] {
+            let asked = try harness.request("POST", "/api/v1/jobs", json: ["kind": "watch", "station": APIHarness.station].merging(extra) { $1 })
+            XCTAssertEqual(asked.status, 422, "\(extra): \(asked.text)")
+        }
+        let watch = try harness.request("POST", "/api/v1/jobs", json: ["kind": "watch", "station": APIHarness.station])
+        XCTAssertEqual(watch.status, 201, watch.text)
+        XCTAssertEqual(watch.json["kind"] as? String, "watch")
     }
 
     func testAiringsAreFilteredAndToldOnTheStationsClock() throws {

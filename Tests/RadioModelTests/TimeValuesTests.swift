@@ -61,3 +61,16 @@ final class TimeValuesTests: XCTestCase {
         XCTAssertEqual(slot(Weekday.allCases, "00:00", "24h"), "Daily 00:00–00:00 (24h)")
     }
 }
+
+/// Lengths as people read them, whatever a station, a feed or a request gave.
+final class ClockTextTests: XCTestCase {
+    func testLengthsReadAsClockTimesAndOddOnesNeverStopTheProcess() {
+        XCTAssertEqual(ClockText.of(245.9), "4:05")
+        XCTAssertEqual(ClockText.of(3723), "1:02:03")
+        XCTAssertEqual(ClockText.of(5, alwaysHours: true), "0:00:05")
+        XCTAssertEqual(ClockText.of(-3), "0:00")
+        XCTAssertEqual(ClockText.of(.nan), "0:00")
+        XCTAssertEqual(ClockText.of(.infinity), "0:00")
+        XCTAssertEqual(ClockText.of(1e300), "8784:00:00", "a year at most")
+    }
+}

@@ -156,6 +156,11 @@ final class ListeningPagesTests: XCTestCase {
             XCTAssertEqual(try harness.libraryStores.positions.position(of: enclosure)?.heard, true, "kept as `onair play` keeps it")
             let nonsense = try await Self.post(client, "/episodes/1/position", ["seconds": "soon", "heard": "false"])
             XCTAssertEqual(nonsense.status, .badRequest)
+            // Past the episode's end: refused, and the page still shows (such a position once stopped the daemon showing it).
+            let huge = try await Self.post(client, "/episodes/1/position", ["seconds": "1e300", "heard": "false"])
+            XCTAssertEqual(huge.status, .badRequest)
+            let still = try await client.execute(uri: "/episodes/1", method: .get)
+            XCTAssertEqual(still.status, .ok)
 
             let refreshed = try await Self.post(client, "/podcasts/1/refresh")
             let afterRefresh = try await Self.follow(client, refreshed)

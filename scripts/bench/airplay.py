@@ -6,7 +6,7 @@ Test set (built once under --work, reused while this script's TESTSET_VERSION is
   piles: song sources (the song clips are cut from them), filler (the stations' music between airings) and
   other music (never in a clip; the false-match audio);
 - spots (kind ad): ad copy spoken by espeak-ng at several voices and speeds over a quiet sine bed (ffmpeg),
-  10-20 s; songs (kind song): excerpts of 20-55 s of the song sources;
+  10-14 s; songs (kind song): excerpts of 20-55 s of the song sources;
 - stations: the filler tracks back to back with every clip spliced in twice at random points (a hard cut,
   as stations do; the seconds are written down), in three variants: MP3 128 kbit/s; MP3 64 kbit/s after a
   -6 dB change; AAC (ADTS) 64 kbit/s. The other music is encoded the same three ways.
@@ -21,14 +21,14 @@ The tools:
   the whole station file, then, for each clip, the share of differing bits (popcount of XOR of the 32-bit
   items) at every item offset of the station over the clip's length; an offset whose share is below
   FPCALC_THRESHOLD and lowest within half a clip is an airing starting at offset x 1365/11025 s. The threshold
-  (0.25) was chosen on a trial run: true airings stayed under 0.1, while every clip stayed above 0.36 on the other
-  music (and one spot reached 0.345 over another spot); each run prints both edges, so the margin can be read. The search runs in a child process (this script, `fpcalc-match`),
-  so its CPU and memory are counted with fpcalc's.
+  (0.25) was chosen on a trial run: true airings stayed under 0.1, every clip above 0.36 on the other music (and
+  one spot reached 0.345 over another spot); each run prints both edges, so the margin can be read. The search
+  runs in a child process (this script, `fpcalc-match`), so its CPU and memory are counted with fpcalc's.
 - audfprint2 (PyPI, in a venv: --audfprint-venv): a database of the clips built with `audfprint new`, and
   the station matched through its Python API (this script, `audfprint-match`, run by the venv's python): the
   landmark hashes of the whole station, matched in 90-s windows every 30 s (audfprint reports one alignment
-  per reference for a query, so a whole station file would find each clip once at most); its default match
-  settings (at least 5 aligned hashes).
+  per reference for a query, so a whole station file would find each clip once at most), with its Matcher's
+  defaults (at least 5 aligned hashes); reports of one clip less than 2 s apart are one airing.
 
 Figures: recall of the spliced airings (a report of the same clip starting less than half its length from
 the truth), by variant; |reported start - truth| in stream seconds; reports on the other music per
@@ -36,8 +36,9 @@ station-hour (any report there is false; reports in the stations matching no air
 (user+sys of each tool's process tree, from wait4) per station-hour; peak RSS with 1,000 clips minus with 1.
 
 Usage: scripts/bench/airplay.py --onair .build/release/onair [--false-copies 48] [--work /tmp/onair-bench-airplay]
+       [--report-only]
 """
-import argparse, array, json, os, random, shutil, socket, statistics, subprocess, sys, tempfile, threading, time, wave
+import argparse, array, json, os, random, shutil, statistics, subprocess, sys, tempfile, threading, time, wave
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 TESTSET_VERSION = 1
@@ -330,7 +331,6 @@ def fpcalc_clips(clips, path):
 
 def audfprint_match(database, stream):
     """The child (the venv's python): match the stream's hashes in 90-s windows every 30 s; prints one JSON line per airing."""
-    import numpy
     from audfprint2.core import analyzer, hash_table, matcher
     table = hash_table.HashTable(database)
     analysis = analyzer.Analyzer()
@@ -352,13 +352,14 @@ def audfprint_match(database, stream):
         for track, aligned, align, raw, rank, low, high in results[:matching.max_returns]:
             name = table.names[int(track)]
             start = (first - int(align)) * hop  # the query time where the reference's time 0 falls
-            key = (name, round(start))
-            if all(abs(start - s) > 2 for (n, s) in found if n == name) or found.get(key, (0,))[0] < aligned:
-                found = {k: v for k, v in found.items() if not (k[0] == name and abs(k[1] - start) <= 2)}
-                found[key] = (int(aligned), start)
+            # Overlapping windows see one airing more than once: keep its best-supported alignment.
+            near = [key for key, (count, at) in found.items() if key[0] == name and abs(at - start) <= 2]
+            if all(found[key][0] < aligned for key in near):
+                for key in near:
+                    del found[key]
+                found[(name, start)] = (int(aligned), start)
     for (name, _), (aligned, start) in found.items():
         print(json.dumps({"clip": os.path.splitext(os.path.basename(name))[0], "start": start, "aligned": aligned}))
-    del numpy
 
 
 def audfprint_database(venv, clips, path):
@@ -454,8 +455,9 @@ def main():
     server = Server()
     results = {}
 
-    # onair: one process a station (a URL's station is its host, so stations on one server cannot be told apart in
-    # one process's output), then the other music, each variant served --false-copies times as stations at once.
+    # onair: one process a station (before db4e708 a URL's station was named by its host, so stations on one server
+    # could not be told apart in one process's output), then the other music, each variant served --false-copies
+    # times as stations at once.
     log("onair: clips and stations")
     env = onair_library(onair, clips)
     by_variant, cpu = {}, 0.0

@@ -198,6 +198,9 @@ public final class RuntimeJobs: Sendable {
                 recorder = made
                 return [tally, made]
             case .watch:
+                guard spec.sinks.isEmpty, spec.format == nil, spec.output == nil, !spec.splitTracks else {
+                    throw EngineError("a watch records and relays nothing: it takes no sinks, format, output or split tracks", kind: .configuration)
+                }
                 return [tally]
             }
         }

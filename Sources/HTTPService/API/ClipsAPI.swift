@@ -16,8 +16,8 @@ extension API {
 
     func addClip(_ input: Operations.AddClip.Input) async throws -> Operations.AddClip.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "the body must be JSON") }
-        let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw APIError.invalid("a clip needs a name") }
+        let name: String
+        do throws(ClipError) { name = try ReferenceClip.checkedName(body.name) } catch { throw APIError.invalid(error.description) }
         let kind = ReferenceClip.Kind(rawValue: body.kind?.rawValue ?? "song") ?? .song
         // The generated glue checks types, not ranges.
         guard body.start >= 0, body.start <= 366 * 86400 else { throw APIError.invalid("start is 0 or more seconds into the recording") }
@@ -31,8 +31,9 @@ extension API {
             do throws(ClipError) {
                 cut = try ClipFile.fingerprint(recording.file, start: body.start, length: body.length)
             } catch {
-                // Told by the recording, not by where its file is on the box.
-                throw APIError.invalid("recording \(body.recording)" + error.description.dropFirst(recording.file.count))
+                // Told by the recording, not by where its file is on the box (FFmpeg's words may name the file again).
+                throw APIError.invalid("recording \(body.recording)"
+                                       + error.description.dropFirst(recording.file.count).replacingOccurrences(of: recording.file, with: "its file"))
             }
             let clip: ReferenceClip
             do throws(ClipError) {
@@ -66,7 +67,7 @@ extension API {
         return try await perform { daemon in
             let airings = try stored { () throws(ClipError) in
                 try daemon.clips().airings.airings(clip: query.clip, kind: query.kind?.rawValue, station: query.station, since: query.since,
-                                                   limit: limit)
+                                                   until: nil, limit: limit)
             }
             let rows = AiredRow.rows(airings, catalogue: try? daemon.loadCatalogue())
             return .ok(.init(body: .json(.init(airings: rows.map(Components.Schemas.Airing.init)))))

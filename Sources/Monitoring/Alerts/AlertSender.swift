@@ -12,6 +12,10 @@ public final class AlertSender: Sendable {
     private let report: @Sendable (_ station: String, _ message: String) -> Void
     /// Commands are started one after another, off the stations' threads.
     private let commands = DispatchQueue(label: "onair.alert-exec")
+    /// Clip notices sent per station in the current minute: a station (or a server sending faster than real time) airing
+    /// clips back to back must not flood the webhook and the command.
+    private let clipNotices = Locked<[String: (minute: Int, count: Int)]>([:])
+    static let clipNoticesPerMinute = 30
 
     public init(webhook: String?, command: String?, report: @escaping @Sendable (_ station: String, _ message: String) -> Void) {
         self.webhook = webhook
@@ -58,9 +62,24 @@ public final class AlertSender: Sendable {
     /// Sends the event on if it is an alert, a recovery or a clip heard. Returns at once.
     public func send(station: String, _ event: StreamEvent) {
         guard let notice = Self.notice(station: station, event) else { return }
+        if notice.event == "clip-matched", !admitsClipNotice(station) { return }
         let json = OnairJSON.data(notice)
         if let webhook { post(json, to: webhook, station: station) }
         if let command { run(command, notice: notice, json: json) }
+    }
+
+    /// Whether another clip notice of the station may go this minute; the first one refused says so, once a minute.
+    private func admitsClipNotice(_ station: String, now: Date = Date()) -> Bool {
+        let minute = Int(now.timeIntervalSince1970 / 60)
+        let count = clipNotices.withLock { notices -> Int in
+            let count = notices[station].map { $0.minute == minute ? $0.count + 1 : 1 } ?? 1
+            notices[station] = (minute, count)
+            return count
+        }
+        if count == Self.clipNoticesPerMinute + 1 {
+            report(station, "more than \(Self.clipNoticesPerMinute) clips aired in a minute: the rest of this minute's are not sent on")
+        }
+        return count <= Self.clipNoticesPerMinute
     }
 
     private func post(_ json: Data, to url: String, station: String) {

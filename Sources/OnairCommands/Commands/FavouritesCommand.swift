@@ -2,6 +2,7 @@ import ArgumentParser
 import Engine
 import Foundation
 import Playback
+import RadioModel
 
 struct FavouritesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -99,7 +100,7 @@ struct HistoryCommand: ParsableCommand {
             let formatter = DateFormatter()
             formatter.dateFormat = "yyyy-MM-dd HH:mm"
             print(TextTable.render([["WHEN", "KIND", "NAME", "PLAYED"]] + entries.map {
-                [formatter.string(from: $0.started), $0.kind, $0.name, PlayerClock.text($0.seconds)]
+                [formatter.string(from: $0.started), $0.kind, $0.name, ClockText.of($0.seconds)]
             }))
         }
     }

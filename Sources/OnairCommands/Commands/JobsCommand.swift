@@ -1,6 +1,7 @@
 import ArgumentParser
 import Engine
 import Foundation
+import RadioModel
 import Recording
 
 struct JobsCommand: ParsableCommand {
@@ -31,7 +32,7 @@ struct JobsCommand: ParsableCommand {
         let sinks = job.sinks.map { sink in
             sink.listeners.map { "\(sink.sink) (\($0) listener\($0 == 1 ? "" : "s"))" } ?? sink.sink
         }
-        let parts = ["\(job.id)", job.kind.rawValue, job.station, job.state, EventReporter.clock(job.uptime),
+        let parts = ["\(job.id)", job.kind.rawValue, job.station, job.state, ClockText.of(job.uptime),
                      RecordingReporter.size(job.bytes), job.title.map { "♪ \($0)" } ?? "", sinks.joined(separator: ", "),
                      job.gaps > 0 ? String(format: "%d gap%@ (%.1f s)", job.gaps, job.gaps == 1 ? "" : "s", job.gapSeconds) : "",
                      job.persist ? "persisted" : ""]

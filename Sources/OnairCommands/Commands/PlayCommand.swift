@@ -171,15 +171,15 @@ private struct PlayReport: Sendable {
                 Console.json(PlayEvent(event: "playing", file: item.path, title: item.title, position: position,
                                        duration: duration, heard: nil, reason: nil), toStandardError: audioOnStandardOutput)
             } else {
-                Console.message("Playing \(item.title) from \(PlayerClock.text(position))"
-                                + (duration.map { " of \(PlayerClock.text($0))" } ?? ""))
+                Console.message("Playing \(item.title) from \(ClockText.of(position))"
+                                + (duration.map { " of \(ClockText.of($0))" } ?? ""))
             }
         case .ended(let item, let position, let heard):
             if json {
                 Console.json(PlayEvent(event: "ended", file: item.path, title: item.title, position: position,
                                        duration: nil, heard: heard, reason: nil), toStandardError: audioOnStandardOutput)
             } else {
-                Console.message(heard ? "Finished \(item.title)" : "Stopped \(item.title) at \(PlayerClock.text(position))")
+                Console.message(heard ? "Finished \(item.title)" : "Stopped \(item.title) at \(ClockText.of(position))")
             }
         case .failed(let item, let reason):
             if json {

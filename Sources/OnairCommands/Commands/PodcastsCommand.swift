@@ -3,6 +3,7 @@ import Foundation
 import Library
 import Playback
 import Podcasts
+import RadioModel
 import Scheduling
 import Store
 
@@ -108,7 +109,7 @@ struct PodcastsCommand: ParsableCommand {
                     for episode in try PodcastsCommand.run({ () throws(PodcastError) in try store.episodes(of: followed.id!) }) {
                         if json { Console.json(episode); continue }
                         rows.append(["episode:\(episode.id!)", followed.title, episode.published.map { ScheduleTimes.utc($0) } ?? "",
-                                     episode.duration.map { PlayerClock.text($0) } ?? "", episode.title])
+                                     episode.duration.map { ClockText.of($0) } ?? "", episode.title])
                     }
                 }
                 if !json { print(rows.isEmpty ? "No episodes" : TextTable.render(rows, maxWidths: [nil, 24, nil, nil, 60])) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Library
+import RadioModel
 import Recording
 import Scheduling
 
@@ -84,7 +85,7 @@ struct RecordingsCommand: ParsableCommand {
                 let rows = [["ID", "START", "STATION", "WHAT", "LENGTH", "SIZE", "LOUDNESS", "KEPT", "FILE"]] + entries.map { entry in
                     [String(entry.id ?? 0), String(entry.startLocal.prefix(16)).replacingOccurrences(of: "T", with: " "),
                      entry.stationName, entry.programmeName ?? entry.titles.first?.title ?? "",
-                     EventReporter.clock(entry.duration), RecordingReporter.size(entry.size),
+                     ClockText.of(entry.duration), RecordingReporter.size(entry.size),
                      RecordingsCommand.loudness(entry.loudness), entry.kept ? "kept" : "", entry.file]
                 }
                 print(TextTable.render(rows, maxWidths: [nil, nil, 20, 40, nil, nil, nil, nil, nil]))
@@ -99,7 +100,7 @@ struct RecordingsCommand: ParsableCommand {
         if json { return episodes.forEach { Console.json($0) } }
         guard !episodes.isEmpty else { return Console.message("No episodes of \(programme) yet") }
         print(TextTable.render([["ITEM", "DATE", "LENGTH", "TITLE"]] + episodes.map { episode in
-            [episode.item.reference, episode.date.map { ScheduleTimes.utc($0) } ?? "", episode.duration.map { EventReporter.clock($0) } ?? "",
+            [episode.item.reference, episode.date.map { ScheduleTimes.utc($0) } ?? "", episode.duration.map { ClockText.of($0) } ?? "",
              episode.item.title]
         }, maxWidths: [nil, nil, nil, 60]))
     }
@@ -126,7 +127,7 @@ struct RecordingsCommand: ParsableCommand {
                     "  file:      \(entry.file)" + (FileManager.default.fileExists(atPath: entry.file) ? "" : " (missing)"),
                     "  start:     \(entry.startLocal) (\(entry.timeZone))",
                     "  end:       \(entry.endLocal)",
-                    "  length:    \(EventReporter.clock(entry.duration)), \(RecordingReporter.size(entry.size)), "
+                    "  length:    \(ClockText.of(entry.duration)), \(RecordingReporter.size(entry.size)), "
                         + "\(entry.codec) in \(entry.container)",
                     "  loudness:  \(RecordingsCommand.loudness(entry.loudness))",
                     "  kept:      " + (entry.kept ? "yes (retention never deletes it)" : "no"),
@@ -136,11 +137,11 @@ struct RecordingsCommand: ParsableCommand {
                 if let partial = entry.partial { lines.append("  partial:   \(partial)") }
                 if !entry.titles.isEmpty {
                     lines.append("  titles:")
-                    lines += entry.titles.map { "    \(EventReporter.clock($0.start))  \($0.title)" }
+                    lines += entry.titles.map { "    \(ClockText.of($0.start))  \($0.title)" }
                 }
                 if !entry.gaps.isEmpty {
                     lines.append("  gaps:")
-                    lines += entry.gaps.map { String(format: "    %@  %.1f s missing", EventReporter.clock($0.at), $0.seconds) }
+                    lines += entry.gaps.map { String(format: "    %@  %.1f s missing", ClockText.of($0.at), $0.seconds) }
                 }
                 print(lines.map(TextTable.printable).joined(separator: "\n"))
             }

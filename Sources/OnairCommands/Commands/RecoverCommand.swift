@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RadioModel
 import Recording
 
 struct RecoverCommand: ParsableCommand {
@@ -46,7 +47,7 @@ struct RecoverCommand: ParsableCommand {
                 if json {
                     Console.json(RecoverEvent(event: "recovered", journal: journal.path, file: finished.file, duration: finished.duration))
                 } else {
-                    Console.message("recovered \(finished.file) (\(EventReporter.clock(finished.duration)))")
+                    Console.message("recovered \(finished.file) (\(ClockText.of(finished.duration)))")
                 }
             } catch {
                 let inUse = error.isInUse

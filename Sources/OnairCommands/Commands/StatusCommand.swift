@@ -44,7 +44,7 @@ struct StatusCommand: ParsableCommand {
             print("\nRecording now:")
             if status.active.isEmpty { print("  nothing") }
             let rows = status.active.map { active in
-                ["  \(active.episode)", active.station, active.programme ?? "", active.state, EventReporter.clock(active.elapsed),
+                ["  \(active.episode)", active.station, active.programme ?? "", active.state, ClockText.of(active.elapsed),
                  RecordingReporter.size(active.bytes), "until " + ScheduleTimes.utc(active.windowEnd), active.title ?? "",
                  active.gaps > 0 ? "\(active.gaps) gaps" : "", active.late ? "late" : ""]
             }

@@ -41,7 +41,7 @@ final class EventReporter: EventConsumer, Sendable {
             let segments = gap.missingSequences.map { range in
                 range.count == 1 ? " (segment \(range.lowerBound) lost)" : " (segments \(range.lowerBound)–\(range.upperBound) lost)"
             } ?? ""
-            Console.message(String(format: "Gap of %.1f s in the audio at %@", gap.seconds, Self.clock(gap.mediaTime ?? 0)) + segments)
+            Console.message(String(format: "Gap of %.1f s in the audio at %@", gap.seconds, ClockText.of(gap.mediaTime ?? 0)) + segments)
         case .programDateTime:
             break // the stream's clock, for recorders and --json
         case .warning(let message):
@@ -66,13 +66,5 @@ final class EventReporter: EventConsumer, Sendable {
             return
         }
         Console.message(SinkStatusReport(sink: label, status: status).line)
-    }
-
-    /// 1:02:03 or 2:03.
-    static func clock(_ seconds: Double) -> String {
-        let whole = Int(seconds)
-        return whole >= 3600
-            ? String(format: "%d:%02d:%02d", whole / 3600, whole % 3600 / 60, whole % 60)
-            : String(format: "%d:%02d", whole / 60, whole % 60)
     }
 }

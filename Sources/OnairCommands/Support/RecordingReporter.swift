@@ -68,7 +68,7 @@ final class RecordingReporter: @unchecked Sendable {  // `state` (with a Dispatc
         case .finished(let recording):
             let titles = recording.titles.count == 1 ? "1 title" : "\(recording.titles.count) titles"
             let gaps = recording.gaps.isEmpty ? "" : ", \(recording.gaps.count) gap\(recording.gaps.count == 1 ? "" : "s")"
-            line("\(station): saved \(recording.file) (\(EventReporter.clock(recording.duration)), "
+            line("\(station): saved \(recording.file) (\(ClockText.of(recording.duration)), "
                  + "\(Self.size(recording.size)), \(titles)\(gaps))")
         case .failed(let message, let partial):
             line("\(station): recording stopped: \(message)" + (partial.map { "; what was recorded is kept in \($0.path)" } ?? ""))
@@ -137,13 +137,13 @@ final class RecordingReporter: @unchecked Sendable {  // `state` (with a Dispatc
         guard statusLine, !statuses.isEmpty else { return }
         let parts = statuses.map { station, status -> String in
             var part = "\(station) \(Self.size(status.bytes))"
-            if statuses.count == 1 { part += " " + EventReporter.clock(status.mediaTime) }
+            if statuses.count == 1 { part += " " + ClockText.of(status.mediaTime) }
             if let title = status.title, !title.isEmpty { part += " ♪ \(title)" }
             if status.gaps > 0 { part += " · \(status.gaps) gap\(status.gaps == 1 ? "" : "s")" }
             if status.state == .failed { part += " · stopped" }
             return part
         }
-        let text = "● \(EventReporter.clock(Date().timeIntervalSince(started)))  " + parts.joined(separator: " │ ")
+        let text = "● \(ClockText.of(Date().timeIntervalSince(started)))  " + parts.joined(separator: " │ ")
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + TextTable.fitted(TextTable.printable(text), width: Self.columns - 1)).utf8))
         state.shownStatus = true
     }

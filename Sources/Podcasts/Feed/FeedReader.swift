@@ -90,7 +90,7 @@ public enum FeedReader {
               let last = parts.last, last.first?.isNumber == true, last.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
               last.filter({ $0 == "." }).count <= 1 else { return nil }
         let total = parts.reduce(0.0) { $0 * 60 + Double($1)! }
-        return total > 0 && total.isFinite ? total : nil
+        return total > 0 && total <= ClockText.longest ? total : nil
     }
 
     /// RSS's pubDate: RFC 822 (`RFC822Date`), else the ISO 8601 some feeds write there.

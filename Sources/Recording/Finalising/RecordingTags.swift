@@ -21,7 +21,7 @@ enum RecordingTags {
             // What the station sent with the song (iHeart): kept as user tags (ID3 TXXX, Vorbis comments).
             if let details = contents.titles.first?.details {
                 tags["artwork_url"] = details.artworkURL
-                tags["announced_length"] = details.length.map { RecordingTags.clock($0) }
+                tags["announced_length"] = details.length.map { ClockText.of($0, alwaysHours: true) }
                 tags["title_kind"] = details.kind?.rawValue
             }
             if track.completeness != .whole { tags["partial"] = track.completeness.rawValue }
@@ -47,13 +47,7 @@ enum RecordingTags {
     /// "2 gaps, 12.5 s missing: at 0:12:03 (10.0 s), at 0:45:00 (2.5 s)"
     static func gapSummary(_ gaps: [TimedGap]) -> String {
         let total = gaps.reduce(0) { $0 + $1.seconds }
-        let list = gaps.map { String(format: "at %@ (%.1f s)", clock($0.at), $0.seconds) }.joined(separator: ", ")
+        let list = gaps.map { String(format: "at %@ (%.1f s)", ClockText.of($0.at, alwaysHours: true), $0.seconds) }.joined(separator: ", ")
         return String(format: "%d gap%@, %.1f s missing: ", gaps.count, gaps.count == 1 ? "" : "s", total) + list
-    }
-
-    /// 1:02:03
-    static func clock(_ seconds: Double) -> String {
-        let whole = Int(seconds)
-        return String(format: "%d:%02d:%02d", whole / 3600, whole % 3600 / 60, whole % 60)
     }
 }

@@ -90,7 +90,9 @@ public struct StationTitle: Sendable, Equatable {
     private static func clockSeconds(_ text: String) -> Double? {
         let parts = text.split(separator: ":").map { Double($0) }
         guard (1...3).contains(parts.count), parts.allSatisfy({ $0 != nil && $0! >= 0 }) else { return nil }
-        return parts.reduce(0) { $0 * 60 + $1! }
+        let total = parts.reduce(0) { $0 * 60 + $1! }
+        // "inf" and "1e300" are numbers too: a length no song has is none.
+        return total.isFinite && total <= ClockText.longest ? total : nil
     }
 }
 

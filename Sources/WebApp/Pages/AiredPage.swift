@@ -106,7 +106,8 @@ extension Pages {
                              lanes: [], rows: [], clips: [])
         do {
             let stores = try services.clips()
-            let airings = try stores.airings.airings(kind: kind?.rawValue, since: day.start).filter { $0.start < day.end }
+            // A day's worth at most (a station airing a clip back to back all day is 5,760 of 15 s).
+            let airings = try stores.airings.airings(kind: kind?.rawValue, since: day.start, until: day.end, limit: 10_000)
             let rows = AiredRow.rows(airings, catalogue: try? services.catalogue())
             let names = Dictionary((try? services.catalogue())?.stations.map { ($0.id, $0.name) } ?? [], uniquingKeysWith: { first, _ in first })
             view.rows = rows.map { row in

@@ -66,13 +66,6 @@ enum PageTemplates {
 
 /// Numbers and dates as the pages show them.
 enum Display {
-    /// "1:02:03", "2:03".
-    static func clock(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded(.down))
-        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
-        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
-    }
-
     /// "12.3 MB".
     static func size(_ bytes: Int64) -> String {
         let units = ["bytes", "kB", "MB", "GB", "TB"]

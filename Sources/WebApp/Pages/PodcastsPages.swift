@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Library
 import Podcasts
+import RadioModel
 
 /// `/podcasts`: the podcasts followed, a form to follow one by its feed's URL, and a refresh of every
 /// feed (conditional requests: a feed that has not changed is neither downloaded nor read again).
@@ -211,7 +212,9 @@ extension Pages {
         guard let episode = try services.podcasts.episode(id: id) else {
             return notFound("No episode \(id): its podcast may have been removed.", section: "/podcasts")
         }
-        guard form.seconds.isFinite, form.seconds >= 0 else { throw HTTPError(.badRequest, message: "seconds must be a time in the episode") }
+        guard form.seconds.isFinite, form.seconds >= 0, form.seconds <= (episode.duration ?? ClockText.longest) + 60 else {
+            throw HTTPError(.badRequest, message: "seconds must be a time in the episode")
+        }
         try services.positions.savePosition(of: episode, seconds: form.seconds, heard: form.heard)
         return .redirect("/episodes/\(id)")
     }
@@ -220,12 +223,12 @@ extension Pages {
     private static func progress(_ position: PlayerStore.Position?) -> String? {
         guard let position else { return nil }
         if position.heard { return "Heard" }
-        return position.seconds > 0 ? "Left at \(Display.clock(position.seconds))" : nil
+        return position.seconds > 0 ? "Left at \(ClockText.of(position.seconds))" : nil
     }
 
     private static func published(_ episode: PodcastEpisode) -> String {
         let date = episode.published.map { Display.time($0, .current) } ?? "no date"
-        return episode.duration.map { "\(date) · \(Display.clock($0))" } ?? date
+        return episode.duration.map { "\(date) · \(ClockText.of($0))" } ?? date
     }
 
     private static func checked(_ podcast: Podcast) -> String {

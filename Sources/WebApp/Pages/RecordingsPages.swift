@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import RadioModel
 import Recording
 
 /// `/recordings`: the finished recordings by programme (or station), newest first, each with a toggle
@@ -103,7 +104,7 @@ extension Pages {
                 if byName[name] == nil { order.append(name) }
                 byName[name, default: []].append(RecordingsView.Item(
                     href: "/recordings/\(entry.id ?? 0)", title: Self.title(of: entry),
-                    when: Display.time(entry.startUTC, TimeZone(identifier: entry.timeZone) ?? .current), length: Display.clock(entry.duration),
+                    when: Display.time(entry.startUTC, TimeZone(identifier: entry.timeZone) ?? .current), length: ClockText.of(entry.duration),
                     id: entry.id ?? 0, kept: entry.kept, marks: library.marks(ItemResolver.item(entry), back: "/recordings")))
             }
             groups = order.map { RecordingsView.Group(name: $0, recordings: byName[$0] ?? []) }
@@ -124,14 +125,14 @@ extension Pages {
             chrome: Chrome(title: Self.title(of: entry), section: "/recordings", notice: notice, error: error), id: id,
             station: [entry.stationName, entry.programmeName].compactMap { $0 }.joined(separator: " – "),
             when: Display.time(entry.startUTC, zone),
-            details: "\(Display.clock(entry.duration)) · \(Display.size(entry.size)) · \(entry.codec) in \(entry.container)",
+            details: "\(ClockText.of(entry.duration)) · \(Display.size(entry.size)) · \(entry.codec) in \(entry.container)",
             audioURL: "/api/v1/recordings/\(id)/audio", playFrom: start.map { "#t=\(Self.seconds($0))" } ?? "",
             fileName: URL(fileURLWithPath: entry.file).lastPathComponent,
             chapters: entry.titles.map { title in
-                RecordingView.Chapter(title: title.title, at: Display.clock(title.start), seconds: Self.seconds(title.start),
+                RecordingView.Chapter(title: title.title, at: ClockText.of(title.start), seconds: Self.seconds(title.start),
                                       href: "/recordings/\(id)?t=\(Self.seconds(title.start))")
             },
-            gaps: entry.gaps.map { String(format: "%@: %.1f s missing", Display.clock($0.at), $0.seconds) },
+            gaps: entry.gaps.map { String(format: "%@: %.1f s missing", ClockText.of($0.at), $0.seconds) },
             marks: library.marks(item, back: "/recordings/\(id)"), adding: library.adding(item, back: "/recordings/\(id)"))
         return renderer.render("recording", view, status: error == nil ? .ok : .conflict)
     }

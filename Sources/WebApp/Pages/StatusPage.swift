@@ -70,7 +70,7 @@ extension Pages {
                 case .watch: "watch of \(job.station)"
                 }
                 return StatusView.Job(id: job.id, title: what,
-                                      meta: "\(job.state), \(Display.clock(job.uptime)), \(Display.size(job.bytes))"
+                                      meta: "\(job.state), \(ClockText.of(job.uptime)), \(Display.size(job.bytes))"
                                           + (job.gaps > 0 ? ", \(job.gaps) gaps" : "") + (job.lastError.map { "; \($0)" } ?? ""),
                                       nowPlaying: job.title ?? "", station: job.station)
             },
