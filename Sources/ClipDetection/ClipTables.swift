@@ -31,13 +31,7 @@ extension OnairDatabase {
                     }
                 }
                 migrator.registerMigration("clips-v3-revision") { db in
-                    try db.execute(sql: """
-                        CREATE TABLE clip_revision (id INTEGER PRIMARY KEY CHECK (id = 1), revision INTEGER NOT NULL);
-                        INSERT INTO clip_revision VALUES (1, 0);
-                        CREATE TRIGGER clip_inserted AFTER INSERT ON clip BEGIN UPDATE clip_revision SET revision = revision + 1; END;
-                        CREATE TRIGGER clip_updated AFTER UPDATE ON clip BEGIN UPDATE clip_revision SET revision = revision + 1; END;
-                        CREATE TRIGGER clip_deleted AFTER DELETE ON clip BEGIN UPDATE clip_revision SET revision = revision + 1; END;
-                        """)
+                    try db.execute(sql: OnairDatabase.revisionCounter(for: "clip"))
                 }
                 migrator.registerMigration("clips-v4-learned") { db in
                     try db.alter(table: "clip") { t in t.add(column: "learned", .boolean).notNull().defaults(to: false) }

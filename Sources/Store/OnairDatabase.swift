@@ -33,6 +33,18 @@ public final class OnairDatabase: Sendable {
         }
     }
 
+    /// The SQL of a migration that counts every change to `table` (insert, update, delete, by any process) in
+    /// `TABLE_revision`: a reader that saw a number reuses what it made of the table while the number stays.
+    public static func revisionCounter(for table: String) -> String {
+        """
+        CREATE TABLE \(table)_revision (id INTEGER PRIMARY KEY CHECK (id = 1), revision INTEGER NOT NULL);
+        INSERT INTO \(table)_revision VALUES (1, 0);
+        CREATE TRIGGER \(table)_inserted AFTER INSERT ON \(table) BEGIN UPDATE \(table)_revision SET revision = revision + 1; END;
+        CREATE TRIGGER \(table)_updated AFTER UPDATE ON \(table) BEGIN UPDATE \(table)_revision SET revision = revision + 1; END;
+        CREATE TRIGGER \(table)_deleted AFTER DELETE ON \(table) BEGIN UPDATE \(table)_revision SET revision = revision + 1; END;
+        """
+    }
+
     /// Applies the migrations `register` adds that have not been applied yet.
     public func migrate(_ register: (inout DatabaseMigrator) -> Void) throws(StoreError) {
         var migrator = DatabaseMigrator()

@@ -266,13 +266,7 @@ public final class RecordingsIndex: RecordingsIndexing {
             }
         }
         migrator.registerMigration("recording-v5-revision") { db in
-            try db.execute(sql: """
-                CREATE TABLE recording_revision (id INTEGER PRIMARY KEY CHECK (id = 1), revision INTEGER NOT NULL);
-                INSERT INTO recording_revision VALUES (1, 0);
-                CREATE TRIGGER recording_inserted AFTER INSERT ON recording BEGIN UPDATE recording_revision SET revision = revision + 1; END;
-                CREATE TRIGGER recording_updated AFTER UPDATE ON recording BEGIN UPDATE recording_revision SET revision = revision + 1; END;
-                CREATE TRIGGER recording_deleted AFTER DELETE ON recording BEGIN UPDATE recording_revision SET revision = revision + 1; END;
-                """)
+            try db.execute(sql: OnairDatabase.revisionCounter(for: IndexedRecording.databaseTableName))
         }
         migrator.registerMigration("recording-v6-clips") { db in
             try db.alter(table: IndexedRecording.databaseTableName) { t in
