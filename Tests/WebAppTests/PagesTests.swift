@@ -279,6 +279,9 @@ final class PagesTests: XCTestCase {
 
     func testAiredShowsADaysAiringsOnATimelineAndInATableWithEveryNameEscaped() async throws {
         let log = try harness.daemon.clipStores.get().airings
+        _ = try harness.daemon.clipStores.get().library.learn(LearnedTrack(title: "Learned - Song", seconds: 200,
+                                                                           fingerprint: Fingerprint(items: Array(repeating: 7, count: 300))),
+                                                              keepingAtMost: 10)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current
         let noon = try XCTUnwrap(calendar.date(from: DateComponents(year: 2026, month: 7, day: 1, hour: 12)))
@@ -301,6 +304,8 @@ final class PagesTests: XCTestCase {
             XCTAssertTrue(html.contains("&lt;script&gt;alert(&#39;owned&#39;)&lt;/script&gt; &amp; Friends"), html)
             XCTAssertFalse(html.contains("<script>alert"), "a clip's name is never markup")
             XCTAssertTrue(html.contains("8.0 s (part, from 2.0 s)"), html)
+            XCTAssertTrue(html.contains("And 1 song learned from the stations&#39; titles"), html)
+            XCTAssertFalse(html.contains("Learned - Song"), "learned songs are counted, not listed")
             XCTAssertFalse(html.contains("Next day"), "only the day asked for")
             XCTAssertTrue(html.contains(#"href="/aired?date=2026-06-30" rel="prev""#), html)
 

@@ -51,6 +51,8 @@ struct AiredView {
     /// Stored, not computed: templates see stored properties only.
     var hasRows = false
     var clips: [Clip]
+    /// Songs learned from the stations' titles (`onair daemon --learn-tracks`): counted, not listed (up to a thousand).
+    var learned: String?
 
     static let template = """
     {{<layout}}{{$content}}
@@ -76,6 +78,7 @@ struct AiredView {
     <h2>Clips watched for</h2>
     <ul class="cards" id="clips">{{#clips}}<li><span class="title">{{name}}</span> <span class="meta">{{kind}}, {{length}}</span></li>{{/clips}}
     {{^clips}}<li>No clips yet: add one with <code>onair clips add FILE --name NAME --kind ad</code>, or from a recording through the API.</li>{{/clips}}</ul>
+    {{#learned}}<p id="learned">{{learned}}</p>{{/learned}}
     {{/content}}{{/layout}}
     """
 }
@@ -103,7 +106,7 @@ extension Pages {
                              previous: address(day.start.addingTimeInterval(-12 * 3600)), next: address(day.end.addingTimeInterval(12 * 3600)),
                              kinds: [AiredView.Option(value: "", label: "Every kind", selected: kind == nil)]
                                  + ReferenceClip.Kind.allCases.map { AiredView.Option(value: $0.rawValue, label: $0.rawValue, selected: $0 == kind) },
-                             lanes: [], rows: [], clips: [])
+                             lanes: [], rows: [], clips: [], learned: nil)
         do {
             let stores = try services.clips()
             // A day's worth at most (a station airing a clip back to back all day is 5,760 of 15 s).
@@ -125,9 +128,12 @@ extension Pages {
                                           kind: airing.kind, label: "\(airing.clip) (\(airing.kind)) at \(Display.time(airing.start, zone))")
                 })
             }
-            view.clips = try stores.library.all().map { clip in
+            let library = try stores.library.all()
+            view.clips = library.filter { !$0.learned }.map { clip in
                 AiredView.Clip(name: clip.name, kind: clip.kind.rawValue, length: String(format: "%.1f s", clip.seconds))
             }
+            let learned = library.filter(\.learned).count
+            view.learned = learned == 0 ? nil : "And \(learned) song\(learned == 1 ? "" : "s") learned from the stations' titles (onair clips list)."
         } catch {
             var failed = view
             failed.chrome.error = "\(error)"
