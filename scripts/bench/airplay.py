@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Known-clip (airplay) detection: onair beside fpcalc matching and audfprint2, on the same stations.
 
-Test set (built once under --work, reused while this script's TESTSET_VERSION is unchanged):
+Test set (built once under --work, 5.2 GB, mostly the 1,000 WAV slices; reused while TESTSET_VERSION is unchanged):
 - music: Debian's wesnoth-1.16-music, the tracks of at least 150 s, dealt in turn (shortest first) to three
   piles: song sources (the song clips are cut from them), filler (the stations' music between airings) and
   other music (never in a clip; the false-match audio);
@@ -253,8 +253,12 @@ def measured(command, env=None, stdout=None):
 
 # MARK: onair
 
+HOMES = []  # the ONAIR_HOMEs made, removed at the end
+
+
 def onair_library(onair, clips):
     home = tempfile.mkdtemp(prefix="onair-airplay-")
+    HOMES.append(home)
     env = {**os.environ, "ONAIR_HOME": home}
     for clip in clips:
         run([onair, "clips", "add", clip["file"], "--name", clip["name"], "--kind", clip["kind"]], env=env,
@@ -541,6 +545,8 @@ def main():
         af["big_false"] = len(out.read().splitlines())
     results["audfprint2"] = af
     shutil.rmtree(scratch, ignore_errors=True)
+    for home in HOMES:
+        shutil.rmtree(home, ignore_errors=True)
     results["elapsed"] = time.time() - began
     json.dump(results, open(os.path.join(args.work, "results.json"), "w"))
     report(manifest, results, args, results["elapsed"])
