@@ -37,6 +37,10 @@ public struct ClipMatcher {
     static let judgedItems = 32
     /// Items a match must have aired to be reported (about 3 s), or the whole clip if it is shorter.
     static let fewestItems = 24
+    /// The lowest score reported: an airing of the clip scores 0.9 or more after a re-encoding at 64 kbit/s and a loudness
+    /// change, while a few seconds of another recording that sounds alike (two orchestral passages) reached 0.76
+    /// (BENCHMARKS.md, airplay).
+    static let lowestScore = 0.85
     /// Offsets this close (a second) count as one alignment: votes come from near offsets too, where the music
     /// repeats itself; the best of them is found by comparing every item.
     static let jitter = 8
@@ -198,6 +202,7 @@ public struct ClipMatcher {
         let clipOffset = firstItem <= half ? 0 : Double(firstItem) * Fingerprint.itemSeconds + Self.leadIn
         let clipEnd = lastItem >= clip.count - 1 - half ? reference.seconds : min(reference.seconds, Double(lastItem) * Fingerprint.itemSeconds + Self.lookahead)
         let rate = Double(errors[run].reduce(0, +)) / Double(run.count * 32)
+        guard 1 - rate >= Self.lowestScore else { return nil }
         return ClipMatch(clip: reference, streamSeconds: Double(alignment.offset) * Fingerprint.itemSeconds + clipOffset,
                          clipOffset: clipOffset, airedSeconds: clipEnd - clipOffset, score: 1 - rate)
     }
