@@ -164,7 +164,10 @@ public final class MPRISPlayer: @unchecked Sendable {  // `bus`, `published`, `t
         if let artist = now.artist { entries.append(("xesam:artist", .strings([artist]))) }
         if let album = now.album { entries.append(("xesam:album", .string(album))) }
         if let artwork = now.artworkURL { entries.append(("mpris:artUrl", .string(artwork))) }
-        if let length = now.length { entries.append(("mpris:length", .int64(Int64(length * 1_000_000)))) }
+        // A file's length as its container declares it: a year at most, or the microseconds would not fit.
+        if let length = now.length, length.isFinite, length > 0 {
+            entries.append(("mpris:length", .int64(Int64(min(length, ClockText.longest) * 1_000_000))))
+        }
         return entries
     }
 

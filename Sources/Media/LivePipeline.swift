@@ -52,6 +52,8 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
     /// seconds of audio, and a wall clock extrapolated by media time from its anchor is not moved by
     /// when the thread got to a frame (`ByteQueue.readerPatience`).
     static let copyReaderPatience = 0.5
+    /// Seconds a packet may last, as a stream declares it.
+    static let longestPacket = 10.0
 
     /// `stopAfter` ends the pipeline after exactly that many seconds of audio reached the consumers.
     /// With `endsWhenConsumersFail`, a consumer failure that leaves none taking the audio ends it too
@@ -203,9 +205,12 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
             var copy = EncodedPacket(packet: packet, timeBase: encoded.timeBase)
             let bytes = UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))
             let framing = FrameIntegrity.isComplete(bytes, demuxer: demuxer.formatName)
-            // A copy's time is its nominal frame length (the packet's rounded duration would drift).
-            let copyDuration = parameters.frame_size > 0 && parameters.sample_rate > 0
+            // A copy's time is its nominal frame length (the packet's rounded duration would drift). Both come from the
+            // stream: a length no packet has (the longest codec frames last about a second) is no length, and the packet is
+            // decoded to learn it, rather than moving the clock by years and overflowing it.
+            let declared = parameters.frame_size > 0 && parameters.sample_rate > 0
                 ? Double(parameters.frame_size) / Double(parameters.sample_rate) : copy.duration
+            let copyDuration = declared.isFinite && declared <= Self.longestPacket ? declared : 0
             let wantsPCM = fanOut.wantsPCM
             if readerIsPatient == fanOut.wantsPromptAudio {
                 readerIsPatient.toggle()
@@ -260,7 +265,7 @@ public final class LivePipeline: @unchecked Sendable {  // `stopping` and the me
                     reportGap(seconds: gap.seconds, since: gap.since)
                 }
                 if framing != false { fanOut.deliver(copy) }
-                if !wantsPCM { advanceClock(by: copyDuration > 0 ? copyDuration : copy.duration) }
+                if !wantsPCM { advanceClock(by: copyDuration > 0 ? copyDuration : min(decodedSeconds, Self.longestPacket)) }
             } catch {
                 badPackets += 1
                 rejected = ((rejected?.seconds ?? 0) + copyDuration, rejected?.since ?? Date())

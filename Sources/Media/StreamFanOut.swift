@@ -114,6 +114,11 @@ public final class StreamFanOut: @unchecked Sendable {  // consumers, tokens and
 
     public var count: Int { state.withLock { $0.consumers.count } }
 
+    /// How many consumers are attached but those of `tokens`.
+    public func count(excluding tokens: Set<Token>) -> Int {
+        state.withLock { $0.consumers.filter { !tokens.contains($0.token) }.count }
+    }
+
     /// Whether any consumer still takes the audio, as PCM or packets. Consumers of titles and events
     /// alone (a command's report, a now-playing tap) do not keep a one-off run going.
     var takesAudio: Bool { state.withLock { $0.consumers.contains { $0.consumer is PCMConsumer || $0.consumer is PacketConsumer } } }

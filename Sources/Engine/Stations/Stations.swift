@@ -82,10 +82,11 @@ public final class Stations: Sendable {
     public func leave(_ membership: Membership) {
         let connection = membership.connection
         let last = connections.withLock { connections -> Bool in
-            var remaining = connection.pipeline.fanOut.count
-            for token in membership.tokens { remaining = connection.detach(token) }
-            guard let (key, entry) = connections.first(where: { $0.value.connection === connection }) else { return remaining == 0 }
-            guard remaining <= entry.companions.count else { return false }
+            for token in membership.tokens { _ = connection.detach(token) }
+            let fanOut = connection.pipeline.fanOut
+            guard let (key, entry) = connections.first(where: { $0.value.connection === connection }) else { return fanOut.count == 0 }
+            // The jobs' consumers left, whatever companions are (or, one having failed, are no longer) attached.
+            guard fanOut.count(excluding: Set(entry.companions)) == 0 else { return false }
             connections[key] = nil
             return true
         }
