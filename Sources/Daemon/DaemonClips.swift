@@ -32,7 +32,7 @@ final class DaemonClips: Sendable {
     private let library = Locked<(revision: Int64?, index: ClipIndex?)>((nil, nil))
     /// The stations' watches, to hand a new index to.
     private let watches = Locked<[WeakWatch]>([])
-    private let refreshing = Locked(())
+    private let refreshing = Serialized()
     /// Airings are written one after another, off the decode threads that tell them.
     private let writes = DispatchQueue(label: "onair.airings")
 
@@ -60,7 +60,7 @@ final class DaemonClips: Sendable {
     /// when it gains its first clip, and lose them when it has none left.
     func refresh() {
         // One look at a time: the clips' thread and a request that changed the library may both ask.
-        refreshing.withLock { _ in lookAgain() }
+        refreshing.run { lookAgain() }
     }
 
     private func lookAgain() {

@@ -23,3 +23,17 @@ public final class Locked<Value> {
 }
 
 extension Locked: @unchecked Sendable where Value: Sendable {}  // `value` is only touched inside `lock`
+
+/// Work one thread at a time does, guarding no value of its own (a job being started, metrics being read, lines being
+/// written). `Locked(())` reads the same, but its value has no storage, and ThreadSanitizer took the access to it inside
+/// the lock for a race with another thread's read of the lock itself (CI's tsan stage on 4933fec, RuntimeJobs).
+public final class Serialized: @unchecked Sendable {  // `lock` is an NSLock, safe from any thread
+    private let lock = NSLock()
+
+    public init() {}
+
+    /// Runs `body` while no other thread runs this one's work.
+    public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try lock.withLock(body)
+    }
+}

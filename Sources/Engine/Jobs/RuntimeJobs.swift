@@ -30,7 +30,7 @@ public final class RuntimeJobs: Sendable {
     private let leaving = Locked<[Int64: Date]>([:])
     /// Held while a job is added and started, and while unheld jobs are claimed: a job just added is
     /// running (and known to be) before this daemon looks for jobs to claim.
-    private let starting = Locked(())
+    private let starting = Serialized()
     private let finishLater: @Sendable (URL) -> Void
 
     /// `finishLater` gets the journal of a part that could not be finalised (a full disk), to try again.
@@ -45,7 +45,7 @@ public final class RuntimeJobs: Sendable {
     public func start(_ asked: JobSpec) throws -> JobStatus {
         let spec = try admitted(asked)
         let target = try lookup(spec.station)
-        return try starting.withLock { _ -> JobStatus in
+        return try starting.run { () throws -> JobStatus in
             try checkRoom(for: target)
             let id = try store.add(spec)
             do {
@@ -62,7 +62,7 @@ public final class RuntimeJobs: Sendable {
     /// Starts the persisted jobs no daemon runs (on start: those this daemon ran before); returns
     /// those that could not start, and why.
     public func restorePersisted() throws -> [(id: Int64, failure: String)] {
-        return try starting.withLock { _ -> [(id: Int64, failure: String)] in
+        return try starting.run { () throws -> [(id: Int64, failure: String)] in
             var failures: [(Int64, String)] = []
             // Full, a daemon claims no more: the jobs stay for a daemon with room.
             let room = maxStations.map { max(0, $0 - stations.count) }

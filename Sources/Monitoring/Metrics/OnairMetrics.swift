@@ -43,7 +43,7 @@ public final class OnairMetrics: Sendable {
     private let rules: AlertRules
     private let stations = Locked<[String: StationSeries]>([:])
     /// Serialises reads, each of which moves the meters' counts into the counters.
-    private let reading = Locked(())
+    private let reading = Serialized()
 
     /// `rules` set the quiet level each station's meter measures.
     public init(rules: AlertRules) {
@@ -85,7 +85,7 @@ public final class OnairMetrics: Sendable {
 
     /// Every series, in Prometheus' text exposition format (version 0.0.4), with the daemon's figures as they are `now`.
     public func exposition(_ now: DaemonFigures) -> String {
-        reading.withLock { _ in
+        reading.run {
             for (station, series) in stations.current {
                 series.collect(open: now.openStations.contains(station), listeners: now.listeners[station] ?? 0)
             }

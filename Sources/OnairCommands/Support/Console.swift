@@ -10,20 +10,20 @@ import Glibc
 /// Where the CLI's words go: messages on stderr, machine output as JSON lines.
 enum Console {
     /// One writer at a time: lines from several threads never interleave.
-    private static let output = Locked(())
+    private static let output = Serialized()
 
     /// One line on stderr — the CLI's messages and the daemon's log — made printable (`UntrustedText`): they
     /// quote stations' names, titles, URLs and servers' words, whose escape sequences a terminal would obey.
     static func message(_ text: String) {
         let line = UntrustedText.printable(text)
-        output.withLock { _ in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        output.run { FileHandle.standardError.write(Data((line + "\n").utf8)) }
     }
 
     /// One JSON object per line, on stdout or stderr, its C1 and bidirectional controls escaped (`UntrustedText`).
     static func json<T: Encodable>(_ value: T, toStandardError: Bool = false) {
         guard let data = try? OnairJSON.encoder.encode(value) else { return }
         let line = UntrustedText.escapingControls(inJSON: String(decoding: data, as: UTF8.self)) + "\n"
-        output.withLock { _ in
+        output.run {
             let handle = toStandardError ? FileHandle.standardError : FileHandle.standardOutput
             handle.write(Data(line.utf8))
         }
