@@ -15,15 +15,10 @@ public final class ClipLibrary: ClipLibraryStorage {
     @discardableResult
     public func add(name: String, kind: ReferenceClip.Kind, seconds: Double, fingerprint: Fingerprint) throws(ClipError) -> ReferenceClip {
         let name = try ReferenceClip.checkedName(name)
-        let taken = try database.clipTables { db in try Row.fetchOne(db, sql: "SELECT 1 FROM clip WHERE name = ?", arguments: [name]) != nil }
-        guard !taken else {
+        guard let id = try database.clipTables({ db in try Self.insert(name, kind, seconds, fingerprint, learned: false, db) }) else {
             throw ClipError("a clip named \"\(name)\" is already in the library (onair clips remove \"\(name)\" first)", reason: .nameTaken)
         }
-        return try database.clipTables { db in
-            try db.execute(sql: "INSERT INTO clip (name, kind, seconds, fingerprint, addedAt) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [name, kind.rawValue, seconds, fingerprint.data, Date()])
-            return ReferenceClip(id: db.lastInsertedRowID, name: name, kind: kind, seconds: seconds, fingerprint: fingerprint)
-        }
+        return ReferenceClip(id: id, name: name, kind: kind, seconds: seconds, fingerprint: fingerprint)
     }
 
     public func all() throws(ClipError) -> [ReferenceClip] {
@@ -51,15 +46,21 @@ public final class ClipLibrary: ClipLibraryStorage {
 
     public func learn(_ track: LearnedTrack, keepingAtMost most: Int) throws(ClipError) -> ReferenceClip? {
         guard (try? ReferenceClip.checkedName(track.title)) == track.title else { return nil }
-        return try database.clipTables { db in
-            guard try Row.fetchOne(db, sql: "SELECT 1 FROM clip WHERE name = ?", arguments: [track.title]) == nil else { return nil }
-            try db.execute(sql: "INSERT INTO clip (name, kind, seconds, fingerprint, addedAt, learned) VALUES (?, 'song', ?, ?, ?, 1)",
-                           arguments: [track.title, track.seconds, track.fingerprint.data, Date()])
-            let id = db.lastInsertedRowID
+        let id = try database.clipTables { db -> Int64? in
+            guard let id = try Self.insert(track.title, .song, track.seconds, track.fingerprint, learned: true, db) else { return nil }
             try db.execute(sql: "DELETE FROM clip WHERE learned AND id NOT IN (SELECT id FROM clip WHERE learned ORDER BY id DESC LIMIT ?)",
                            arguments: [max(1, most)])
-            return ReferenceClip(id: id, name: track.title, kind: .song, seconds: track.seconds, fingerprint: track.fingerprint, learned: true)
+            return id
         }
+        return id.map { ReferenceClip(id: $0, name: track.title, kind: .song, seconds: track.seconds, fingerprint: track.fingerprint, learned: true) }
+    }
+
+    /// Adds the clip in one statement; nil when a clip has that name already.
+    private static func insert(_ name: String, _ kind: ReferenceClip.Kind, _ seconds: Double, _ fingerprint: Fingerprint, learned: Bool,
+                               _ db: Database) throws -> Int64? {
+        try db.execute(sql: "INSERT INTO clip (name, kind, seconds, fingerprint, addedAt, learned) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING",
+                       arguments: [name, kind.rawValue, seconds, fingerprint.data, Date(), learned])
+        return db.changesCount > 0 ? db.lastInsertedRowID : nil
     }
 
     public func revision() throws(ClipError) -> Int64 {
