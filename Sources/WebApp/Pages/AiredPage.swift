@@ -7,12 +7,6 @@ import RadioModel
 /// `/aired`: what aired of the known clips on a day, as `onair aired` tells it — a timeline of the day per station
 /// and the table of airings on each station's clock — and the clips the stations are watched for.
 struct AiredView {
-    struct Option {
-        var value: String
-        var label: String
-        var selected: Bool
-    }
-
     struct Row {
         var time: String
         var station: String
@@ -45,7 +39,7 @@ struct AiredView {
     var zone: String
     var previous: String
     var next: String
-    var kinds: [Option]
+    var kinds: [SelectOption]
     var lanes: [Lane]
     var rows: [Row]
     /// Stored, not computed: templates see stored properties only.
@@ -104,8 +98,8 @@ extension Pages {
         }
         var view = AiredView(chrome: chrome, date: formatter.string(from: day.start), zone: zone.identifier,
                              previous: address(day.start.addingTimeInterval(-12 * 3600)), next: address(day.end.addingTimeInterval(12 * 3600)),
-                             kinds: [AiredView.Option(value: "", label: "Every kind", selected: kind == nil)]
-                                 + ReferenceClip.Kind.allCases.map { AiredView.Option(value: $0.rawValue, label: $0.rawValue, selected: $0 == kind) },
+                             kinds: [SelectOption(value: "", label: "Every kind", selected: kind == nil)]
+                                 + ReferenceClip.Kind.allCases.map { SelectOption(value: $0.rawValue, label: $0.rawValue, selected: $0 == kind) },
                              lanes: [], rows: [], clips: [], learned: nil)
         do {
             let stores = try services.clips()

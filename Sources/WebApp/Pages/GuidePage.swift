@@ -9,12 +9,6 @@ import Scheduling
 /// that record every broadcast of a title or of a series (a schedule rule, as `onair schedule add
 /// STATION --title/--series` makes it).
 struct GuideView {
-    struct Option {
-        var value: String
-        var label: String
-        var selected: Bool
-    }
-
     struct Channel {
         var name: String
         var broadcasts: [Broadcast]
@@ -37,7 +31,7 @@ struct GuideView {
     }
 
     var chrome: Chrome
-    var channels: [Option]
+    var channels: [SelectOption]
     var allChannels: Bool
     var date: String
     var previous: String
@@ -104,7 +98,7 @@ extension Pages {
             let name = { (listing: (channel: GuideChannel, station: String?, entry: Station?)) -> String in
                 listing.entry?.name ?? listing.channel.names.first?.text ?? listing.station ?? listing.channel.id
             }
-            view.channels = mapped.map { GuideView.Option(value: $0.channel.id, label: name($0), selected: $0.channel.id == selected) }
+            view.channels = mapped.map { SelectOption(value: $0.channel.id, label: name($0), selected: $0.channel.id == selected) }
             let shown = mapped.filter { selected == nil || $0.channel.id == selected }
             if let selected, shown.isEmpty, view.imported {
                 chrome.error = "The guide has no channel \(selected)."

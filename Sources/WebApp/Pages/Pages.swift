@@ -47,6 +47,13 @@ struct Pages: Sendable {
     }
 }
 
+/// One choice of a page's select: what the form sends, what a person reads, and whether it is the one shown.
+struct SelectOption {
+    var value: String
+    var label: String
+    var selected: Bool
+}
+
 struct MessageView {
     var chrome: Chrome
 }
