@@ -2,18 +2,29 @@
 /// (all of it, or what was left of it when it was cut or joined late), and how alike the two were.
 public struct ClipMatch: Sendable, Equatable {
     public let clip: ReferenceClip
-    /// Seconds from the start of the matcher's first item to where the aired part began.
+    /// Seconds from the start of the matcher's first item to where the aired part began (a learned song's: where the
+    /// song began, before the seconds its clip leaves out).
     public let streamSeconds: Double
     /// Seconds into the clip where the aired part begins: 0 unless it was joined after its start.
     public let clipOffset: Double
-    /// Seconds of the clip that aired.
+    /// Seconds that aired (a learned song's, with the seconds its clip leaves out at the ends that aired).
     public let airedSeconds: Double
     /// 1 − the share of differing bits over the aired part: near 1 for the same audio (a little less where the
     /// stream's item grid falls between the clip's), about 0.5 for unrelated audio.
     public let score: Double
 
     /// Whether only part of the clip aired.
-    public var isPartial: Bool { clipOffset > 0 || airedSeconds < clip.seconds }
+    public let isPartial: Bool
+}
+
+/// A clip heard beginning, while it is still on: where the aired part began, as the airing's `ClipMatch` will say
+/// once it has ended. A recording split into tracks cuts here.
+public struct ClipBeginning: Sendable, Equatable {
+    public let clip: ReferenceClip
+    /// Seconds from the start of the matcher's first item to where the aired part began.
+    public let streamSeconds: Double
+    /// Seconds into the clip where the aired part begins: 0 unless it was joined after its start.
+    public let clipOffset: Double
 }
 
 /// Finds the clips of an index in one station's fingerprint items as they arrive. Each item votes, through the
@@ -41,6 +52,10 @@ public struct ClipMatcher {
     /// change, while a few seconds of another recording that sounds alike (two orchestral passages) reached 0.76
     /// (BENCHMARKS.md, airplay).
     static let lowestScore = 0.85
+    /// Items after an airing is first followed within which its beginning is told (8 s): later, it is told whole at its
+    /// end only. A beginning is told once the aired part is long and alike enough to be reported (`fewestItems`,
+    /// `lowestScore`) and still on.
+    static let beginningWithin = 64
     /// Offsets this close (a second) count as one alignment: votes come from near offsets too, where the music
     /// repeats itself; the best of them is found by comparing every item.
     static let jitter = 8
@@ -51,6 +66,10 @@ public struct ClipMatcher {
     private var base = 0
     private var candidates: [Alignment: Candidate] = [:]
     private var followed: [Alignment] = []
+    /// Followed airings whose beginning is not told yet, with the item at which they were first followed.
+    private var untold: [Alignment: Int] = [:]
+    /// Beginnings heard and not yet taken.
+    private var beginnings: [ClipBeginning] = []
     /// Airings reported, kept while votes from them may still come.
     private var reported: [Alignment] = []
 
@@ -85,6 +104,12 @@ public struct ClipMatcher {
         return found
     }
 
+    /// The beginnings of airings heard since the last call, in order: each airing's once, a few seconds into it.
+    public mutating func takeBeginnings() -> [ClipBeginning] {
+        defer { beginnings = [] }
+        return beginnings
+    }
+
     /// Goes on with `newIndex` (the library changed): the airings followed, the candidates and the airings reported stay
     /// with their clips where the new index has them (by id), those of removed clips are dropped, and the station's items
     /// stay, so an airing under way is neither lost nor told twice.
@@ -96,6 +121,7 @@ public struct ClipMatcher {
         }
         candidates = Dictionary(candidates.compactMap { key, value in moved(key).map { ($0, value) } }, uniquingKeysWith: { first, _ in first })
         followed = followed.compactMap(moved)
+        untold = Dictionary(untold.compactMap { key, value in moved(key).map { ($0, value) } }, uniquingKeysWith: { first, _ in first })
         reported = reported.compactMap(moved)
         index = newIndex
     }
@@ -121,6 +147,7 @@ public struct ClipMatcher {
         candidates[key] = candidate
         guard candidate.votes >= Self.votesToCheck, let best = bestAlignment(near: key, at: now) else { return }
         followed.append(best)
+        untold[best] = now
         candidates[key] = nil
     }
 
@@ -152,8 +179,10 @@ public struct ClipMatcher {
             let clipItems = index.clips[alignment.clip].fingerprint.items.count
             guard ending || now >= alignment.offset + clipItems - 1 || stoppedAgreeing(alignment, at: now) else {
                 following.append(alignment)
+                tellBeginning(of: alignment, at: now)
                 continue
             }
+            untold[alignment] = nil
             let refined = bestAlignment(near: alignment, at: now) ?? alignment
             if let match = airedPart(of: refined, through: now) { found.append(match) }
             reported.append(refined)
@@ -162,6 +191,19 @@ public struct ClipMatcher {
         }
         followed = following
         return found
+    }
+
+    /// Tells the beginning of a followed airing not told yet, once its aired part would be reported and is still on,
+    /// if that comes within `beginningWithin` items of when it was first followed.
+    private mutating func tellBeginning(of alignment: Alignment, at now: Int) {
+        guard let since = untold[alignment] else { return }
+        // Still on: the aired part (whose end is placed `lookahead` past its last agreeing item) reaches the latest items.
+        if let part = airedPart(of: alignment, through: now), part.streamSeconds + part.airedSeconds > Double(now) * Fingerprint.itemSeconds {
+            beginnings.append(ClipBeginning(clip: part.clip, streamSeconds: part.streamSeconds, clipOffset: part.clipOffset))
+            untold[alignment] = nil
+        } else if now - since > Self.beginningWithin {
+            untold[alignment] = nil
+        }
     }
 
     /// Whether the last two seconds of items of a followed clip stopped agreeing (another audio is on now).
@@ -203,8 +245,14 @@ public struct ClipMatcher {
         let clipEnd = lastItem >= clip.count - 1 - half ? reference.seconds : min(reference.seconds, Double(lastItem) * Fingerprint.itemSeconds + Self.lookahead)
         let rate = Double(errors[run].reduce(0, +)) / Double(run.count * 32)
         guard 1 - rate >= Self.lowestScore else { return nil }
-        return ClipMatch(clip: reference, streamSeconds: Double(alignment.offset) * Fingerprint.itemSeconds + clipOffset,
-                         clipOffset: clipOffset, airedSeconds: clipEnd - clipOffset, score: 1 - rate)
+        let start = Double(alignment.offset) * Fingerprint.itemSeconds + clipOffset
+        // A learned song's clip leaves out the song's first and last seconds: aired from the clip's start (or to its
+        // end), the song began (or ends) that much before (or after).
+        let lead = reference.learned && clipOffset == 0 ? min(TrackLearner.edge, start) : 0
+        let trail = reference.learned && clipEnd == reference.seconds ? TrackLearner.edge : 0
+        return ClipMatch(clip: reference, streamSeconds: start - lead, clipOffset: clipOffset,
+                         airedSeconds: clipEnd - clipOffset + lead + trail, score: 1 - rate,
+                         isPartial: clipOffset > 0 || clipEnd < reference.seconds)
     }
 
     /// The longest run of items whose differing bits, averaged over `smoothing` items either side (so a burst of

@@ -14,6 +14,7 @@ public final class ClipWatch: PCMConsumer, @unchecked Sendable {  // `state` (th
     private let startMediaTime: Double
     private let clock: @Sendable () -> Date
     private let report: @Sendable (ClipSighting) -> Void
+    private let began: @Sendable (ClipOnset) -> Void
     private let state: Locked<State>
 
     private struct State {
@@ -28,9 +29,11 @@ public final class ClipWatch: PCMConsumer, @unchecked Sendable {  // `state` (th
     /// - Parameters:
     ///   - format: the pipeline's PCM (16-bit); Chromaprint mixes it down and resamples it.
     ///   - clock: the wall-clock time of the audio being delivered (the station's `StreamWallClock`).
+    ///   - began: told each airing's beginning, a few seconds into it, on the thread that feeds the watch.
     ///   - report: told each airing, on the thread that feeds the watch or finishes it.
     public init(index: ClipIndex, station: String, format: PCMFormat, startMediaTime: Double = 0,
-                clock: @escaping @Sendable () -> Date, report: @escaping @Sendable (ClipSighting) -> Void) throws(ClipError) {
+                clock: @escaping @Sendable () -> Date, began: @escaping @Sendable (ClipOnset) -> Void = { _ in },
+                report: @escaping @Sendable (ClipSighting) -> Void) throws(ClipError) {
         guard format.bitsPerSample == 16 else { throw ClipError("clips are matched in 16-bit audio, not \(format.bitsPerSample)-bit") }
         label = "clips:\(station)"
         self.station = station
@@ -38,16 +41,31 @@ public final class ClipWatch: PCMConsumer, @unchecked Sendable {  // `state` (th
         self.startMediaTime = startMediaTime
         self.clock = clock
         self.report = report
+        self.began = began
         state = Locked(State(printer: try Chromaprinter(sampleRate: format.sampleRate, channels: format.channels), matcher: ClipMatcher(index: index)))
     }
 
+    /// A watch on `pipeline` that publishes each beginning and airing into it, for the station's recordings (chapters,
+    /// tracks split at clips), and hands each airing to `heard` as well.
+    public static func publishing(into pipeline: LivePipeline, index: ClipIndex, station: String, clock: @escaping @Sendable () -> Date,
+                                  heard: @escaping @Sendable (ClipSighting) -> Void) throws(ClipError) -> ClipWatch {
+        // Weak: the pipeline holds the watch.
+        try ClipWatch(index: index, station: station, format: pipeline.format, startMediaTime: pipeline.mediaTime, clock: clock,
+                      began: { [weak pipeline] in pipeline?.publish(.clipBegan($0)) }) { [weak pipeline] sighting in
+            pipeline?.publish(.clipMatched(sighting))
+            heard(sighting)
+        }
+    }
+
     public func consume(_ pcm: UnsafeRawBufferPointer) throws {
-        let (matches, fed) = state.withLock { state -> ([ClipMatch], Int) in
-            guard !state.finished else { return ([], state.samplesFed) }
+        let (beginnings, matches, fed) = state.withLock { state -> ([ClipBeginning], [ClipMatch], Int) in
+            guard !state.finished else { return ([], [], state.samplesFed) }
             let items = pcm.withMemoryRebound(to: Int16.self) { state.printer.feed($0) }
             state.samplesFed += pcm.count / format.bytesPerFrame
-            return (state.matcher.append(items), state.samplesFed)
+            let matches = state.matcher.append(items)
+            return (state.matcher.takeBeginnings(), matches, state.samplesFed)
         }
+        announce(beginnings, fed: fed)
         announce(matches, fed: fed)
     }
 
@@ -63,6 +81,18 @@ public final class ClipWatch: PCMConsumer, @unchecked Sendable {  // `state` (th
             return (state.matcher.append(state.printer.finish()) + state.matcher.finish(), state.samplesFed)
         }
         announce(matches, fed: fed)
+    }
+
+    /// Each beginning began as long before the audio fed so far as the audio since it lasts.
+    private func announce(_ beginnings: [ClipBeginning], fed samples: Int) {
+        guard !beginnings.isEmpty else { return }
+        let fedSeconds = Double(samples) / Double(format.sampleRate)
+        let now = clock()
+        for beginning in beginnings {
+            began(ClipOnset(clip: beginning.clip.name, kind: beginning.clip.kind.rawValue, station: station,
+                            start: now.addingTimeInterval(beginning.streamSeconds - fedSeconds), mediaTime: startMediaTime + beginning.streamSeconds,
+                            toldAfter: fedSeconds - beginning.streamSeconds))
+        }
     }
 
     /// The audio fed so far ends now on the station's clock: each match began as long before that as the audio since it

@@ -142,10 +142,7 @@ final class DaemonClips: Sendable {
         let pipeline = connection.pipeline, clock = connection.clock
         let log = self.log, writes = self.writes
         do throws(ClipError) {
-            let watch = try ClipWatch(index: index, station: station, format: pipeline.format, startMediaTime: pipeline.mediaTime,
-                                      clock: { clock.now }) { [weak pipeline] sighting in
-                // Weak: the pipeline holds the watch.
-                pipeline?.publish(.clipMatched(sighting))
+            let watch = try ClipWatch.publishing(into: pipeline, index: index, station: station, clock: { clock.now }) { sighting in
                 writes.async {
                     do throws(ClipError) {
                         try airings.add(sighting)

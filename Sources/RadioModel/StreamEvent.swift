@@ -205,6 +205,29 @@ public struct ClipSighting: Sendable, Equatable, Codable {
     }
 }
 
+/// A known clip heard beginning, a few seconds into it, while it is still on: what a recording split into tracks
+/// cuts at when the station names no tracks itself. The airing is told whole (`ClipSighting`) once it has ended.
+public struct ClipOnset: Sendable, Equatable {
+    public var clip: String
+    /// song, jingle, ad or id.
+    public var kind: String
+    public var station: String
+    /// When the aired part began, on the stream's wall clock.
+    public var start: Date
+    /// Where the aired part began in the station's decoded audio, in seconds.
+    public var mediaTime: Double
+    /// Seconds of the station's audio from the aired part's start to where the audio stood when it was heard.
+    public var toldAfter: Double
+
+    public init(clip: String, kind: String, station: String, start: Date, mediaTime: Double, toldAfter: Double) {
+        (self.clip, self.kind, self.station, self.start, self.mediaTime, self.toldAfter) = (clip, kind, station, start, mediaTime, toldAfter)
+    }
+
+    /// The name a track split at it gets: a song by its name ("Artist - Title"), anything else marked as chapters
+    /// mark it ("[ad] Summer sale"), so `--skip '^\[ad\]'` leaves ads out.
+    public var trackTitle: String { kind == "song" ? clip : "[\(kind)] \(clip)" }
+}
+
 /// Everything a listener, recorder or relay may want to show or log, in order of occurrence.
 public enum StreamEvent: Sendable, Equatable {
     case connected(ConnectionInfo)
@@ -229,6 +252,8 @@ public enum StreamEvent: Sendable, Equatable {
     case recovered(SignalAlert)
     /// A known clip aired (reported once it ended, or stopped airing).
     case clipMatched(ClipSighting)
+    /// A known clip began a few seconds ago and is still on.
+    case clipBegan(ClipOnset)
 }
 
 extension StreamEvent: Encodable {
@@ -237,7 +262,7 @@ extension StreamEvent: Encodable {
         case start, seconds, message, sink, codec, sampleRate, channels, bitrate
         case programDateTime, sequence, firstSequence, lastSequence
         case artworkURL, length, titleKind
-        case since, level, alert
+        case since, level, alert, clip, kind, station
     }
 
     /// One flat JSON object per event, `{"event":"metadata","title":…}`, for `--json` output.
@@ -308,6 +333,13 @@ extension StreamEvent: Encodable {
         case .clipMatched(let sighting):
             try c.encode("clip-matched", forKey: .event)
             try sighting.encode(to: encoder)
+        case .clipBegan(let onset):
+            try c.encode("clip-began", forKey: .event)
+            try c.encode(onset.clip, forKey: .clip)
+            try c.encode(onset.kind, forKey: .kind)
+            try c.encode(onset.station, forKey: .station)
+            try c.encode(Timestamp.format(onset.start), forKey: .start)
+            try c.encode((onset.mediaTime * 1000).rounded() / 1000, forKey: .mediaTime)
         }
     }
 }

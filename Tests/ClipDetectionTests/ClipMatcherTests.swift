@@ -180,6 +180,40 @@ final class ClipMatcherTests: XCTestCase {
 
     // MARK: Helpers
 
+    /// A track split at clips cuts where one begins while it is still on: each airing's beginning is told once, a few
+    /// seconds in, where its airing (told at its end) will say it began; one cut short and too unlike is never told.
+    func testEachAiringsBeginningIsToldOnceWhileItIsOnWhereItsAiringBegan() throws {
+        let first = try reference(ChordMusic(seed: 31).samples(seconds: 20), id: 1)
+        let second = try reference(ChordMusic(seed: 32).samples(seconds: 12), id: 2)
+        let background = ChordMusic(seed: 33).samples(seconds: 40)
+        // Background 10 s, the first clip, background 5 s, the second clip back to back with the first again, background.
+        let stream = Array(background[..<at(10)]) + ChordMusic(seed: 31).samples(seconds: 20) + Array(background[at(10)..<at(15)])
+            + ChordMusic(seed: 32).samples(seconds: 12) + ChordMusic(seed: 31).samples(seconds: 20) + Array(background[at(15)...])
+        let printer = try Chromaprinter()
+        var matcher = ClipMatcher(index: ClipIndex([first, second]))
+        var told: [(beginning: ClipBeginning, heardAt: Double)] = []
+        var matches: [ClipMatch] = []
+        for start in stride(from: 0, to: stream.count, by: Fingerprint.sampleRate / 4) {
+            matches += matcher.append(printer.feed(Array(stream[start..<min(start + Fingerprint.sampleRate / 4, stream.count)])))
+            told += matcher.takeBeginnings().map { ($0, Double(start) / rate) }
+        }
+        matches += matcher.append(printer.finish()) + matcher.finish()
+        XCTAssertEqual(told.map(\.beginning.clip.id), [1, 2, 1], "\(told)")
+        XCTAssertEqual(matches.map(\.clip.id), [1, 2, 1], "\(matches)")
+        for ((beginning, heardAt), (match, began)) in zip(told, zip(matches, [10.0, 35, 47])) {
+            XCTAssertEqual(beginning.streamSeconds, began, accuracy: 0.5, "\(beginning)")
+            XCTAssertEqual(beginning.streamSeconds, match.streamSeconds, accuracy: 0.25, "the airing told at its end agrees")
+            XCTAssertLessThan(heardAt - began, 10, "heard well within the 12 s a track splitter holds back (Chromaprint's items come some 5 s after their audio)")
+            XCTAssertLessThan(heardAt, began + match.airedSeconds, "told while it is on")
+        }
+        XCTAssertTrue(matcher.takeBeginnings().isEmpty)
+
+        var unlike = ClipMatcher(index: ClipIndex([first]))
+        let other = try Chromaprinter()
+        _ = unlike.append(other.feed(ChordMusic(seed: 34).samples(seconds: 60)) + other.finish())
+        XCTAssertEqual(unlike.takeBeginnings(), [], "other music begins nothing")
+    }
+
     private func at(_ seconds: Double) -> Int { Int(seconds * rate) }
 
     private func reference(_ audio: [Int16], id: Int64 = 1) throws -> ReferenceClip {

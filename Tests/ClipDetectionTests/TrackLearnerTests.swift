@@ -56,6 +56,8 @@ final class TrackLearnerTests: XCTestCase {
         let elsewhere = ChordMusic(seed: 99).samples(seconds: 15) + ChordMusic(seed: 91).samples(seconds: 40) + ChordMusic(seed: 99).samples(seconds: 5)
         let found = matcher.append(printer.feed(elsewhere) + printer.finish()) + matcher.finish()
         XCTAssertEqual(found.map(\.clip.name), ["The Band - Song"])
-        XCTAssertEqual(try XCTUnwrap(found.first).streamSeconds, 15 + 3, accuracy: 0.5, "where the learned part begins")
+        XCTAssertEqual(try XCTUnwrap(found.first).streamSeconds, 15, accuracy: 0.5, "where the song began, before the seconds its clip leaves out")
+        XCTAssertEqual(try XCTUnwrap(found.first).airedSeconds, 40, accuracy: 0.5, "the whole song")
+        XCTAssertEqual(found.first?.isPartial, false)
     }
 }

@@ -157,7 +157,8 @@ final class DaemonClipWatchTests: XCTestCase {
     }
 
     /// Learning, the daemon keeps a song a station named while it aired whole, and knows it by name where it airs again on
-    /// a station that sends no titles.
+    /// a station that sends no titles: the airing is told, and a recording of that station split into tracks has the
+    /// song as a track of its own, whole, under its name.
     func testASongOneStationNamedIsKnownByThatNameOnAStationThatSendsNoTitles() throws {
         let daemon = try startDaemon(learnsTracks: true)
         let titled = try station(ChordMusic(seed: 80).samples(seconds: 10) + ChordMusic(seed: 81).samples(seconds: 40)
@@ -175,12 +176,28 @@ final class DaemonClipWatchTests: XCTestCase {
         let untitled = try station(ChordMusic(seed: 83).samples(seconds: 12) + ChordMusic(seed: 81).samples(seconds: 40)
                                        + ChordMusic(seed: 84).samples(seconds: 15), titles: [], name: "untitled.mp3")
         defer { untitled.stop() }
-        _ = try start(.watch, untitled.url("/station.mp3"), on: daemon)
+        let recording = try ControlClient(socket: daemon.socket).send(
+            ControlRequest(.startJob, job: JobSpec(kind: .record, station: untitled.url("/station.mp3").absoluteString, splitTracks: true)),
+            expecting: JobStatus.self).reply
         let station = untitled.url("/station.mp3").absoluteString
         XCTAssertTrue(eventually(timeout: 20) { self.heard.current.contains { $0.event.airing?.station == station } },
                       "\(heard.current.map(\.event.type))")
         let airing = try XCTUnwrap(heard.current.compactMap(\.event.airing).first { $0.station == station })
         XCTAssertEqual(airing.clip, "The Band - Song")
-        XCTAssertEqual(airing.mediaTime, 12 + 3, accuracy: 0.5, "where the learned part of the song began")
+        XCTAssertEqual(airing.mediaTime, 12, accuracy: 0.5, "where the song began, before the seconds its clip leaves out")
+
+        // A track is finished once the cut after it is placed, which waits for 12 s of audio past it (a clip beginning
+        // back to back could still replace the cut): the song's end, 3 s after its airing was told, waits for the stream's
+        // last 15 s and its reconnection (what the station plays then is not asked).
+        let index = try RecordingsIndex(database: try OnairDatabase(directory: paths.data))
+        func tracks() -> [IndexedRecording] {
+            ((try? index.all()) ?? []).filter { $0.source == station }.sorted { $0.startUTC < $1.startUTC }
+        }
+        XCTAssertTrue(eventually(timeout: 20) { tracks().count >= 2 }, "\(tracks())")
+        _ = try ControlClient(socket: daemon.socket).send(ControlRequest(.stopJob, id: recording.id), expecting: JobStatus.self)
+        let split = tracks().prefix(2)
+        XCTAssertEqual(split.map { $0.titles.first?.title }, [nil, "The Band - Song"], "\(split)")
+        XCTAssertEqual(split.first?.duration ?? 0, 12, accuracy: 0.5, "what aired before the song")
+        XCTAssertEqual(split.last?.duration ?? 0, 40, accuracy: 0.5, "the whole song, the seconds its clip leaves out put back")
     }
 }

@@ -86,6 +86,45 @@ final class CommandsInProcessTests: XCTestCase {
         XCTAssertEqual(try onair(["clips", "list", "--json"]).output.standardOutput, "[]\n")
     }
 
+    /// A station that sends no titles, recorded split into tracks, is cut where the library's songs begin and end: each
+    /// song's track named after it and as long as it (to half a second), also when two air back to back; what aired between
+    /// them is a track of its own.
+    func testAStationWithoutTitlesIsSplitWhereKnownSongsBeginAndEnd() throws {
+        let songs = [("Band - One", ChordMusic(seed: 42).samples(seconds: 20)), ("Band - Two", ChordMusic(seed: 43).samples(seconds: 15))]
+        for (name, samples) in songs {
+            let file = home.file("\(name).mp3")
+            try ChordMusic.encode(samples, to: file, options: ["-c:a", "libmp3lame", "-b:a", "192k"])
+            XCTAssertEqual(try onair(["clips", "add", file.path, "--name", name, "--kind", "song"]).status, 0)
+        }
+        let talk = ChordMusic(seed: 41).samples(seconds: 32)
+        let second = ChordMusic(seed: 41).sampleRate
+        // Talk 12 s, One, talk 6 s, Two, One again back to back, talk 14 s: 87 s, no title at all.
+        let stream = Array(talk[..<(12 * second)]) + songs[0].1 + Array(talk[(12 * second)..<(18 * second)]) + songs[1].1 + songs[0].1
+            + Array(talk[(18 * second)...])
+        let encoded = home.file("station.mp3")
+        try ChordMusic.encode(stream, to: encoded, options: ["-c:a", "libmp3lame", "-b:a", "128k"])
+        let station = try FixtureHTTPServer(routes: ["/station.mp3": FixtureHTTPServer.icyStream(ICYStreamWriter(audio: try Data(contentsOf: encoded)))])
+        defer { station.stop() }
+
+        let run = try onair(["record", station.url("/station.mp3").absoluteString, "--split-tracks", "--duration", "86", "--json",
+                             "-o", home.file("tracks/{title}.{ext}").path])
+        XCTAssertEqual(run.status, 0, run.output.standardError)
+        let tracks = try jsonLines(run.output.standardOutput).filter { $0["event"] as? String == "recording-finished" }
+            .compactMap { $0["recording"] as? [String: Any] }
+        let titles = tracks.map { ($0["titles"] as? [[String: Any]])?.first?["title"] as? String }
+        XCTAssertEqual(titles, [nil, "Band - One", nil, "Band - Two", "Band - One", nil], run.output.standardOutput)
+        var lengths: [Double] = []
+        for track in tracks {
+            let file = URL(fileURLWithPath: try XCTUnwrap(track["file"] as? String))
+            XCTAssertEqual(try FFprobe.decodeErrors(file), 0, file.path)
+            lengths.append(try FFprobe.decodePCM(file).duration)
+        }
+        guard lengths.count == 6 else { return }
+        for (length, expected) in zip(lengths, [12.0, 20, 6, 15, 20, 13]) {
+            XCTAssertEqual(length, expected, accuracy: 0.5, "\(lengths)")
+        }
+    }
+
     /// A clip cut from a recording of the index (`--from`) and from a podcast episode (`--episode`, downloaded for it), named
     /// after them; exactly one source is taken.
     func testClipsAreCutFromARecordingAndFromAPodcastEpisode() throws {

@@ -288,7 +288,7 @@ private final class JobTally: EventConsumer, PacketConsumer, TitleConsumer, Send
             case .failed(let message):
                 counts.state = "failed"
                 counts.lastError = message
-            case .metadata, .decoding, .programDateTime, .alert, .recovered, .clipMatched: break
+            case .metadata, .decoding, .programDateTime, .alert, .recovered, .clipMatched, .clipBegan: break
             }
         }
     }

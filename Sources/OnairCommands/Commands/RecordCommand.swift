@@ -1,4 +1,5 @@
 import ArgumentParser
+import ClipDetection
 import Engine
 import Foundation
 import Media
@@ -25,7 +26,8 @@ struct RecordCommand: ParsableCommand {
         Output templates take {station} {programme} {title} {date} {time} {ext}; the default is \
         "{station}/{date} {time} {programme}.{ext}" ("{station}/{date} {time} {title}.{ext}" with \
         --split-tracks) under the recordings directory ($XDG_MUSIC_DIR/onair, or $ONAIR_HOME/recordings). \
-        A relative --output is relative to the current directory. An existing file is never replaced: the \
+        With --split-tracks, a station that sends no titles is cut where the known clips (onair clips) begin and end, \
+        each clip's track named after it. A relative --output is relative to the current directory. An existing file is never replaced: the \
         new one gets " (2)". Finished recordings are listed by `onair recordings`.
 
         Examples:
@@ -179,6 +181,8 @@ struct RecordCommand: ParsableCommand {
         options.connectTimeout = connectTimeout
         options.stallTimeout = stallTimeout
         options.quality = quality
+        // Split into tracks, a station that names none is cut where the library's clips begin and end.
+        let clips = splitTracks ? try knownClips() : nil
         var recordings: [StationRecording] = []
         for target in targets {
             var stationOptions = options
@@ -189,6 +193,14 @@ struct RecordCommand: ParsableCommand {
                 target: target, plan: plan, duration: duration.flatMap { TimeSpan($0)?.seconds }, split: split, options: stationOptions,
                 alerts: alerts.rules, finaliser: finaliser, observers: [EventTap(label: "report") { reporter.report(station: station, $0) }],
                 onRecordingEvent: { reporter.report(station: station, $0) }))
+            if let clips, let connection = recordings.last?.connection {
+                let clock = connection.clock, airings = clips.airings, watched = URLRedaction.redact(target.identifier)
+                connection.attach(try ClipsCommand.run { () throws(ClipError) in
+                    try ClipWatch.publishing(into: connection.pipeline, index: clips.index, station: watched, clock: { clock.now }) { sighting in
+                        do { try airings.add(sighting) } catch { Console.message("\(station): the airing of \"\(sighting.clip)\" is not kept: \(error)") }
+                    }
+                })
+            }
         }
 
         let started = recordings
@@ -210,6 +222,13 @@ struct RecordCommand: ParsableCommand {
         if let failed = recordings.first(where: { $0.streamFailure != nil }) {
             throw CommandFailure(message: "\(failed.station): \(failed.streamFailure!)", exitCode: ExitStatus.streamFailed)
         }
+    }
+
+    /// The clip library's index and airing log, if it holds clips.
+    private func knownClips() throws -> (index: ClipIndex, airings: any AiringStorage)? {
+        let stores = try database.clipStores()
+        let clips = try ClipsCommand.run { () throws(ClipError) in try stores.library.all() }
+        return clips.isEmpty ? nil : (ClipIndex(clips), stores.airings)
     }
 }
 

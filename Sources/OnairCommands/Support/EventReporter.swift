@@ -56,6 +56,8 @@ final class EventReporter: EventConsumer, Sendable {
             Console.message(alert.recoveryLine)
         case .clipMatched(let sighting):
             Console.message(sighting.line)
+        case .clipBegan:
+            break // told whole once it ends
         }
     }
 

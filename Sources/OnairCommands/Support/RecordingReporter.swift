@@ -53,7 +53,7 @@ final class RecordingReporter: @unchecked Sendable {  // `state` (with a Dispatc
         case .recovered(let alert): text = alert.recoveryLine
         case .clipMatched(let sighting): text = sighting.line
         // A failed recorder reports itself, with where its audio is.
-        case .decoding, .programDateTime, .consumerFailed: text = nil
+        case .decoding, .programDateTime, .consumerFailed, .clipBegan: text = nil
         }
         if let text { line("\(station): \(text)") }
     }

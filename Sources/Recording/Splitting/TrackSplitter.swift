@@ -14,9 +14,12 @@ public struct SplitOptions: Sendable {
     public var padAfter: Double
     /// Titles matching this regular expression (ads, jingles) are not written.
     public var skip: String?
+    /// Seconds the audio is held back for a known clip's beginning (`onair clips`), which is heard 6 to 8 s into it (Chromaprint's
+    /// items come some 5 s after their audio, and the first 3 s of the clip must agree).
+    public var clipLag: Double
 
-    public init(window: Double = 4, padBefore: Double = 0, padAfter: Double = 0, skip: String? = nil) {
-        self.window = window; self.padBefore = padBefore; self.padAfter = padAfter; self.skip = skip
+    public init(window: Double = 4, padBefore: Double = 0, padAfter: Double = 0, skip: String? = nil, clipLag: Double = 12) {
+        self.window = window; self.padBefore = padBefore; self.padAfter = padAfter; self.skip = skip; self.clipLag = clipLag
     }
 }
 
@@ -27,6 +30,10 @@ public struct SplitOptions: Sendable {
 /// placed once the decoded audio on both sides of the change has been measured, then what precedes it
 /// goes to the finishing track and what follows to the next. The first and last tracks, cut off by the
 /// recording's start and end, are marked as such in their tags and names.
+///
+/// A station that names no tracks (it sends no title, or one that never changes) is cut where known clips begin and
+/// end (`clipBegan` and `clipMatched` events, from a `ClipWatch` on the same station): at the very point the
+/// fingerprints place, the track named after the clip. Once the station changes its title, its titles are the marks.
 ///
 /// It takes PCM (which makes the pipeline decode) to measure loudness; in a copy, `CopyTrackSplitter`
 /// also takes the packets it writes, while re-encoding writes the PCM itself.
@@ -55,18 +62,41 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
     /// Seconds of audio taken in (packets in a copy, PCM when re-encoding).
     var clock = 0.0
     private var levels: QuietStretchFinder
-    private var pendingCuts: [(time: Double, title: String, details: TitleDetails?)] = []
+    /// Cuts not placed yet, in the order of their times.
+    private var pendingCuts: [Cut] = []
     /// Gaps not yet written: they belong before the audio that followed them, still in the delay line.
     private var pendingGaps: [(time: Double, seconds: Double)] = []
     private var track: RecordingTrack?
     private var trackTitle: String?
     private var trackTitleDetails: TitleDetails?
     private var lastTitle: String?
+    private var lastTitleDetails: TitleDetails?
+    /// The station changed its title during the recording: its titles are the marks, not the clips heard.
+    private var stationNamesTracks = false
+    /// The clip whose beginning was cut at last, until its end is.
+    private var clipOn: String?
     private var trackIsFirst = true
     private var gaps = 0
     private let connections = ConnectionInbox()
     var finished = false
     private var failed = false
+
+    private struct Cut {
+        enum Mark: Equatable {
+            case title
+            case clipBegins(String)
+            case clipEnds(String)
+        }
+
+        let time: Double
+        /// The next track's; nil for no title.
+        let title: String?
+        let details: TitleDetails?
+        let mark: Mark
+    }
+
+    /// A clip's end and the next one's beginning this close are one cut: back to back.
+    private static let backToBack = 2.0
 
     init(plan: RecordingPlan, input: PCMFormat, options: SplitOptions, finaliser: Finaliser,
          onEvent: @escaping @Sendable (RecordingEvent) -> Void) throws(RecordingError) {
@@ -104,6 +134,13 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
                 gaps += 1
                 pendingGaps.append((clock, gap.seconds))
             }
+        case .clipBegan(let onset):
+            lock.withLock { placeClipCut(Cut(time: clock - onset.toldAfter, title: onset.trackTitle, details: nil, mark: .clipBegins(onset.clip))) }
+        case .clipMatched(let sighting):
+            lock.withLock {
+                let end = clock - sighting.toldAfter + sighting.end.timeIntervalSince(sighting.start)
+                placeClipCut(Cut(time: end, title: lastTitle, details: lastTitleDetails, mark: .clipEnds(sighting.clip)))
+            }
         default: break
         }
     }
@@ -112,12 +149,14 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
         lock.withLock {
             guard change.title != lastTitle, !finished else { return }
             lastTitle = change.title
+            lastTitleDetails = change.details
             // The first title names what was on air when the recording began, unless it came late.
             if trackIsFirst, track == nil, pendingCuts.isEmpty, clock < options.window {
                 trackTitle = change.title
                 trackTitleDetails = change.details
             } else {
-                pendingCuts.append((clock, change.title, change.details))
+                stationNamesTracks = true
+                insert(Cut(time: clock, title: change.title, details: change.details, mark: .title))
             }
         }
     }
@@ -149,17 +188,44 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
 
     // MARK: Inside `lock`
 
+    /// A clip's beginning or end, kept in time order with the other cuts while the station names no tracks itself. A
+    /// clip's end is cut only while that clip is the track (no other began since), and gives way to the next clip's
+    /// beginning when the two are back to back.
+    private func placeClipCut(_ cut: Cut) {
+        guard !finished, !stationNamesTracks else { return }
+        switch cut.mark {
+        case .clipBegins(let clip):
+            pendingCuts.removeAll { if case .clipEnds = $0.mark { abs($0.time - cut.time) < Self.backToBack } else { false } }
+            clipOn = clip
+        case .clipEnds(let clip):
+            guard clipOn == clip else { return }
+            clipOn = nil
+        case .title:
+            break
+        }
+        insert(cut)
+    }
+
+    private func insert(_ cut: Cut) {
+        pendingCuts.insert(cut, at: pendingCuts.firstIndex { $0.time > cut.time } ?? pendingCuts.count)
+    }
+
     /// Places every cut whose window has been measured (all of them when the stream ends), then writes
-    /// what no later cut can claim.
+    /// what no later cut can claim. A title's cut goes to the quietest point near it; a clip's, where its
+    /// fingerprints place it, once a back-to-back clip's beginning can no longer replace it.
     func advance(force: Bool) throws {
-        while let cut = pendingCuts.first, force || levels.measured >= cut.time + options.window {
+        while let cut = pendingCuts.first, force || levels.measured >= cut.time + (cut.mark == .title ? options.window : options.clipLag) {
             pendingCuts.removeFirst()
+            // Past the audio taken in: a clip's end still to come when the recording stops.
+            guard cut.time < clock else { continue }
             let earliest = max(0, chunks.first?.start ?? 0, cut.time - options.window)
-            let point = levels.quietestPoint(in: earliest...max(earliest, cut.time + options.window), preferred: cut.time)
+            let point = cut.mark == .title
+                ? levels.quietestPoint(in: earliest...max(earliest, cut.time + options.window), preferred: cut.time)
+                : max(chunks.first?.start ?? 0, cut.time)
             try cutTrack(at: point, nextTitle: cut.title, details: cut.details)
         }
-        // A title not yet received may still move a cut this far back.
-        let settled = (pendingCuts.first?.time ?? clock) - options.window - options.padBefore
+        // A title not yet received, or a clip's beginning not yet heard, may still move a cut this far back.
+        let settled = (pendingCuts.first?.time ?? clock) - max(options.window, options.clipLag) - options.padBefore
         while let chunk = chunks.first, chunk.start < settled {
             try write(chunk)
             chunks.removeFirst()
@@ -169,7 +235,7 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
 
     /// Ends the current track at `point` (plus the padding after it) and starts the next one there
     /// (less the padding before it).
-    private func cutTrack(at point: Double, nextTitle: String, details: TitleDetails?) throws {
+    private func cutTrack(at point: Double, nextTitle: String?, details: TitleDetails?) throws {
         for chunk in chunks where chunk.start < point + options.padAfter { try write(chunk) }
         try closeTrack(last: false)
         chunks.removeAll { $0.start < point - options.padBefore }
