@@ -31,6 +31,7 @@ let package = Package(
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev", "libavdevice-dev", "libavfilter-dev"])]),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .systemLibrary(name: "CChromaprint", pkgConfig: "libchromaprint", providers: [.apt(["libchromaprint-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // sd-bus (libsystemd-dev): the MPRIS object's vtable and sd-bus's variadic calls.
         .target(name: "CSystemdBus", linkerSettings: [.linkedLibrary("systemd")]),
 
@@ -142,6 +143,10 @@ let package = Package(
             "ClipDetection", "Engine", "Guide", "Library", "Monitoring", "Podcasts", "RadioModel", "Recording", "Scheduling", "SharedStore", "Store",
             "StreamInput", "Outputs", .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // An MQTT client: libmosquitto (CMosquitto) behind a typed wrapper.
+        .target(name: "MQTT", dependencies: ["CMosquitto", "RadioModel"]),
+        // The daemon in Home Assistant over MQTT: discovery, states from the daemon's events, the switches' commands.
+        .target(name: "HomeAssistant", dependencies: ["Daemon", "Engine", "MQTT", "RadioModel", "Scheduling", "StreamInput"]),
         // The web app: the pages a person uses from a phone or a laptop (Mustache templates, a small script and
         // stylesheet, all compiled in) — stations, schedule, guide, recordings, podcasts, playlists, status — as
         // routes added to the daemon's HTTP router.
@@ -177,7 +182,8 @@ let package = Package(
             "Daemon", "ClipDetection",
             "Sinks",
             "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "SharedStore", "Scheduling", "Playback", "Engine", "Guide",
-            "Library", "Podcasts", "Monitoring", "HTTPService", "WebApp", "Casting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Library", "Podcasts", "Monitoring", "HTTPService", "WebApp", "Casting", "HomeAssistant", "MQTT",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The executable: runs the root command and nothing else. A release build links the Swift runtime and
         // Foundation statically (15 fewer libraries to map and resolve: 7–10 MiB less RSS for one station's relay

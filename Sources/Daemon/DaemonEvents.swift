@@ -9,6 +9,9 @@ public struct LiveEvent: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable {
         case title, gap, reconnect, episodeStart = "episode-start", episodeEnd = "episode-end", jobStart = "job-start"
         case jobStop = "job-stop", recordingDeleted = "recording-deleted", clipMatched = "clip-matched"
+        /// A station's stream connected (again); it went quiet (`dead-air`) or without audio (`down`) for the alert's
+        /// threshold; its sound came back (`recovered`, the alert's line in `message`).
+        case connected, deadAir = "dead-air", down, recovered
     }
 
     public var type: Kind

@@ -125,8 +125,13 @@ public final class DaemonService: Sendable {
                 var told = DaemonEvent(.streamGap, station: station, message: String(format: "%.1f s", gap.seconds))
                 told.at = gap.programDateTime ?? gap.start
                 log(told)
-            case .alert(let alert): log(DaemonEvent(.init(alert.kind), station: station, message: alert.alertLine))
-            case .recovered(let alert): log(DaemonEvent(.streamRecovered, station: station, message: alert.recoveryLine))
+            case .connected: events.publish(LiveEvent(type: .connected, station: station))
+            case .alert(let alert):
+                log(DaemonEvent(.init(alert.kind), station: station, message: alert.alertLine))
+                events.publish(LiveEvent(type: alert.kind == .deadAir ? .deadAir : .down, station: station, message: alert.alertLine))
+            case .recovered(let alert):
+                log(DaemonEvent(.streamRecovered, station: station, message: alert.recoveryLine))
+                events.publish(LiveEvent(type: .recovered, station: station, message: alert.recoveryLine))
             case .metadata(let change): events.publish(LiveEvent(type: .title, station: station, title: change.title))
             case .clipMatched(let sighting):
                 var told = DaemonEvent(.clipMatched, station: station, message: sighting.line)

@@ -2,7 +2,9 @@ import ArgumentParser
 import Daemon
 import Engine
 import Foundation
+import HomeAssistant
 import HTTPService
+import MQTT
 import Media
 import RadioModel
 import Scheduling
@@ -118,6 +120,14 @@ struct DaemonCommand: ParsableCommand {
     @Flag(help: "Learn the songs stations name: a song that airs whole under an ICY title (\"Artist - Title\") is kept as a clip of that name (onair clips list), and known by its sound where it airs again, on any station, titled or not (the newest 1,000).")
     var learnTracks = false
 
+    @Option(help: ArgumentHelp("Publish this daemon to Home Assistant through this MQTT broker, mqtt[s]://[USER:PASS@]HOST[:PORT] "
+                               + "(default: $ONAIR_MQTT_URL, which keeps the password out of the process list). docs/home-assistant.md.",
+                               valueName: "url"))
+    var mqtt: String?
+
+    @Option(help: ArgumentHelp("The topic prefix Home Assistant's MQTT discovery listens on.", valueName: "prefix"))
+    var mqttPrefix = "homeassistant"
+
     @Option(help: ArgumentHelp("Keep at least SIZE free (e.g. 2G, 500M) where recordings go, deleting the oldest finished "
                                + "recordings that are not kept.", valueName: "size"))
     var minFree: String?
@@ -136,6 +146,12 @@ struct DaemonCommand: ParsableCommand {
     func validate() throws {
         _ = try database.location()
         guard maxStreams > 0 else { throw ValidationError("--max-streams must be at least 1") }
+        // A topic prefix: levels of printable characters, no wildcards, no empty level.
+        guard !mqttPrefix.isEmpty, mqttPrefix.count <= 64, mqttPrefix.split(separator: "/", omittingEmptySubsequences: false).allSatisfy({ !$0.isEmpty }),
+              mqttPrefix.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != "+" && $0 != "#" }) else {
+            throw ValidationError("invalid --mqtt-prefix '\(mqttPrefix)': use a topic like homeassistant (no + or #, no empty level)")
+        }
+        if let mqtt { _ = try BrokerURL(parsing: mqtt) }
         if let minFree, ByteSize(minFree) == nil {
             throw ValidationError("invalid --min-free '\(minFree)': use a size like 2G, 500M or 750K")
         }
@@ -190,6 +206,9 @@ struct DaemonCommand: ParsableCommand {
         let catalogue = CatalogueAccess.reader()
         let daemon = try DaemonService(paths: paths, options: options, lookup: { try StreamTarget.parse($0, catalogue: catalogue) }, log: log)
         let facade = DaemonFacade(service: daemon, catalogue: catalogue)
+        let homeAssistant = try homeAssistantBridge(facade: facade, name: options.name, log: log)
+        homeAssistant?.start()
+        defer { homeAssistant?.stop() }
         var services = WebServices(facade: facade)
         services.forms = access.forms(for:)
         services.feedAddress = access.feedAddress(_:)
@@ -218,5 +237,19 @@ struct DaemonCommand: ParsableCommand {
         }
         try daemon.run()
         log(DaemonEvent(.daemonStopped))
+    }
+
+    /// The Home Assistant bridge, when a broker is named (--mqtt, or ONAIR_MQTT_URL).
+    private func homeAssistantBridge(facade: DaemonFacade, name: String, log: @escaping @Sendable (DaemonEvent) -> Void) throws -> HomeAssistantBridge? {
+        guard let text = mqtt ?? ProcessInfo.processInfo.environment["ONAIR_MQTT_URL"], !text.isEmpty else { return nil }
+        do {
+            var options = HomeAssistantOptions(broker: try BrokerURL(parsing: text), daemonName: name)
+            options.discoveryPrefix = mqttPrefix
+            return try HomeAssistantBridge(facade: facade, options: options) { log(DaemonEvent(.mqtt, message: $0)) }
+        } catch let error as BrokerURL.Invalid {
+            throw CommandFailure(message: error.description, exitCode: ExitStatus.configuration)
+        } catch {
+            throw CommandFailure(message: "cannot publish to Home Assistant: \(error)", exitCode: ExitStatus.configuration)
+        }
     }
 }

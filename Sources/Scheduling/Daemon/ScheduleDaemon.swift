@@ -21,6 +21,8 @@ public struct DaemonEvent: Encodable, Sendable {
         case guideRefreshed = "guide-refreshed", guideUnchanged = "guide-unchanged", guideFailed = "guide-failed"
         case jobLost = "job-lost", jobFailed = "job-failed", alertFailed = "alert-failed"
         case clipMatched = "clip-matched", clipsFailed = "clips-failed", trackLearned = "track-learned"
+        /// The MQTT broker away or refusing, a command from it refused (`--mqtt`).
+        case mqtt
 
         /// A station's signal alert as the log names it.
         public init(_ alert: SignalAlert.Kind) {
