@@ -140,9 +140,11 @@ let package = Package(
         // What `onair daemon` runs: the service (episodes, runtime jobs, guides, alerts, metrics on one connection
         // per station), its typed events and the facade its transports (HTTP API, pages, feeds) use.
         .target(name: "Daemon", dependencies: [
-            "ClipDetection", "Engine", "Guide", "Library", "Monitoring", "Podcasts", "RadioModel", "Recording", "Scheduling", "SharedStore", "Store",
+            "ClipDetection", "Engine", "Guide", "Library", "Monitoring", "Podcasts", "RadioModel", "Recording", "Scheduling", "Scrobbling", "SharedStore", "Store",
             "StreamInput", "Outputs", .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // Scrobbling: listens sent to ListenBrainz (or a server speaking its API) from a queue kept on disk.
+        .target(name: "Scrobbling", dependencies: ["Media", "RadioModel", "Store", "StreamInput", .product(name: "GRDB", package: "GRDB.swift")]),
         // An MQTT client: libmosquitto (CMosquitto) behind a typed wrapper.
         .target(name: "MQTT", dependencies: ["CMosquitto", "RadioModel"]),
         // The daemon in Home Assistant over MQTT: discovery, states from the daemon's events, the switches' commands.
@@ -182,7 +184,7 @@ let package = Package(
             "Daemon", "ClipDetection",
             "Sinks",
             "RadioModel", "StreamInput", "Media", "MPRIS", "Outputs", "Recording", "Store", "SharedStore", "Scheduling", "Playback", "Engine", "Guide",
-            "Library", "Podcasts", "Monitoring", "HTTPService", "WebApp", "Casting", "HomeAssistant", "MQTT",
+            "Library", "Podcasts", "Monitoring", "HTTPService", "WebApp", "Casting", "HomeAssistant", "MQTT", "Scrobbling",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The executable: runs the root command and nothing else. A release build links the Swift runtime and

@@ -6,6 +6,7 @@ import Monitoring
 import RadioModel
 import Recording
 import Scheduling
+import Scrobbling
 import SharedStore
 import Store
 import StreamInput
@@ -41,6 +42,8 @@ public final class DaemonService: Sendable {
         public var measuresLoudness = false
         /// `--learn-tracks`: the songs stations name are kept as clips (`TrackLearner`), and known by name when they air again.
         public var learnsTracks = false
+        /// Stations whose songs are sent to ListenBrainz as listens (`onair scrobble login`), kept connected.
+        public var scrobbleStations: [String] = []
         public init() {}
     }
 
@@ -62,6 +65,7 @@ public final class DaemonService: Sendable {
     private let server: ControlServer
     private let guideRefresher: GuideRefresher
     private let clips: DaemonClips
+    private let scrobbling: DaemonScrobbling
     /// The clip library and the airings heard (shared with the other daemons when the database is), or why they cannot be opened.
     public let clipStores: Result<ClipStores, ClipError>
     private let episodes: EpisodeRecordings
@@ -184,6 +188,7 @@ public final class DaemonService: Sendable {
             }
         }
         clips = DaemonClips(stores: clipStores, stations: stations, learnsTracks: options.learnsTracks, log: log)
+        scrobbling = try DaemonScrobbling(stations: options.scrobbleStations, on: stations, dataDirectory: paths.data, lookup: lookup, log: log)
         self.clipStores = clipStores
         self.jobs = jobs
         jobControl = JobControl(jobs: jobs, events: events)
@@ -239,7 +244,9 @@ public final class DaemonService: Sendable {
         for (id, failure) in (try? jobs.restorePersisted()) ?? [] {
             log(DaemonEvent(.jobFailed, message: "job \(id): \(failure)"))
         }
+        scrobbling.start()
         defer {
+            scrobbling.stop()
             jobs.stopAll()
             finaliser.waitUntilIdle()
         }

@@ -21,6 +21,6 @@ public struct Onair: ParsableCommand {
                       RecordCommand.self, RecoverCommand.self, RecordingsCommand.self,
                       ScheduleCommand.self, GuideCommand.self, DaemonCommand.self, StatusCommand.self, JobsCommand.self,
                       PlayCommand.self, PodcastsCommand.self, PlaylistsCommand.self, LikeCommand.self, HideCommand.self, FavouritesCommand.self, HistoryCommand.self,
-                      CastCommand.self, WebCommand.self, SinksCommand.self, ClipsCommand.self, MonitorCommand.self, AiredCommand.self]
+                      CastCommand.self, WebCommand.self, SinksCommand.self, ClipsCommand.self, MonitorCommand.self, AiredCommand.self, ScrobbleCommand.self]
     )
 }

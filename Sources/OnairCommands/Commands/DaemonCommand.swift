@@ -128,6 +128,10 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The topic prefix Home Assistant's MQTT discovery listens on.", valueName: "prefix"))
     var mqttPrefix = "homeassistant"
 
+    @Option(help: ArgumentHelp("Send what this station plays to ListenBrainz as listens (onair scrobble login), keeping it connected; repeatable.",
+                               valueName: "station"))
+    var scrobbleStation: [String] = []
+
     @Option(help: ArgumentHelp("Keep at least SIZE free (e.g. 2G, 500M) where recordings go, deleting the oldest finished "
                                + "recordings that are not kept.", valueName: "size"))
     var minFree: String?
@@ -194,6 +198,7 @@ struct DaemonCommand: ParsableCommand {
         options.maxStreams = maxStreams
         options.measuresLoudness = normalize
         options.learnsTracks = learnTracks
+        options.scrobbleStations = scrobbleStation
         options.minFree = minFree.flatMap(ByteSize.init)
         let address = try httpAddress
         let credentials = try WebCommand.credentials()

@@ -50,6 +50,9 @@ struct ListenCommand: ParsableCommand {
 
     @OptionGroup var loudness: LoudnessOptions
 
+    @Flag(help: "Do not send the songs heard to ListenBrainz (they are sent once logged in: onair scrobble login).")
+    var noScrobble = false
+
     @Option(help: ArgumentHelp("Stop after this much audio (seconds, or 90s, 45m, 1h30m).", valueName: "duration"))
     var duration: String?
 
@@ -64,6 +67,7 @@ struct ListenCommand: ParsableCommand {
             let sinks = try chosenSinks()
             var run = StationRun(station: stream, sinks: sinks, pacing: outputs.pacing, metaFIFO: outputs.metaFIFO,
                                  duration: duration.flatMap { TimeSpan($0)?.seconds })
+            run.scrobbler = noScrobble ? nil : ScrobbleCommand.scrobbler()
             let interactive = TerminalSession.isInteractive && !stream.json && !sinks.contains(.stdout)
             // Without a view the player is there for --normalize and the desktop's media keys (MPRIS, with a session bus).
             guard interactive || loudness.target != nil || MPRISPlayer.sessionBusConfigured else {

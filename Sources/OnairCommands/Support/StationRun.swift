@@ -3,6 +3,7 @@ import Foundation
 import Media
 import Outputs
 import Playback
+import Scrobbling
 
 /// Plays one station into a command's sinks until it ends or is stopped (Ctrl-C, SIGTERM): what
 /// `listen` and `relay` share. The engine's `LiveRun` does the work; this reports it.
@@ -15,6 +16,8 @@ struct StationRun {
     var duration: Double?
     /// The listener's controls and, on a terminal, the view and keys; without a view, events are reported as lines.
     var player: LiveRun.Player?
+    /// Sends the songs heard as listens (`onair scrobble`); nil sends nothing.
+    var scrobbler: Scrobbler?
 
     @discardableResult
     func run() throws -> LivePlayer.Ending {
@@ -27,6 +30,8 @@ struct StationRun {
         let terminal = player?.terminal
         let trap = SignalTrap(beforeExit: { terminal?.restore() }) { run.stop() }
         defer { withExtendedLifetime(trap) {} }
+        if let scrobbler { run.connection.attach(TitleScrobbler(service: target.label.name, scrobbler: scrobbler)) }
+        defer { scrobbler?.waitUntilTried() }
         return try run.play()
     }
 }

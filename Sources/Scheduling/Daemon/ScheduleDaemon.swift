@@ -23,6 +23,8 @@ public struct DaemonEvent: Encodable, Sendable {
         case clipMatched = "clip-matched", clipsFailed = "clips-failed", trackLearned = "track-learned"
         /// The MQTT broker away or refusing, a command from it refused (`--mqtt`).
         case mqtt
+        /// The scrobbling server away or refusing (`--scrobble-station`).
+        case scrobbling
 
         /// A station's signal alert as the log names it.
         public init(_ alert: SignalAlert.Kind) {

@@ -1,0 +1,59 @@
+import Foundation
+import RadioModel
+
+/// A song heard, as ListenBrainz takes it: who, what, when it began, and where it was heard (the station).
+public struct Listen: Codable, Sendable, Equatable {
+    public var artist: String
+    public var track: String
+    public var listenedAt: Date
+    /// The station it aired on, ListenBrainz's `music_service_name`; nil for a recording or an episode played.
+    public var service: String?
+
+    public init(artist: String, track: String, listenedAt: Date, service: String?) {
+        (self.artist, self.track, self.listenedAt, self.service) = (artist, track, listenedAt, service)
+    }
+
+    /// A listen of a title that names a song ("Artist - Title", not a station message): nil for anything else.
+    public init?(title: String, details: TitleDetails?, at start: Date, service: String?) {
+        if let kind = details?.kind, kind != .song { return nil }
+        let parsed = TrackTitle(title)
+        guard let artist = parsed.artist, !artist.isEmpty, !parsed.title.isEmpty else { return nil }
+        self.init(artist: Self.bounded(artist), track: Self.bounded(parsed.title), listenedAt: start, service: service.map(Self.bounded))
+    }
+
+    /// ListenBrainz refuses fields over its limits; a station's title is what the station sent.
+    static func bounded(_ text: String) -> String { String(text.prefix(500)) }
+}
+
+/// The body of ListenBrainz's `POST /1/submit-listens`.
+struct ListenSubmission: Encodable {
+    enum Kind: String, Encodable {
+        case single, playingNow = "playing_now"
+    }
+
+    struct Item: Encodable {
+        struct Metadata: Encodable {
+            struct Info: Encodable {
+                let music_service_name: String?
+                let submission_client = "onair"
+            }
+            let artist_name: String
+            let track_name: String
+            let additional_info: Info
+        }
+        let listened_at: Int?
+        let track_metadata: Metadata
+    }
+
+    let listen_type: Kind
+    let payload: [Item]
+
+    init(_ kind: Kind, _ listen: Listen) {
+        listen_type = kind
+        payload = [Item(listened_at: kind == .single ? Int(listen.listenedAt.timeIntervalSince1970) : nil,
+                        track_metadata: .init(artist_name: listen.artist, track_name: listen.track,
+                                              additional_info: .init(music_service_name: listen.service)))]
+    }
+
+    var json: Data { (try? JSONEncoder().encode(self)) ?? Data() }
+}

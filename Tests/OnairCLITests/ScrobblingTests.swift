@@ -1,0 +1,68 @@
+import Foundation
+import XCTest
+import TestSupport
+
+/// `onair daemon --scrobble-station` against Maloja, a real server of ListenBrainz's API: the songs a station plays
+/// reach it once each, in order, also those played while it was away; a station message and a song cut by the end are
+/// not listens.
+final class ScrobblingTests: XCTestCase {
+    func testAStationsSongsReachTheServerOnceEachAlsoWhenItWasAway() throws {
+        let maloja = try MalojaServer()
+        defer { maloja.stop() }
+        let onair = try OnairBinary()
+        // 32 s of audio a title, served eight times faster than it plays (4 s a title): four songs heard whole, a
+        // station message between them, and a fifth song cut by the end of the stream. Asked again (the daemon
+        // reconnects once it ends), the station sends audio without titles.
+        let titles = ["Artist One - Song One", "Artist Two - Song Two", "Tone Radio: the best tones", "Artist Three - Song Three",
+                      "Artist Four - Song Four", "Artist Five - Song Five"]
+        let audio = try Data(contentsOf: AudioFixtures.tones([Tone(frequency: 440, seconds: 200)], codec: .mp3, bitrate: 128))
+        let titled = FixtureHTTPServer.icyStream(ICYStreamWriter(audio: audio, schedule: titles.enumerated().map {
+            .title($1, atAudioByte: $0 * 32 * 16_000)
+        }), bytesPerSecond: 8 * 16_000)
+        let untitled = FixtureHTTPServer.icyStream(ICYStreamWriter(audio: audio), bytesPerSecond: 8 * 16_000)
+        let requests = Counter()
+        let station = try FixtureHTTPServer(routes: ["/tones.mp3": { request, connection in
+            try (requests.increment() == 1 ? titled : untitled)(request, connection)
+        }])
+        defer { station.stop() }
+        let catalogue = onair.home.file("stations.json")
+        try Data("""
+        {"version": 1, "stations": [{"id": "tones", "name": "Tone Radio", "country": "GB", "language": "en", "timeZone": "Europe/London",
+         "tags": [], "streams": [{"url": "\(station.url("/tones.mp3").absoluteString)", "kind": "icy", "codec": "mp3", "bitrate": 128}]}]}
+        """.utf8).write(to: catalogue)
+        let environment = ["ONAIR_STATIONS": catalogue.path]
+
+        let refused = try onair.run(["daemon", "--http", "off", "--scrobble-station", "tones"], extraEnvironment: environment)
+        XCTAssertEqual(refused.status, 3, "no account: \(refused)")
+        XCTAssertTrue(refused.stderrText.contains("onair scrobble login"), refused.stderrText)
+        let login = try ProcessRunner.run(OnairBinary.path, ["scrobble", "login", "--server", maloja.listenBrainzRoot], input: Data((maloja.apiKey + "\n").utf8),
+                                          environment: onair.environment)
+        XCTAssertTrue(login.succeeded, login.stderrText)
+
+        // The server is away while the first songs end.
+        let daemon = try onair.start(["daemon", "--http", "off", "--scrobble-station", "tones"], extraEnvironment: environment)
+        defer { daemon.stop() }
+        XCTAssertTrue(eventually(timeout: 20) { daemon.stderrText.contains("listen(s) kept, sent once it answers") }, daemon.stderrText)
+        XCTAssertTrue(eventually(timeout: 20) { (Int(self.waiting(onair)) ?? 0) >= 2 }, "two songs wait: \(waiting(onair))")
+        try maloja.start()
+
+        XCTAssertTrue(eventually(timeout: 60) { ((try? maloja.scrobbles()) ?? []).count >= 4 }, "\(String(describing: try? maloja.scrobbles()))")
+        Thread.sleep(forTimeInterval: 3)  // nothing comes twice
+        let scrobbles = try maloja.scrobbles()
+        XCTAssertEqual(scrobbles.map(\.title), ["Song One", "Song Two", "Song Three", "Song Four"], "\(scrobbles)")
+        XCTAssertEqual(scrobbles.map(\.artists), [["Artist One"], ["Artist Two"], ["Artist Three"], ["Artist Four"]])
+        // Each from when it began on the station: 4 s apart, the message's 4 s between the second and the third.
+        let gaps = zip(scrobbles.dropFirst(), scrobbles).map { $0.time - $1.time }
+        XCTAssertEqual(gaps.count, 3)
+        for (gap, expected) in zip(gaps, [4, 8, 4]) { XCTAssertEqual(Double(gap), Double(expected), accuracy: 1.5, "\(gaps)") }
+        XCTAssertEqual(waiting(onair), "0", "nothing left waiting")
+        XCTAssertTrue(daemon.stderrText.contains("answers again"), daemon.stderrText)
+        XCTAssertFalse((daemon.stderrText + daemon.stdoutText).contains(maloja.apiKey), "the token is never shown")
+    }
+
+    /// How many listens wait to be sent, from `onair scrobble status`.
+    private func waiting(_ onair: OnairBinary) -> String {
+        let status = (try? onair.run(["scrobble", "status"]))?.stdoutText ?? ""
+        return status.components(separatedBy: "; ").last?.components(separatedBy: " ").first ?? status
+    }
+}
