@@ -1,18 +1,11 @@
 // The hot paths a recording and a listener spend their instructions in, run once each on the main thread
 // so that `scripts/bench/guard` can count them under callgrind (--toggle-collect on the two functions
-// below) and fail CI when they grow; and clip detection, for scripts/bench/clip_cost.py to time. Not installed;
-// not a user command.
+// below) and fail CI when they grow. Not installed; not a user command.
 //   onair-hotpaths icy-copy FILE.mp3        de-interleave FILE as an ICY body, through the byte queue
 //   onair-hotpaths decode-resample FILE     decode FILE to 48 kHz s16 stereo
-//   onair-hotpaths clip-watch FILE DATA [RATE CHANNELS]
-//                                           decode FILE to 48 kHz s16 stereo (the daemon's pipeline) or RATE and
-//                                           CHANNELS, and watch it for the clips of the library in DATA (a data
-//                                           directory); prints each airing's clip and start
-import ClipDetection
 import Foundation
 import Media
 import RadioModel
-import Store
 import StreamInput
 
 /// What curl hands the transfer engine per write callback, at most.
@@ -50,8 +43,8 @@ let demuxerRead = 4 * 1024
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: onair-hotpaths icy-copy|decode-resample FILE | clip-watch FILE DATA [RATE CHANNELS]\n".utf8))
+guard arguments.count == 3 else {
+    FileHandle.standardError.write(Data("usage: onair-hotpaths icy-copy|decode-resample FILE\n".utf8))
     exit(64)
 }
 let path = arguments[2]
@@ -68,17 +61,6 @@ case "icy-copy":
 case "decode-resample":
     let file = try MediaFile(path: path, format: PCMFormat(sampleRate: 48_000, bitsPerSample: 16, channels: 2))
     print(try decodeResample(file))
-case "clip-watch" where arguments.count == 4 || arguments.count == 6:
-    let format = arguments.count == 6
-        ? PCMFormat(sampleRate: Int(arguments[4]) ?? 0, bitsPerSample: 16, channels: Int(arguments[5]) ?? 0)
-        : PCMFormat(sampleRate: 48_000, bitsPerSample: 16, channels: 2)
-    let clips = try ClipLibrary(database: try OnairDatabase(directory: URL(fileURLWithPath: arguments[3]))).all()
-    let watch = try ClipWatch(index: ClipIndex(clips), station: "file", format: format, clock: { Date(timeIntervalSince1970: 0) }) { airing in
-        print(airing.clip, String(format: "%.3f", airing.mediaTime))
-    }
-    let file = try MediaFile(path: path, format: format)
-    while try file.read({ try? watch.consume($0) }) {}
-    watch.finish()
 default:
     FileHandle.standardError.write(Data("onair-hotpaths: unknown workload '\(arguments[1])'\n".utf8))
     exit(64)

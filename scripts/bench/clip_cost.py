@@ -3,8 +3,7 @@
 
 `onair monitor` has FFmpeg resample a station to Chromaprint's own 11,025 Hz mono; the daemon decodes every station
 once to 48 kHz s16 stereo for its jobs and gives that PCM to each connection's ClipWatch, where Chromaprint mixes it
-down and resamples it itself. Both paths are run here on the same files, in one run, by `onair-hotpaths clip-watch`
-(the library's ClipWatch fed by Media's MediaFile, in one process, no network), and beside them the decode alone:
+down and resamples it itself. Both paths are run here on the same files, in one run, by `onair-clip-cost` (the library's ClipWatch fed by Media's MediaFile, in one process, no network), and beside them the decode alone:
 
 - decode 48k: the file decoded to 48 kHz s16 stereo (`onair-hotpaths decode-resample`), what the daemon does anyway
   for a station it records or relays;
@@ -16,7 +15,8 @@ finds are scored against the truth, so a faster path that finds less would show.
 
 CPU is user+sys of the process (wait4). Detection alone on the daemon's path is its time less the 48k decode.
 
-Usage: scripts/bench/clip_cost.py --hotpaths .build/release/onair-hotpaths --onair .build/release/onair
+Usage: scripts/bench/clip_cost.py --clip-cost .build/release/onair-clip-cost --hotpaths .build/release/onair-hotpaths
+       --onair .build/release/onair
        [--work /tmp/onair-bench-airplay]
 """
 import argparse, os, shutil, subprocess, sys, tempfile
@@ -25,10 +25,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import airplay  # noqa: E402  (the test set, the clip libraries, the CPU measurement and the scoring)
 
 
-def watched(hotpaths, data, path, rate=None):
+def watched(clip_cost, data, path, rate=None):
     """(CPU seconds, airings found as (station, clip, start, None)) of one file watched at 48 kHz stereo or `rate` mono."""
     with tempfile.TemporaryFile() as out:
-        command = [hotpaths, "clip-watch", path, data] + ([str(rate), "1"] if rate else [])
+        command = [clip_cost, path, data] + ([str(rate), "1"] if rate else [])
         status, cpu, _, _ = airplay.measured(command, stdout=out)
         out.seek(0)
         reports = []
@@ -42,11 +42,12 @@ def watched(hotpaths, data, path, rate=None):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--hotpaths", required=True)
+    parser.add_argument("--clip-cost", required=True, help="onair-clip-cost: clip detection as the daemon runs it")
+    parser.add_argument("--hotpaths", required=True, help="onair-hotpaths: the 48 kHz decode alone")
     parser.add_argument("--onair", required=True, help="adds the clips to the libraries (onair clips add)")
     parser.add_argument("--work", default="/tmp/onair-bench-airplay", help="the airplay test set, kept between runs")
     args = parser.parse_args()
-    hotpaths, onair = os.path.abspath(args.hotpaths), os.path.abspath(args.onair)
+    clip_cost, hotpaths, onair = os.path.abspath(args.clip_cost), os.path.abspath(args.hotpaths), os.path.abspath(args.onair)
     manifest = airplay.build_testset(args.work)
     hours = manifest["station_seconds"] / 3600
     libraries = {}
@@ -62,7 +63,7 @@ def main():
                 airplay.log(f"{label}, {library}")
                 cpu, found, reported = 0.0, 0, 0
                 for path in manifest["stations"].values():
-                    part_cpu, reports = watched(hotpaths, data, path, rate)
+                    part_cpu, reports = watched(clip_cost, data, path, rate)
                     cpu += part_cpu
                     errors, _ = airplay.score(reports, manifest["truth"])
                     found, reported = found + len(errors), reported + len(reports)
@@ -74,8 +75,8 @@ def main():
     print(f"## Known-clip detection in the daemon: CPU per station-hour\n")
     print(f"The airplay test set's three stations ({manifest['station_seconds'] / 60:.1f} min each, {len(manifest['truth'])} "
           f"airings each; MP3 128k, MP3 64k after -6 dB, AAC 64k), {stations * hours:.2f} station-hours a row, "
-          f"`onair-hotpaths` (release) in one process per file. Command: `scripts/bench/clip_cost.py --hotpaths "
-          f".build/release/onair-hotpaths --onair .build/release/onair`.\n")
+          f"`onair-clip-cost` and `onair-hotpaths` (release) in one process per file. Command: `scripts/bench/clip_cost.py "
+          f"--clip-cost .build/release/onair-clip-cost --hotpaths .build/release/onair-hotpaths --onair .build/release/onair`.\n")
     print("| path | library | CPU per station-hour | of it, detection (less the 48k decode) | airings found |")
     print("|---|---|---|---|---|")
     print(f"| decode to 48 kHz stereo alone | – | {decode / (stations * hours):.1f} s | – | – |")
