@@ -38,9 +38,15 @@ public final class HomeAssistantBridge: Sendable {
     /// - Parameter log: told, in one line each, what went wrong (the broker away, a command refused).
     public init(facade: DaemonFacade, options: HomeAssistantOptions, log: @escaping @Sendable (String) -> Void) throws(MQTTError) {
         let discovery = Discovery(prefix: options.discoveryPrefix, daemonName: options.daemonName)
-        let (stream, inputs) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .bufferingNewest(1024))
+        // Unbounded, so the broker's connection events are never lost behind others: what comes in is bounded already (the
+        // daemon's events by their own subscription's buffer, the broker's messages by `CommandBudget`).
+        let (stream, inputs) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .unbounded)
+        let budget = CommandBudget()
         let client = try MQTTClient(broker: options.broker, clientID: "onair-\(discovery.node)",
-                                    will: MQTTClient.Will(topic: discovery.availability, payload: "offline")) { inputs.yield(.broker($0)) }
+                                    will: MQTTClient.Will(topic: discovery.availability, payload: "offline")) { event in
+            if case .message = event, !budget.admits() { return }
+            inputs.yield(.broker(event))
+        }
         guard let live = facade.events.subscribe() else { throw MQTTError("the daemon's live events have no room for another subscriber") }
         self.client = client
         self.discovery = discovery
@@ -105,6 +111,8 @@ private struct BridgeState {
             connected = false
             log("\(reason)")
         case .broker(.message(let message)):
+            // A retained command is one said earlier, replayed by the broker on every (re)connection: never acted on.
+            guard !message.retained else { return log("ignored a retained message on \(Self.shown(message.topic)): commands are not retained") }
             await command(message)
         case .live(let event):
             await note(event)
@@ -117,7 +125,8 @@ private struct BridgeState {
         let slug = event.station.map { known($0) }
         switch (event.type, slug) {
         case (.title, let slug?):
-            publish(discovery.title(slug), event.title ?? "")
+            // Home Assistant refuses a state over 255 characters.
+            publish(discovery.title(slug), String((event.title ?? "").prefix(255)))
             publish(discovery.state(slug), "playing")
         case (.connected, let slug?):
             publish(discovery.state(slug), "playing")
@@ -137,12 +146,15 @@ private struct BridgeState {
         }
     }
 
-    /// The slug of a station an event names (the daemon names a URL with its password masked), known from now on.
-    private mutating func known(_ shown: String) -> String {
+    /// The slug of a station an event names (the daemon names a URL with its password masked), known from now on;
+    /// `station` is how a job names it (with the password), when known.
+    private mutating func known(_ shown: String, station: String? = nil) -> String {
         let slug = Discovery.slug(shown)
         if stations[slug] == nil {
-            stations[slug] = KnownStation(station: shown, name: shown)
+            stations[slug] = KnownStation(station: station ?? shown, name: shown)
             configure(slug)
+        } else if let station {
+            stations[slug]?.station = station
         }
         return slug
     }
@@ -169,7 +181,7 @@ private struct BridgeState {
             stations[slug] = KnownStation(station: station, name: name)
             if changed { configure(slug) }
         }
-        for job in snapshot.jobs where job.kind != .watch { _ = known(URLRedaction.redact(job.station)) }
+        for job in snapshot.jobs where job.kind != .watch { _ = known(URLRedaction.redact(job.station), station: job.station) }
         if sinksChanged { stations.keys.forEach { configure($0) } }
         if published[discovery.daemonConfigs()[0].0] == nil { discovery.daemonConfigs().forEach { publish($0.0, $0.1) } }
 
@@ -242,7 +254,23 @@ private struct BridgeState {
     }
 
     /// A topic as a log line shows it: printable, and not longer than a line.
-    private static func shown(_ topic: String) -> String {
+    static func shown(_ topic: String) -> String {
         String(topic.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(160).map(Character.init))
+    }
+}
+
+/// How many of the broker's messages the bridge takes: 20 a second, the rest dropped before they queue. A command costs
+/// a job's start or stop; a publisher flooding the command topics must not grow memory or the log.
+final class CommandBudget: Sendable {
+    static let perSecond = 20
+    private let window = Locked((second: 0, taken: 0))
+
+    func admits() -> Bool {
+        let second = Int(Date().timeIntervalSince1970)
+        return window.withLock { window in
+            if window.second != second { window = (second, 0) }
+            window.taken += 1
+            return window.taken <= Self.perSecond
+        }
     }
 }

@@ -36,6 +36,9 @@ public struct BrokerURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func masked(_ text: String) -> String {
-        text.replacingOccurrences(of: #"(?<=//)([^:/@]*):[^@/]*@"#, with: "$1:***@", options: .regularExpression)
+        // Everything before the last "@" (after the scheme) may be a password, whatever it holds.
+        guard let at = text.lastIndex(of: "@") else { return text }
+        let scheme = text.range(of: "://").flatMap { $0.upperBound <= at ? String(text[..<$0.upperBound]) : nil } ?? ""
+        return scheme + "***" + text[at...]
     }
 }

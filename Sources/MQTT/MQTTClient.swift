@@ -19,6 +19,8 @@ public final class MQTTClient: @unchecked Sendable {  // `handle`: libmosquitto'
     public struct Message: Sendable, Equatable {
         public let topic: String
         public let payload: Data
+        /// The broker kept it and sends it to every client that subscribes: not something said now.
+        public let retained: Bool
     }
 
     /// What the broker publishes for this client when it is gone without saying goodbye (killed, cut off).
@@ -75,10 +77,8 @@ public final class MQTTClient: @unchecked Sendable {  // `handle`: libmosquitto'
         if code == MOSQ_ERR_SUCCESS.rawValue {
             code = mosquitto_reconnect_delay_set(handle, Self.reconnectDelays.first, Self.reconnectDelays.longest, true)
         }
-        guard code == MOSQ_ERR_SUCCESS.rawValue else {
-            mosquitto_destroy(handle)
-            throw MQTTError("cannot set up the MQTT client for \(broker)", code: code)
-        }
+        // `deinit` destroys the handle, also when this throws (every stored property is set).
+        guard code == MOSQ_ERR_SUCCESS.rawValue else { throw MQTTError("cannot set up the MQTT client for \(broker)", code: code) }
         mosquitto_connect_callback_set(handle) { _, context, code in MQTTClient.from(context)?.connected(code) }
         mosquitto_disconnect_callback_set(handle) { _, context, code in MQTTClient.from(context)?.disconnected(code) }
         mosquitto_message_callback_set(handle) { _, context, message in
@@ -143,6 +143,6 @@ public final class MQTTClient: @unchecked Sendable {  // `handle`: libmosquitto'
         guard let topic = message.topic else { return }
         let length = min(Int(max(0, message.payloadlen)), Self.longestPayload)
         let payload = message.payload.map { Data(bytes: $0, count: length) } ?? Data()
-        onEvent(.message(Message(topic: String(cString: topic), payload: payload)))
+        onEvent(.message(Message(topic: String(cString: topic), payload: payload, retained: message.retain)))
     }
 }

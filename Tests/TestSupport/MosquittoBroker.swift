@@ -59,10 +59,10 @@ public final class MosquittoBroker: @unchecked Sendable {  // `process` changes 
         return subscriber
     }
 
-    /// `mosquitto_pub` as Home Assistant.
-    public func publish(_ topic: String, _ payload: String) throws {
+    /// `mosquitto_pub` as Home Assistant; `retain` has the broker keep it for every later subscriber.
+    public func publish(_ topic: String, _ payload: String, retain: Bool = false) throws {
         _ = try ProcessRunner.run("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-u", "homeassistant", "-P", "hub-secret",
-                                                "-t", topic, "-m", payload], timeout: 30).check()
+                                                "-t", topic, "-m", payload] + (retain ? ["-r"] : []), timeout: 30).check()
     }
 
     private static func start(directory: TemporaryDirectory, port: UInt16) throws -> RunningProcess {
