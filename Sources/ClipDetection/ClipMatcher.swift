@@ -25,6 +25,8 @@ public struct ClipBeginning: Sendable, Equatable {
     public let streamSeconds: Double
     /// Seconds into the clip where the aired part begins: 0 unless it was joined after its start.
     public let clipOffset: Double
+    /// Seconds from the aired part's start to the clip's end, if it airs to its end (a learned song's, to the song's).
+    public let seconds: Double
 }
 
 /// Finds the clips of an index in one station's fingerprint items as they arrive. Each item votes, through the
@@ -52,10 +54,10 @@ public struct ClipMatcher {
     /// change, while a few seconds of another recording that sounds alike (two orchestral passages) reached 0.76
     /// (BENCHMARKS.md, airplay).
     static let lowestScore = 0.85
-    /// Items after an airing is first followed within which its beginning is told (8 s): later, it is told whole at its
-    /// end only. A beginning is told once the aired part is long and alike enough to be reported (`fewestItems`,
+    /// Items after an airing is first followed within which its beginning is told (3 s): later, it is told whole at its
+    /// end only (a track splitter holds only so much audio back). A beginning is told once the aired part is long and alike enough to be reported (`fewestItems`,
     /// `lowestScore`) and still on.
-    static let beginningWithin = 64
+    static let beginningWithin = 24
     /// Offsets this close (a second) count as one alignment: votes come from near offsets too, where the music
     /// repeats itself; the best of them is found by comparing every item.
     static let jitter = 8
@@ -199,7 +201,9 @@ public struct ClipMatcher {
         guard let since = untold[alignment] else { return }
         // Still on: the aired part (whose end is placed `lookahead` past its last agreeing item) reaches the latest items.
         if let part = airedPart(of: alignment, through: now), part.streamSeconds + part.airedSeconds > Double(now) * Fingerprint.itemSeconds {
-            beginnings.append(ClipBeginning(clip: part.clip, streamSeconds: part.streamSeconds, clipOffset: part.clipOffset))
+            let rest = part.clip.seconds - part.clipOffset + (part.clip.learned ? TrackLearner.edge : 0)
+            let lead = part.clipOffset == 0 ? Double(alignment.offset) * Fingerprint.itemSeconds - part.streamSeconds : 0
+            beginnings.append(ClipBeginning(clip: part.clip, streamSeconds: part.streamSeconds, clipOffset: part.clipOffset, seconds: rest + lead))
             untold[alignment] = nil
         } else if now - since > Self.beginningWithin {
             untold[alignment] = nil

@@ -91,7 +91,7 @@ public final class ClipWatch: PCMConsumer, @unchecked Sendable {  // `state` (th
         for beginning in beginnings {
             began(ClipOnset(clip: beginning.clip.name, kind: beginning.clip.kind.rawValue, station: station,
                             start: now.addingTimeInterval(beginning.streamSeconds - fedSeconds), mediaTime: startMediaTime + beginning.streamSeconds,
-                            toldAfter: fedSeconds - beginning.streamSeconds))
+                            seconds: beginning.seconds, toldAfter: fedSeconds - beginning.streamSeconds))
         }
     }
 

@@ -216,11 +216,14 @@ public struct ClipOnset: Sendable, Equatable {
     public var start: Date
     /// Where the aired part began in the station's decoded audio, in seconds.
     public var mediaTime: Double
+    /// Seconds from the aired part's start to the clip's end, if it airs to its end.
+    public var seconds: Double
     /// Seconds of the station's audio from the aired part's start to where the audio stood when it was heard.
     public var toldAfter: Double
 
-    public init(clip: String, kind: String, station: String, start: Date, mediaTime: Double, toldAfter: Double) {
-        (self.clip, self.kind, self.station, self.start, self.mediaTime, self.toldAfter) = (clip, kind, station, start, mediaTime, toldAfter)
+    public init(clip: String, kind: String, station: String, start: Date, mediaTime: Double, seconds: Double, toldAfter: Double) {
+        (self.clip, self.kind, self.station, self.start, self.mediaTime) = (clip, kind, station, start, mediaTime)
+        (self.seconds, self.toldAfter) = (seconds, toldAfter)
     }
 
     /// The name a track split at it gets: a song by its name ("Artist - Title"), anything else marked as chapters

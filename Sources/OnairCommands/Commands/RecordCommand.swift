@@ -181,8 +181,12 @@ struct RecordCommand: ParsableCommand {
         options.connectTimeout = connectTimeout
         options.stallTimeout = stallTimeout
         options.quality = quality
-        // Split into tracks, a station that names none is cut where the library's clips begin and end.
-        let clips = splitTracks ? try knownClips() : nil
+        // Split into tracks, a station that names none is cut where the library's clips begin and end; without the
+        // library, on its titles alone.
+        var clips: (index: ClipIndex, airings: any AiringStorage)?
+        if splitTracks {
+            do { clips = try knownClips() } catch { Console.message("the known clips do not split this recording: \(error)") }
+        }
         var recordings: [StationRecording] = []
         for target in targets {
             var stationOptions = options

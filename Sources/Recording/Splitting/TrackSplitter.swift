@@ -15,10 +15,10 @@ public struct SplitOptions: Sendable {
     /// Titles matching this regular expression (ads, jingles) are not written.
     public var skip: String?
     /// Seconds the audio is held back for a known clip's beginning (`onair clips`), which is heard 6 to 8 s into it (Chromaprint's
-    /// items come some 5 s after their audio, and the first 3 s of the clip must agree).
+    /// items come some 5 s after their audio, and the first 3 s of the clip must agree), a learned song's 3 s before that.
     public var clipLag: Double
 
-    public init(window: Double = 4, padBefore: Double = 0, padAfter: Double = 0, skip: String? = nil, clipLag: Double = 12) {
+    public init(window: Double = 4, padBefore: Double = 0, padAfter: Double = 0, skip: String? = nil, clipLag: Double = 15) {
         self.window = window; self.padBefore = padBefore; self.padAfter = padAfter; self.skip = skip; self.clipLag = clipLag
     }
 }
@@ -76,6 +76,8 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
     /// The clip whose beginning was cut at last, until its end is.
     private var clipOn: String?
     private var trackIsFirst = true
+    /// Audio was written (or skipped) already: a cut before any of it is not one.
+    private var wroteAudio = false
     private var gaps = 0
     private let connections = ConnectionInbox()
     var finished = false
@@ -135,7 +137,12 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
                 pendingGaps.append((clock, gap.seconds))
             }
         case .clipBegan(let onset):
-            lock.withLock { placeClipCut(Cut(time: clock - onset.toldAfter, title: onset.trackTitle, details: nil, mark: .clipBegins(onset.clip))) }
+            lock.withLock {
+                let start = clock - onset.toldAfter
+                placeClipCut(Cut(time: start, title: onset.trackTitle, details: nil, mark: .clipBegins(onset.clip)))
+                // Where it ends if it airs to its end: the airing, once told, moves it; told never, it stands.
+                if clipOn == onset.clip { insert(Cut(time: start + onset.seconds, title: lastTitle, details: lastTitleDetails, mark: .clipEnds(onset.clip))) }
+            }
         case .clipMatched(let sighting):
             lock.withLock {
                 let end = clock - sighting.toldAfter + sighting.end.timeIntervalSince(sighting.start)
@@ -189,17 +196,17 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
     // MARK: Inside `lock`
 
     /// A clip's beginning or end, kept in time order with the other cuts while the station names no tracks itself. A
-    /// clip's end is cut only while that clip is the track (no other began since), and gives way to the next clip's
-    /// beginning when the two are back to back.
+    /// beginning ends the clip before it there at the latest (back to back, or that one cut short); an end is cut only
+    /// while its clip is the track (no other began since), and replaces the end expected when it began.
     private func placeClipCut(_ cut: Cut) {
         guard !finished, !stationNamesTracks else { return }
         switch cut.mark {
         case .clipBegins(let clip):
-            pendingCuts.removeAll { if case .clipEnds = $0.mark { abs($0.time - cut.time) < Self.backToBack } else { false } }
+            pendingCuts.removeAll { if case .clipEnds = $0.mark { $0.time > cut.time - Self.backToBack } else { false } }
             clipOn = clip
         case .clipEnds(let clip):
             guard clipOn == clip else { return }
-            clipOn = nil
+            pendingCuts.removeAll { $0.mark == .clipEnds(clip) }
         case .title:
             break
         }
@@ -236,6 +243,11 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
     /// Ends the current track at `point` (plus the padding after it) and starts the next one there
     /// (less the padding before it).
     private func cutTrack(at point: Double, nextTitle: String?, details: TitleDetails?) throws {
+        // Before anything was written (a clip on air when the recording began): the first track is named, not cut.
+        if !wroteAudio, point <= (chunks.first?.start ?? 0) {
+            (trackTitle, trackTitleDetails) = (nextTitle, details)
+            return
+        }
         for chunk in chunks where chunk.start < point + options.padAfter { try write(chunk) }
         try closeTrack(last: false)
         chunks.removeAll { $0.start < point - options.padBefore }
@@ -245,6 +257,7 @@ public class TrackSplitter: RecordingConsumer, PCMConsumer, TitleConsumer, @unch
     }
 
     private func write(_ chunk: Chunk) throws {
+        wroteAudio = true
         let gaps = pendingGaps.prefix { $0.time <= chunk.start }
         pendingGaps.removeFirst(gaps.count)
         if let title = trackTitle, let skip, skip.firstMatch(in: title, range: NSRange(title.startIndex..., in: title)) != nil {
