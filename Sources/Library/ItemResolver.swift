@@ -90,7 +90,7 @@ public struct ItemResolver {
                     queue.skipped.append("\(item.title): recording \(item.ref) is no longer in the index")
                     continue
                 }
-                queue.items.append(PlayableItem(path: entry.file, title: Self.item(entry).title))
+                queue.items.append(PlayableItem(path: entry.file, title: Self.item(entry).title, artist: entry.stationName))
             case .episode:
                 guard let id = Int64(item.ref), let episode = try podcast({ () throws(PodcastError) in try podcasts.episode(id: id) }) else {
                     queue.skipped.append("\(item.title): episode \(item.ref) is no longer followed")
@@ -103,7 +103,8 @@ public struct ItemResolver {
                 } catch {
                     queue.skipped.append("the chapters of \(item.title): \(error)")
                 }
-                queue.items.append(PlayableItem(path: file, title: item.title, chapters: chapters))
+                let podcastTitle = try? podcast({ () throws(PodcastError) in try podcasts.podcast(id: episode.podcast)?.title })
+                queue.items.append(PlayableItem(path: file, title: item.title, chapters: chapters, artist: podcastTitle ?? nil))
             case .podcast: queue.skipped.append("\(item.title): no episodes")
             case .station: queue.skipped.append("\(item.title): a live station (listen with: onair listen \(item.ref))")
             case .programme: queue.skipped.append("\(item.title): no recorded episodes")

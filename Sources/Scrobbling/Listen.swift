@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import RadioModel
 
 /// A song heard, as ListenBrainz takes it: who, what, when it began, and where it was heard (the station).
@@ -19,6 +20,18 @@ public struct Listen: Codable, Sendable, Equatable {
         let parsed = TrackTitle(title)
         guard let artist = parsed.artist, !artist.isEmpty, !parsed.title.isEmpty else { return nil }
         self.init(artist: Self.bounded(artist), track: Self.bounded(parsed.title), listenedAt: start, service: service.map(Self.bounded))
+    }
+
+    /// Heard long enough to be a listen, played on demand: to its end, 4 minutes, or half of it (ListenBrainz's rule).
+    public static let longEnough = 240.0
+
+    /// A listen of a recording, an episode or a file played on demand (`onair play`), if it was heard long enough and
+    /// says whose it is (its station or podcast, else a title "Artist - Title"); from when it began playing.
+    public init?(played item: PlayableItem, to position: Double, of duration: Double?, toItsEnd: Bool, startedAt: Date) {
+        guard toItsEnd || position >= Self.longEnough || duration.map({ $0 > 0 && position >= $0 / 2 }) == true else { return nil }
+        let parsed = TrackTitle(item.title)
+        guard let artist = item.artist ?? parsed.artist, !artist.isEmpty else { return nil }
+        self.init(artist: Self.bounded(artist), track: Self.bounded(item.artist == nil ? parsed.title : item.title), listenedAt: startedAt, service: nil)
     }
 
     /// ListenBrainz refuses fields over its limits; a station's title is what the station sent.

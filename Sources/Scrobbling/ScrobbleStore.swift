@@ -24,9 +24,12 @@ public final class ScrobbleStore: Sendable {
     public static let mostQueued = 20_000
 
     private let database: OnairDatabase
+    /// Held while a process sends the queue: two onair processes (a daemon, `onair listen`) never send one listen both.
+    private let drainLock: URL?
 
-    public init(database: OnairDatabase) throws(ScrobbleError) {
+    public init(database: OnairDatabase, drainLock: URL? = nil) throws(ScrobbleError) {
         self.database = database
+        self.drainLock = drainLock
         do {
             try database.migrate { migrator in
                 migrator.registerMigration("scrobble-v1") { db in
@@ -50,7 +53,18 @@ public final class ScrobbleStore: Sendable {
     public convenience init(dataDirectory: URL) throws(ScrobbleError) {
         let database: OnairDatabase
         do { database = try OnairDatabase(directory: dataDirectory) } catch { throw ScrobbleError("scrobbling: \(error)") }
-        try self.init(database: database)
+        try self.init(database: database, drainLock: dataDirectory.appendingPathComponent("scrobble.lock"))
+    }
+
+    /// Runs `body` while this process alone sends the queue; false (and `body` not run) while another one does.
+    func sendingAlone(_ body: () -> Void) -> Bool {
+        guard let drainLock else { body(); return true }
+        let descriptor = open(drainLock.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { body(); return true }  // no lock to be had: a lone process, as before
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
+        body()
+        return true
     }
 
     public func account() throws(ScrobbleError) -> Account? {

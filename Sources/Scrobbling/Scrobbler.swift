@@ -7,8 +7,10 @@ import StreamInput
 /// also across the server being away or onair being restarted. While the server is away the listens wait; they are
 /// tried again after 5 s, doubling up to 30 s, and at once when another listen comes. The network is used from the
 /// scrobbler's own queue, never from Swift's cooperative pool.
-public final class Scrobbler: @unchecked Sendable {  // `retryDelay`, `failing` and `retryScheduled` only on `queue`
+public final class Scrobbler: @unchecked Sendable {  // `retryDelay`, `failing` and `retryScheduled` only on `queue`; `stopping` in its lock
     static let firstRetry = 5.0, longestRetry = 30.0
+    /// Listens sent at most once the owner stops (a command exiting, the daemon stopping): the rest wait for the next run.
+    static let sentWhileStopping = 20
 
     public let account: ScrobbleStore.Account
     private let store: ScrobbleStore
@@ -17,6 +19,7 @@ public final class Scrobbler: @unchecked Sendable {  // `retryDelay`, `failing` 
     private var retryDelay = Scrobbler.firstRetry
     private var failing = false
     private var retryScheduled = false
+    private let stopping = Locked(false)
 
     /// - Parameter log: told, one line each, when the server stops answering (once until it answers again) and
     ///   when it refuses a listen for good.
@@ -40,8 +43,10 @@ public final class Scrobbler: @unchecked Sendable {  // `retryDelay`, `failing` 
         queue.async { _ = self.send(ListenSubmission(.playingNow, listen)) }
     }
 
-    /// Waits until what was handed in so far has been tried (a command's last listens before it exits).
+    /// Waits until what was handed in so far has been tried (a command's last listens before it exits), sending no more
+    /// than `sentWhileStopping` of a backlog: what is left waits for the next run.
     public func waitUntilTried() {
+        stopping.withLock { $0 = true }
         queue.sync {}
     }
 
@@ -49,15 +54,23 @@ public final class Scrobbler: @unchecked Sendable {  // `retryDelay`, `failing` 
 
     private enum Outcome {
         case sent
-        /// The server will never take it (400): it is let go.
+        /// The server will never take it (a 4xx other than 401, 403, 408 and 429): it is let go.
         case refused(String)
         /// Away, busy, or refusing the token: tried again later.
         case unavailable(String)
     }
 
     private func drain() {
+        // Another onair process sends the queue now: it takes these too.
+        if !store.sendingAlone(sendQueue) { retryLater() }
+    }
+
+    private func sendQueue() {
+        var sent = 0
         do {
             while let (id, listen) = try store.oldest() {
+                if sent >= Self.sentWhileStopping, stopping.current { return }
+                sent += 1
                 switch send(ListenSubmission(.single, listen)) {
                 case .sent:
                     try store.remove(id)
@@ -95,14 +108,16 @@ public final class Scrobbler: @unchecked Sendable {  // `retryDelay`, `failing` 
     private func send(_ submission: ListenSubmission) -> Outcome {
         let url = account.server.hasSuffix("/") ? account.server + "1/submit-listens" : account.server + "/1/submit-listens"
         let request = TransferRequest(url: url, headers: [("Authorization", "Token \(account.token)"), ("Content-Type", "application/json")],
-                                      connectTimeout: 10, stallTimeout: 20, maxRedirects: 0, body: submission.json)
+                                      connectTimeout: 10, stallTimeout: 20, maxRedirects: 0, body: submission.json, keepsErrorBody: true)
         do {
             let response = try TransferEngine.shared.fetch(request, maxBytes: 64 * 1024)
             return (200..<300).contains(response.head.status) ? .sent : .unavailable("it answered \(response.head.status)")
         } catch let error as TransferError {
             switch error.status {
-            case 400?: return .refused("400 \(String(decoding: (error.body ?? Data()).prefix(200), as: UTF8.self))")
-            case 401?, 403?: return .unavailable("the token is refused (\(error.status!)): onair scrobble login TOKEN")
+            case 401?, 403?: return .unavailable("the token is refused (\(error.status!)): onair scrobble login")
+            case 408?, 429?: return .unavailable(error.message)
+            case let status? where (400..<500).contains(status):
+                return .refused("\(status) \(String(decoding: (error.body ?? Data()).prefix(200), as: UTF8.self))")
             default: return .unavailable(error.message)
             }
         } catch {

@@ -60,6 +60,43 @@ final class ScrobblingTests: XCTestCase {
         XCTAssertFalse((daemon.stderrText + daemon.stdoutText).contains(maloja.apiKey), "the token is never shown")
     }
 
+    /// A recording played to its end with `onair play` is a listen, under its station's name; played with --no-scrobble,
+    /// it is not.
+    func testARecordingPlayedToItsEndReachesTheServerOnce() throws {
+        let maloja = try MalojaServer()
+        defer { maloja.stop() }
+        try maloja.start()
+        let onair = try OnairBinary()
+        let audio = try Data(contentsOf: AudioFixtures.tones([Tone(frequency: 440, seconds: 8)], codec: .mp3, bitrate: 128))
+        let station = try FixtureHTTPServer(routes: ["/tones.mp3": FixtureHTTPServer.icyStream(ICYStreamWriter(audio: audio))])
+        defer { station.stop() }
+        let catalogue = onair.home.file("stations.json")
+        try Data("""
+        {"version": 1, "stations": [{"id": "tones", "name": "Tone Radio", "country": "GB", "language": "en", "timeZone": "Europe/London",
+         "tags": [], "streams": [{"url": "\(station.url("/tones.mp3").absoluteString)", "kind": "icy", "codec": "mp3", "bitrate": 128}]}]}
+        """.utf8).write(to: catalogue)
+        let environment = ["ONAIR_STATIONS": catalogue.path]
+        let recorded = try onair.run(["record", "tones", "--duration", "6"], extraEnvironment: environment)
+        XCTAssertTrue(recorded.succeeded, recorded.stderrText)
+        let login = try ProcessRunner.run(OnairBinary.path, ["scrobble", "login", "--server", maloja.listenBrainzRoot], input: Data((maloja.apiKey + "\n").utf8),
+                                          environment: onair.environment)
+        XCTAssertTrue(login.succeeded, login.stderrText)
+
+        let listed = try onair.run(["recordings", "list", "--json"], extraEnvironment: environment)
+        let id = try XCTUnwrap(OnairBinary.events(listed.stdoutText).first?["id"] as? Int, listed.stdoutText)
+        let output = onair.home.file("heard.wav").path
+        let quiet = try onair.run(["play", "\(id)", "--sink", "wav:\(output)", "--no-scrobble"], extraEnvironment: environment)
+        XCTAssertTrue(quiet.succeeded, quiet.stderrText)
+        let played = try onair.run(["play", "\(id)", "--sink", "wav:\(output)"], extraEnvironment: environment)
+        XCTAssertTrue(played.succeeded, played.stderrText)
+        XCTAssertTrue(eventually(timeout: 10) { ((try? maloja.scrobbles()) ?? []).count >= 1 }, played.stderrText)
+        Thread.sleep(forTimeInterval: 2)
+        let scrobbles = try maloja.scrobbles()
+        XCTAssertEqual(scrobbles.map(\.artists), [["Tone Radio"]], "\(scrobbles)")
+        XCTAssertTrue(scrobbles.first?.title.hasPrefix("Tone Radio · ") ?? false, "\(scrobbles)")
+        XCTAssertEqual(waiting(onair), "0")
+    }
+
     /// How many listens wait to be sent, from `onair scrobble status`.
     private func waiting(_ onair: OnairBinary) -> String {
         let status = (try? onair.run(["scrobble", "status"]))?.stdoutText ?? ""

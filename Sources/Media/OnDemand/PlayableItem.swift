@@ -4,11 +4,14 @@ public struct PlayableItem: Sendable, Equatable {
     public var title: String
     /// Chapters published beside the file (a podcast's podcast:chapters); nil uses the file's own.
     public var chapters: [Chapter]?
+    /// Whose it is, as a listen names it: a recording's station, an episode's podcast; nil for a file.
+    public var artist: String?
 
-    public init(path: String, title: String, chapters: [Chapter]? = nil) {
+    public init(path: String, title: String, chapters: [Chapter]? = nil, artist: String? = nil) {
         self.path = path
         self.title = title
         self.chapters = chapters
+        self.artist = artist
     }
 }
 

@@ -6,6 +6,7 @@ import Playback
 import RadioModel
 import Library
 import Sinks
+import Scrobbling
 
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -67,6 +68,9 @@ struct PlayCommand: ParsableCommand {
     @Flag(help: "Print events (playing, ended) as JSON lines.")
     var json = false
 
+    @Flag(help: "Do not send what is heard to ListenBrainz (it is sent once logged in: onair scrobble login).")
+    var noScrobble = false
+
     func validate() throws {
         if let start, TimeSpan(start) == nil { throw ValidationError("invalid --start '\(start)': use seconds or 90s, 45m, 1h30m") }
         guard Tempo.range.contains(speed) else { throw ValidationError("--speed must be between 0.5 and 3") }
@@ -99,14 +103,18 @@ struct PlayCommand: ParsableCommand {
             let stage = PlayerStage(format: format, controls: controls, sinks: [pcmSink], timeShiftSeconds: nil,
                                     normalizer: loudness.target.map { LoudnessNormalizer(format: format, target: $0) })
             let progress = PlayProgress()
+            let scrobbler = noScrobble ? nil : ScrobbleCommand.scrobbler()
             let report = PlayReport(json: json, audioOnStandardOutput: spec == .stdout)
             let player = OnDemandPlayer(queue: queue, format: format, controls: controls, stage: stage, speed: speed,
                                         start: start.flatMap { TimeSpan($0)?.seconds }, positions: store) { event in
                 switch event {
-                case .started: progress.noteStart()
-                case .ended(let item, let position, _):
+                case .started(_, _, let duration): progress.noteStart(duration: duration)
+                case .ended(let item, let position, let heard):
                     try? store.addHistory(kind: "recording", item: item.path, name: item.title,
                                           started: progress.lastStart, seconds: position)
+                    if let scrobbler, let listen = Listen(played: item, to: position, of: progress.duration, toItsEnd: heard, startedAt: progress.lastStart) {
+                        scrobbler.heard(listen)
+                    }
                 case .failed(let item, let reason): progress.note("\(item.path): \(reason)")
                 }
                 // On a terminal the view shows what plays; lines would scroll it.
@@ -126,6 +134,7 @@ struct PlayCommand: ParsableCommand {
             let desktop = DesktopPlayer.onDemand(player, controls: controls)
             terminal.map(player.run(on:))
             player.waitUntilFinished()
+            scrobbler?.waitUntilTried()
             desktop?.stop()
             withExtendedLifetime(trap) {}
             if let failure = progress.first { throw CommandFailure(message: failure, exitCode: ExitStatus.streamFailed) }
@@ -148,13 +157,14 @@ struct PlayCommand: ParsableCommand {
 
 extension PlayQueue.Repeat: ExpressibleByArgument {}
 
-/// What the play thread reported that the command needs afterwards: when the item playing started
-/// (for the history) and the first recording that could not be played.
+/// What the play thread reported that the command needs afterwards: when the item playing started and how long it
+/// is (for the history and the listen) and the first recording that could not be played.
 private final class PlayProgress: Sendable {
     private let firstFailure = Locked<String?>(nil)
-    private let started = Locked(Date())
-    func noteStart() { started.withLock { $0 = Date() } }
-    var lastStart: Date { started.current }
+    private let started = Locked((at: Date(), duration: Double?.none))
+    func noteStart(duration: Double?) { started.withLock { $0 = (Date(), duration) } }
+    var lastStart: Date { started.current.at }
+    var duration: Double? { started.current.duration }
     func note(_ message: String) { firstFailure.withLock { $0 = $0 ?? message } }
     var first: String? { firstFailure.current }
 }

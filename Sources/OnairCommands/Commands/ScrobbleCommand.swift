@@ -43,8 +43,12 @@ struct ScrobbleCommand: ParsableCommand {
         var server = ScrobbleStore.listenBrainz
 
         func validate() throws {
-            guard let url = URL(string: server), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            guard let url = URL(string: server), ["http", "https"].contains(url.scheme ?? ""), let host = url.host else {
                 throw ValidationError("invalid --server '\(URLRedaction.redact(server))': an http(s) URL such as \(ScrobbleStore.listenBrainz)")
+            }
+            // The token goes with every listen: in the clear only to this machine.
+            guard url.scheme == "https" || ["127.0.0.1", "localhost", "::1"].contains(host) else {
+                throw ValidationError("--server '\(URLRedaction.redact(server))' is plain http to another machine: use https, the token goes with every listen")
             }
         }
 
