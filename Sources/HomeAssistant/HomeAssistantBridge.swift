@@ -255,7 +255,7 @@ private struct BridgeState {
 
     /// A topic as a log line shows it: printable, and not longer than a line.
     static func shown(_ topic: String) -> String {
-        String(topic.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(160).map(Character.init))
+        UntrustedText.printable(topic, maxLength: 160)
     }
 }
 
