@@ -39,4 +39,20 @@ final class RecordingsFeedTests: XCTestCase {
         XCTAssertEqual(parsed["channel"] as? String, logos["fip"])
         XCTAssertEqual(parsed["items"] as? [NSObject], [logos["fip"]! as NSString, NSNull()], "an item's image is its own station's")
     }
+
+    /// A station's name with markup whose characters are followed by combining marks (one Swift Character each): the
+    /// feed stays well-formed and the name reads back whole.
+    func testANameWithCombiningMarksAfterMarkupIsEscapedAsCodePoints() throws {
+        let name = "Rock \"\u{301} <\u{301}b>\u{301} &\u{301} Roll"
+        let feed = RecordingsFeed(title: name, description: "d", link: "http://box/recordings", base: "http://box", image: "http://box/a\"\u{301}.png",
+                                  address: { $0 }, recordings: [recording(id: 1, station: "rock", name: name)], logo: { _ in nil }).xml
+        let script = """
+        import sys, xml.etree.ElementTree as tree
+        root = tree.fromstring(sys.stdin.buffer.read())
+        sys.stdout.write(root.find("channel/title").text)
+        """
+        let result = try ProcessRunner.run("python3", ["-c", script], input: Data(feed.utf8))
+        XCTAssertEqual(result.status, 0, "\(result.stderrText)\n\(feed)")
+        XCTAssertEqual(result.stdoutText, name)
+    }
 }

@@ -14,7 +14,8 @@ import XCTest
 /// Each page as the server renders it, in-process: what it lists, what its forms do (through the same
 /// library requests as the CLI), and that every value is escaped.
 final class PagesTests: XCTestCase {
-    private static let hostile = "<script>alert('owned')</script> & Friends"
+    /// Markup, and a quote and a bracket each followed by a combining mark (one Swift Character each, two code points).
+    private static let hostile = "<script>alert('owned')</script> & Friends \"\u{301} onmouseover=alert(1) <\u{301}b>"
     private var harness: WebAppHarness!
     private var directory: FixtureHTTPServer!
 
@@ -46,8 +47,10 @@ final class PagesTests: XCTestCase {
             XCTAssertEqual(page.status, .ok)
             let html = String(buffer: page.body)
             XCTAssertTrue(html.contains(#"<a class="title" href="/stations/demo">Demo FM</a>"#), html)
-            XCTAssertTrue(html.contains("&lt;script&gt;alert(&#39;owned&#39;)&lt;/script&gt; &amp; Friends"), html)
+            XCTAssertTrue(html.contains("&lt;script&gt;alert(&#39;owned&#39;)&lt;/script&gt; &amp; Friends &quot;\u{301} onmouseover=alert(1) &lt;\u{301}b&gt;"), html)
             XCTAssertFalse(html.contains("<script>alert"), "a station's name is never markup")
+            XCTAssertFalse(html.unicodeScalars.split(separator: " ").contains { $0.first == "\"" && $0.dropFirst().first == "\u{301}" },
+                           "a quote with a combining mark is escaped like any quote")
 
             let searched = String(buffer: try await client.execute(uri: "/stations?q=demo", method: .get).body)
             XCTAssertTrue(searched.contains("Demo FM"))

@@ -18,7 +18,7 @@ enum RenderedPage: Sendable {
 }
 
 /// Renders the pages' Mustache templates inside the layout. Every value goes through `{{…}}`, which
-/// escapes HTML: a station's title with `<script>` in it shows as text.
+/// escapes HTML (`HTMLEscaping`): a station's title with `<script>` in it shows as text.
 struct PageRenderer: Sendable {
     private let library: MustacheLibrary
     /// The CSRF token put in every form that posts (`{{>csrf}}`): the login session's, or the daemon's own.
@@ -28,9 +28,10 @@ struct PageRenderer: Sendable {
 
     init() {
         var library = MustacheLibrary()
+        HTMLEscaping.registered
         for (name, text) in [("layout", Layout.template), ("csrf", Layout.csrfField)] + PageTemplates.all {
             do {
-                try library.register(text, named: name)
+                try library.register(HTMLEscaping.pragma + text, named: name)
             } catch {
                 preconditionFailure("the \(name) template does not parse: \(error)")
             }
