@@ -20,6 +20,7 @@ let targets: [String: onair_fuzz_target] = [
     "schedule-rule": fuzzScheduleRule,
     "sink-spec": fuzzSinkSpec,
     "site-policy": fuzzSitePolicy,
+    "subsonic-request": fuzzSubsonicRequest,
     "xmltv": fuzzXMLTV,
 ]
 

@@ -8,6 +8,7 @@ import Outputs
 import RadioModel
 import Recording
 import Scheduling
+import Scrobbling
 import StreamInput
 
 /// The one door of the daemon for its transports: the HTTP API, the web pages, the podcast feeds and
@@ -90,4 +91,8 @@ public struct BlockingDaemon: Sendable {
     public func stopJob(id: Int64) throws -> JobStatus { try service.stopJob(id: id) }
     public func runningJobs() -> [JobStatus] { service.jobs.list() }
     public func wake() { service.wake() }
+    /// A listen a client heard, sent to ListenBrainz when `onair scrobble login` set an account.
+    public func heard(_ listen: Listen) { service.heard(listen) }
+    /// What a client plays now, sent to ListenBrainz when an account is set.
+    public func playingNow(_ listen: Listen) { service.playingNow(listen) }
 }

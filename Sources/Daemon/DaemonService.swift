@@ -262,6 +262,12 @@ public final class DaemonService: Sendable {
     /// What `onair status` shows: the episodes being recorded, the next ones, the recent failures.
     public func status() -> DaemonStatus { scheduler.status() }
 
+    /// A listen a client heard (a Subsonic app's scrobble), for ListenBrainz when an account is set. Blocking.
+    public func heard(_ listen: Listen) { scrobbling.heard(listen) }
+
+    /// What a client plays now, for ListenBrainz when an account is set. Blocking.
+    public func playingNow(_ listen: Listen) { scrobbling.playingNow(listen) }
+
     /// Reads the clip library again now (it changed through the API).
     public func clipsChanged() { clips.refresh() }
 

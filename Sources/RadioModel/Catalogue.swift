@@ -60,7 +60,7 @@ public struct Catalogue: Sendable {
     }
 
     /// Text as search and sorting compare it: "Radio Clásica" and "radio clasica" are the same.
-    private static func fold(_ text: String) -> String {
+    public static func fold(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 }

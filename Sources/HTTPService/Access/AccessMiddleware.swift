@@ -20,7 +20,8 @@ struct AccessMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
-        if Self.open.contains(path) { return try await next(request, context) }
+        // The Subsonic API's requests carry their own credentials, which its route checks (`SubsonicRoutes`).
+        if Self.open.contains(path) || path.hasPrefix("/rest/") { return try await next(request, context) }
         let credentials = try await access.snapshot()
         guard credentials.isConfigured else {
             // The API takes JSON only (GeneratedRoutesMiddleware: 415 otherwise), which no page of another site can send unasked.
@@ -57,7 +58,7 @@ struct AccessMiddleware: RouterMiddleware {
 
     /// What programs fetch (they get a 401, not the login page).
     static func isMachineFacing(_ path: String) -> Bool {
-        ["/api/", "/feeds/", "/live/"].contains { path.hasPrefix($0) } || path == "/metrics"
+        ["/api/", "/feeds/", "/live/", "/rest/"].contains { path.hasPrefix($0) } || path == "/metrics"
     }
 
     static func changesState(_ method: HTTPRequest.Method) -> Bool { [.post, .put, .patch, .delete].contains(method) }

@@ -22,9 +22,11 @@ public final class WebCredentials: Sendable {
         var passwordHash: String?
         var tokenHashes: Set<String>
         var feedKey: SymmetricKey?
+        /// Whether an app password is set (it is read only when a request offers a token and salt).
+        var hasAppPassword: Bool
 
         /// With no password and no token, only this machine may be served, and nothing is asked.
-        public var isConfigured: Bool { passwordHash != nil || !tokenHashes.isEmpty }
+        public var isConfigured: Bool { passwordHash != nil || !tokenHashes.isEmpty || hasAppPassword }
 
         func accepts(token: String) -> Bool { tokenHashes.contains(WebCredentials.digest(token)) }
 
@@ -137,6 +139,66 @@ public final class WebCredentials: Sendable {
         }
     }
 
+    // MARK: The app password
+
+    /// A password for Subsonic apps, which may prove it with the MD5 of it and a salt (`t=`, `s=`): the server
+    /// must read it back, so unlike the web password it cannot be kept as a hash. It is kept sealed
+    /// (AES-GCM) with a key in its own file beside the database (mode 0600): a copy of the database alone, a
+    /// backup or a dump, does not give it away. Returned once; a new one replaces the old.
+    public func createAppPassword() throws -> String {
+        // 20 characters of an alphabet without look-alikes: about 115 bits, and typeable on a phone.
+        let alphabet = Array("abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+        var generator = SystemRandomNumberGenerator()
+        let password = String((0..<20).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+        let sealed = try AES.GCM.seal(Data(password.utf8), using: try appPasswordKey(creating: true)).combined!
+        try database.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO webSecret (name, value) VALUES ('appPassword', ?)", arguments: [sealed.base64EncodedString()])
+            try Self.createFeedKey(db)
+        }
+        return password
+    }
+
+    /// False when there was none.
+    public func removeAppPassword() throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM webSecret WHERE name = 'appPassword'")
+            return db.changesCount > 0
+        }
+    }
+
+    /// The app password, unsealed; nil when none is set. Blocking (SQLite, the key's file).
+    public func appPassword() throws -> String? {
+        guard let text = try database.read({ db in try String.fetchOne(db, sql: "SELECT value FROM webSecret WHERE name = 'appPassword'") }),
+              let sealed = Data(base64Encoded: text) else { return nil }
+        do {
+            let opened = try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: try appPasswordKey(creating: false))
+            return String(decoding: opened, as: UTF8.self)
+        } catch {
+            throw WebCredentialsError("the app password cannot be read (its key file \(appPasswordKeyFile.path) is missing or another's): "
+                                      + "make a new one with `onair web app-password`")
+        }
+    }
+
+    private var appPasswordKeyFile: URL {
+        URL(fileURLWithPath: database.path).deletingLastPathComponent().appendingPathComponent("app-password.key")
+    }
+
+    private func appPasswordKey(creating: Bool) throws -> SymmetricKey {
+        let file = appPasswordKeyFile
+        if let data = FileManager.default.contents(atPath: file.path), data.count == 32 { return SymmetricKey(data: data) }
+        guard creating else { throw WebCredentialsError("no key") }
+        let key = SymmetricKey(size: .bits256)
+        let data = key.withUnsafeBytes { Data($0) }
+        // Created readable by the owner only, before any byte of the key is in it.
+        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: file.path) else {
+            throw WebCredentialsError("cannot create the app password's key file \(file.path)")
+        }
+        defer { try? handle.close() }
+        try handle.write(contentsOf: data)
+        return key
+    }
+
     /// The login session stored under `key` (its cookie's value), unless it has expired. Blocking (SQLite).
     func session(_ key: String, now: Date = Date()) throws -> Data? {
         try database.read { db in
@@ -170,7 +232,8 @@ public final class WebCredentials: Sendable {
             let secrets = try Row.fetchAll(db, sql: "SELECT name, value FROM webSecret")
                 .reduce(into: [String: String]()) { $0[$1["name"]] = $1["value"] }
             return Snapshot(passwordHash: secrets["password"], tokenHashes: Set(try String.fetchAll(db, sql: "SELECT hash FROM webToken")),
-                            feedKey: secrets["feedKey"].flatMap { Data(base64Encoded: $0) }.map { SymmetricKey(data: $0) })
+                            feedKey: secrets["feedKey"].flatMap { Data(base64Encoded: $0) }.map { SymmetricKey(data: $0) },
+                            hasAppPassword: secrets["appPassword"] != nil)
         }
     }
 

@@ -11,7 +11,7 @@ import StreamInput
 public typealias HTTPRouteGroup = @Sendable (Router<ClientRequestContext>) -> Void
 
 /// The daemon's one HTTP server, on Hummingbird: the API under `/api/v1` and its OpenAPI document,
-/// the podcast feeds, the recordings' audio, the live station mounts under `/live/`, and whatever
+/// the Subsonic API under `/rest/`, the podcast feeds, the recordings' audio, the live station mounts under `/live/`, and whatever
 /// route groups the caller adds (the web app's pages). One port, one event loop group.
 public final class HTTPServer: Sendable {
     public let address: HTTPAddress
@@ -44,6 +44,7 @@ public final class HTTPServer: Sendable {
         // The generated registration fails only for a path the document writes wrongly, which the tests would show.
         try! api.add(to: router)
         FeedRoutes(facade: facade, access: access, site: site).add(to: router)
+        SubsonicRoutes(facade: facade, access: access, site: site).add(to: router)
         live.add(to: router)
         for group in routeGroups { group(router) }
         return router

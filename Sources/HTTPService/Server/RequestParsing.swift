@@ -35,6 +35,19 @@ public enum RequestParsing {
     /// The `csrf` field of a URL-encoded form.
     public static func csrfField(inForm body: String) -> String? { LoginForm(parsing: body).csrf }
 
+    /// The fields of a query or a URL-encoded form, each name with its values in order (Subsonic repeats
+    /// `id=` for a list). `+` is a space; a field that does not decode is dropped, not guessed at.
+    public static func fields(_ text: Substring) -> [String: [String]] {
+        var fields: [String: [String]] = [:]
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ part: Substring) -> String? { part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let name = decoded(parts[0]), !name.isEmpty, let value = parts.count == 2 ? decoded(parts[1]) : "" else { continue }
+            fields[name, default: []].append(value)
+        }
+        return fields
+    }
+
     /// Where a login goes back to: only a path on this server (`//other.example` and `/\other.example` are not).
     public static func loginReturn(_ next: String?) -> String? {
         guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\"),

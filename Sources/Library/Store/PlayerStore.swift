@@ -24,6 +24,21 @@ public final class PlayerStore: Sendable {
         public var heard: Bool
     }
 
+    /// What a player was playing, shared by every player of the box (a Subsonic app on the phone, another
+    /// on a laptop): the items in order (library references: `recording:12`, `episode:3`), the one playing
+    /// and where in it, and which client saved it when.
+    public struct PlayQueue: Equatable, Sendable {
+        public var items: [String]
+        public var current: String?
+        public var seconds: Double
+        public var changed: Date
+        public var changedBy: String
+
+        public init(items: [String], current: String?, seconds: Double, changed: Date, changedBy: String) {
+            (self.items, self.current, self.seconds, self.changed, self.changedBy) = (items, current, seconds, changed, changedBy)
+        }
+    }
+
     private let database: OnairDatabase
 
     public init(database: OnairDatabase) throws(StoreError) {
@@ -38,6 +53,14 @@ public final class PlayerStore: Sendable {
                         name TEXT NOT NULL, started DATETIME NOT NULL, seconds DOUBLE NOT NULL);
                     CREATE TABLE player_position (
                         file TEXT PRIMARY KEY, seconds DOUBLE NOT NULL, heard BOOLEAN NOT NULL, updated DATETIME NOT NULL);
+                    """)
+            }
+            migrator.registerMigration("player-queue-v1") { db in
+                // One row: the box has one listener's queue, as a Subsonic server keeps one per user.
+                try db.execute(sql: """
+                    CREATE TABLE player_queue (
+                        id INTEGER PRIMARY KEY CHECK (id = 1), items TEXT NOT NULL, current TEXT,
+                        seconds DOUBLE NOT NULL, changed DATETIME NOT NULL, changedBy TEXT NOT NULL);
                     """)
             }
         }
@@ -109,6 +132,29 @@ public final class PlayerStore: Sendable {
                            + "ON CONFLICT(file) DO UPDATE SET seconds = excluded.seconds, "
                            + "heard = excluded.heard OR player_position.heard, updated = excluded.updated",
                            arguments: [file, seconds, heard, Date()])
+        }
+    }
+}
+
+extension PlayerStore {
+    // MARK: The play queue
+
+    public func playQueue() throws(StoreError) -> PlayQueue? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT items, current, seconds, changed, changedBy FROM player_queue WHERE id = 1").map { row in
+                let items = (try? JSONDecoder().decode([String].self, from: Data((row["items"] as String).utf8))) ?? []
+                return PlayQueue(items: items, current: row["current"], seconds: row["seconds"], changed: row["changed"], changedBy: row["changedBy"])
+            }
+        }
+    }
+
+    /// Replaces the queue; an empty one clears it.
+    public func savePlayQueue(_ queue: PlayQueue) throws(StoreError) {
+        let items = String(decoding: (try? JSONEncoder().encode(queue.items)) ?? Data("[]".utf8), as: UTF8.self)
+        try database.write { db in
+            guard !queue.items.isEmpty else { try db.execute(sql: "DELETE FROM player_queue"); return }
+            try db.execute(sql: "INSERT OR REPLACE INTO player_queue (id, items, current, seconds, changed, changedBy) VALUES (1, ?, ?, ?, ?, ?)",
+                           arguments: [items, queue.current, queue.seconds, queue.changed, queue.changedBy])
         }
     }
 }

@@ -24,12 +24,17 @@ struct WebCommand: ParsableCommand {
           onair web token create phone
           onair web token list
           onair web token revoke phone
+          onair web app-password
           onair web feeds rotate
+
+        Subsonic apps (DSub, Symfonium, Substreamer…) log in at http://BOX:PORT as the user `onair` with the web \
+        password, or with the app password (`onair web app-password`) when they send a token and salt, or with \
+        an API token as OpenSubsonic's apiKey.
 
         Exit codes: 0 success; 3 an empty password, a name in use, or the database cannot be opened; \
         4 no token by that name.
         """,
-        subcommands: [Password.self, Token.self, Feeds.self]
+        subcommands: [Password.self, AppPassword.self, Token.self, Feeds.self]
     )
 
     static func credentials() throws -> WebCredentials {
@@ -97,6 +102,36 @@ struct WebCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("\n".utf8))
             }
             return readLine(strippingNewline: true) ?? ""
+        }
+    }
+
+    struct AppPassword: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "app-password",
+            abstract: "Make the password Subsonic apps log in with (user `onair`): printed once, kept sealed.",
+            discussion: """
+            Most Subsonic apps prove the password with its MD5 and a salt, for which the box must read the password \
+            back: so the web password (kept only as a bcrypt hash) cannot serve them. The app password is generated, \
+            shown once, and kept encrypted (AES-GCM) in onair's database with its key in its own file beside it \
+            (app-password.key, mode 0600). A new one replaces the old.
+            """)
+
+        @Flag(help: "Remove the app password: apps using it are refused at once.")
+        var remove = false
+
+        func run() throws {
+            try reportingFailures {
+                if remove {
+                    guard try WebCommand.changing({ try WebCommand.credentials().removeAppPassword() }) else {
+                        throw CommandFailure(message: "there is no app password (make one with onair web app-password)", exitCode: ExitStatus.notFound)
+                    }
+                    Console.message("Removed the app password.")
+                    return
+                }
+                let password = try WebCommand.changing { try WebCommand.credentials().createAppPassword() }
+                print(password)
+                Console.message("Log in from a Subsonic app as `onair` with this password; it is not shown again.")
+            }
         }
     }
 
