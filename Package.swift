@@ -149,10 +149,12 @@ let package = Package(
         .target(name: "MQTT", dependencies: ["CMosquitto", "RadioModel"]),
         // The daemon in Home Assistant over MQTT: discovery, states from the daemon's events, the switches' commands.
         .target(name: "HomeAssistant", dependencies: ["Daemon", "Engine", "MQTT", "RadioModel", "Scheduling", "StreamInput"]),
+        // Artwork the box serves from its own origin: stations' logos fetched once, checked to be raster images, kept on disk.
+        .target(name: "Artwork", dependencies: ["RadioModel", "StreamInput", .product(name: "Crypto", package: "swift-crypto")]),
         // The Subsonic API's side that knows no HTTP: its answers (one tree written as XML or JSON), its ids and
         // credentials, and its endpoints over the daemon's stores (stations as artists, programmes as albums).
         .target(name: "Subsonic", dependencies: [
-            "Daemon", "Library", "Podcasts", "RadioModel", "Recording", "Scrobbling", "XMLInput", .product(name: "Crypto", package: "swift-crypto"),
+            "Artwork", "Daemon", "Library", "Podcasts", "RadioModel", "Recording", "Scrobbling", "XMLInput", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The web app: the pages a person uses from a phone or a laptop (Mustache templates, a small script and
         // stylesheet, all compiled in) — stations, schedule, guide, recordings, podcasts, playlists, status — as

@@ -1,3 +1,4 @@
+import Artwork
 import Daemon
 import Foundation
 import Library
@@ -42,6 +43,8 @@ public enum SubsonicOutcome: Sendable {
     case file(String, within: URL)
     /// An episode that is not downloaded: its feed's own address.
     case redirect(String)
+    /// Cover art, from the box's artwork cache.
+    case image(Artwork)
 }
 
 /// The endpoints, over the daemon's stores. Everything here may block (SQLite, PostgreSQL, the catalogue's
@@ -51,7 +54,7 @@ public struct SubsonicEndpoints {
         "ping", "getLicense", "getOpenSubsonicExtensions", "getMusicFolders", "getIndexes", "getArtists", "getArtist",
         "getMusicDirectory", "getAlbumList", "getAlbumList2", "getAlbum", "getSong", "search2", "search3", "stream", "download",
         "getInternetRadioStations", "getPodcasts", "getNewestPodcasts", "scrobble", "getPlayQueue", "savePlayQueue",
-        "star", "unstar", "getStarred", "getStarred2", "getUser",
+        "star", "unstar", "getStarred", "getStarred2", "getUser", "getCoverArt",
     ]
 
     let daemon: BlockingDaemon
@@ -90,6 +93,7 @@ public struct SubsonicEndpoints {
         case "getStarred", "getStarred2": return .answer(try starred(request))
         case "star", "unstar": return .answer(try star(request, request.endpoint == "star"))
         case "stream", "download": return try audio(request)
+        case "getCoverArt": return try coverArt(request)
         case "getInternetRadioStations":
             let stations = try library().radioStations(streamURL: streamURL)
             return .answer(("internetRadioStations", .one(SubsonicElement().adding("internetRadioStation", .list(stations)))))
@@ -263,6 +267,30 @@ public struct SubsonicEndpoints {
         default:
             throw SubsonicError.notFound("audio for that id (a station plays from its streamUrl)")
         }
+    }
+
+    /// A station's logo for anything of the station (itself, its albums, its recordings); podcasts have none yet.
+    private func coverArt(_ request: SubsonicRequest) throws(SubsonicError) -> SubsonicOutcome {
+        let station: String
+        switch try request.id() {
+        case .artist(let id), .radio(let id), .album(.station(let id)): station = id
+        case .album(.programme(let programme)):
+            guard let recording = try index({ () throws(RecordingError) in try daemon.recordings.all() }).first(where: { $0.programme == programme })
+            else { throw SubsonicError.notFound("cover art for that album") }
+            station = recording.station
+        case .recording(let id):
+            guard let recording = try index({ () throws(RecordingError) in try daemon.recordings.recording(id: id) }) else {
+                throw SubsonicError.notFound("cover art for that recording")
+            }
+            station = recording.station
+        case .podcast, .episode:
+            throw SubsonicError.notFound("cover art for podcasts (onair keeps none yet)")
+        }
+        guard let found = try? daemon.catalogue().station(id: station),
+              let artwork = ArtworkCache(directory: daemon.paths.cache.appendingPathComponent("artwork")).logo(of: found) else {
+            throw SubsonicError.notFound("a logo for that station")
+        }
+        return .image(artwork)
     }
 
     // MARK: Podcasts

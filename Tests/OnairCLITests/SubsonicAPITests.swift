@@ -31,6 +31,25 @@ final class SubsonicAPITests: XCTestCase {
         </channel></rss>
         """.utf8), contentType: "application/rss+xml"))
         XCTAssertTrue(try onair.run(["podcasts", "add", podcastServer.url("/feed.xml").absoluteString]).succeeded)
+        // Logos: the station's a PNG (fetched once by the box), another station's an SVG (never served: it may carry script).
+        let png = onair.home.file("logo.png")
+        _ = try ProcessRunner.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=red:s=16x16", "-frames:v", "1", png.path]).check()
+        let logo = try Data(contentsOf: png), logoFetches = Counter()
+        podcastServer.route("/logo.png") { request, connection in
+            _ = logoFetches.increment()
+            try FixtureHTTPServer.file(logo, contentType: "image/png")(request, connection)
+        }
+        podcastServer.route("/logo.svg", FixtureHTTPServer.file(Data(#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#.utf8),
+                                                                contentType: "image/svg+xml"))
+        try Data("""
+        {"version": 1, "stations": [{"id": "tones", "name": "Tones FM", "country": "GB", "language": "en", "timeZone": "UTC",
+         "logo": "\(podcastServer.url("/logo.png").absoluteString)",
+         "streams": [{"url": "\(icecast.url(mount: "/tones.mp3").absoluteString)", "kind": "icy"}],
+         "programmes": [{"id": "tone-hour", "name": "Tone Hour", "slots": [
+            {"days": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"], "start": "00:00", "duration": "24h"}]}]},
+         {"id": "vector", "name": "Vector FM", "country": "GB", "language": "en", "timeZone": "UTC",
+          "logo": "\(podcastServer.url("/logo.svg").absoluteString)", "streams": [{"url": "http://127.0.0.1:9/v.mp3", "kind": "icy"}]}]}
+        """.utf8).write(to: onair.home.url.appendingPathComponent("config/stations.json"))
 
         let password = try ProcessRunner.run(OnairBinary.path, ["web", "password", "--password-stdin"], input: Data("web-secret\n".utf8),
                                              environment: onair.environment)
@@ -128,6 +147,17 @@ final class SubsonicAPITests: XCTestCase {
         let redirect = try RawHTTP.get(api.url("stream", ["id": episodeID]))
         XCTAssertTrue(redirect.statusLine.contains("302"), redirect.statusLine)
         XCTAssertEqual(redirect.headers["Location"], podcastServer.url("/ep.mp3").absoluteString)
+
+        // Cover art: the station's logo from the box (fetched once), for the station, its albums and its tracks alike.
+        for id in [ids[0], try XCTUnwrap(radio.first { $0["name"] == "Tones FM" }?["id"])] {
+            let art = try RawHTTP.get(api.url("getCoverArt", ["id": id]))
+            XCTAssertEqual(art.headers["Content-Type"], "image/png", "\(id): \(art.bodyText.prefix(300))")
+            XCTAssertEqual(art.body, logo)
+        }
+        XCTAssertEqual(logoFetches.add(0), 1, "fetched once, then from the box's cache")
+        let vector = try XCTUnwrap(radio.first { $0["name"] == "Vector FM" }?["id"])
+        XCTAssertEqual(try api.json("getCoverArt", ["id": vector])["error"].flatMap { ($0 as? [String: Any])?["code"] as? Int }, 70,
+                       "an SVG is never served as a station's logo")
 
         // The same tree as XML, which the older apps read.
         let albumID = try XCTUnwrap(try api.json("getAlbumList2", ["type": "newest"])["albumList2"].flatMap { ($0 as? [String: Any])?["album"] as? [[String: Any]] }?.first?["id"] as? String)

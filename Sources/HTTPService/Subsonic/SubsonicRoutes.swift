@@ -56,6 +56,9 @@ struct SubsonicRoutes: Sendable {
                 return Self.response(SubsonicAnswer.ok(payload, format: format), format)
             case .redirect(let url):
                 return Response(status: .found, headers: [.location: url])
+            case .image(let artwork):
+                return Response(status: .ok, headers: [.contentType: artwork.contentType, .cacheControl: "private, max-age=86400"],
+                                body: ResponseBody(byteBuffer: ByteBuffer(bytes: artwork.data)))
             case .file(let file, let directory):
                 let file = try await facade.perform { _ in
                     Result { try RecordingFile.answer(to: headers, file: file, within: directory) }

@@ -1,0 +1,69 @@
+import Crypto
+import Foundation
+import RadioModel
+import StreamInput
+
+/// An image the box serves as an item's artwork: its bytes and their type.
+public struct Artwork: Sendable, Equatable {
+    public let data: Data
+    public let contentType: String
+}
+
+/// Stations' logos, fetched once by the box and kept on disk (`cache/artwork`), so a phone shows them from the
+/// box's own origin and never asks a third party. What comes back is checked to be a raster image (PNG, JPEG, GIF or
+/// WebP, by its first bytes, whatever the server says): SVG and anything else is refused, since an image served from
+/// the box's origin must not carry script. At most 2 MiB. A logo that cannot be had is not asked for again for a day.
+public struct ArtworkCache: Sendable {
+    public static let maxBytes = 2 << 20
+    static let retryAfterFailure: TimeInterval = 24 * 3600
+
+    private let directory: URL
+    private let engine: TransferEngine
+
+    public init(directory: URL, engine: TransferEngine = .shared) {
+        (self.directory, self.engine) = (directory, engine)
+    }
+
+    /// The station's logo, fetched the first time; nil when it has none or it cannot be had (said in `failure`, once
+    /// per try). Blocking (the network, the disk): never on Swift's cooperative pool.
+    public func logo(of station: Station, failure: (String) -> Void = { _ in }) -> Artwork? {
+        guard let url = station.logo, !url.isEmpty else { return nil }
+        let name = SHA256.hash(data: Data(url.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        let image = directory.appendingPathComponent(name + ".image"), failed = directory.appendingPathComponent(name + ".failed")
+        if let data = try? Data(contentsOf: image), let type = Self.imageType(data) { return Artwork(data: data, contentType: type) }
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: failed.path),
+           let date = attributes[.modificationDate] as? Date, Date().timeIntervalSince(date) < Self.retryAfterFailure {
+            return nil
+        }
+        do {
+            var request = TransferRequest(url: url)
+            request.stallTimeout = 10
+            let response = try engine.fetch(request, maxBytes: Self.maxBytes)
+            guard (200..<300).contains(response.head.status) else { throw ArtworkError("it answered \(response.head.status)") }
+            guard let type = Self.imageType(response.body) else { throw ArtworkError("it is not a PNG, JPEG, GIF or WebP image") }
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try response.body.write(to: image, options: .atomic)
+            return Artwork(data: response.body, contentType: type)
+        } catch {
+            failure("the logo of \(UntrustedText.printable(station.name)) (\(URLRedaction.redact(url))) cannot be had: \(error); tried again in a day")
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: failed.path, contents: nil)
+            return nil
+        }
+    }
+
+    /// The image's type by its signature; nil for anything but the four raster formats every app draws.
+    static func imageType(_ data: Data) -> String? {
+        let bytes = [UInt8](data.prefix(12))
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return "image/gif" }
+        if bytes.count == 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
+        return nil
+    }
+}
+
+struct ArtworkError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
