@@ -12,6 +12,8 @@ public struct LiveEvent: Codable, Sendable, Equatable {
         /// A station's stream connected (again); it went quiet (`dead-air`) or without audio (`down`) for the alert's
         /// threshold; its sound came back (`recovered`, the alert's line in `message`).
         case connected, deadAir = "dead-air", down, recovered
+        /// How many listen to the station's live mount on this daemon (`/live/ID`), each time one comes or goes.
+        case listeners
     }
 
     public var type: Kind
@@ -24,12 +26,14 @@ public struct LiveEvent: Codable, Sendable, Equatable {
     public var job: Int64?
     /// The airing of a known clip, for `clip-matched`: clip, kind, station, start, end, mediaTime, offset, score, partial.
     public var airing: ClipSighting?
+    /// The number of listeners, for `listeners`.
+    public var listeners: Int?
     public var at: Date
 
     public init(type: Kind, station: String? = nil, title: String? = nil, message: String? = nil,
-                episode: Int64? = nil, job: Int64? = nil, airing: ClipSighting? = nil, at: Date = Date()) {
+                episode: Int64? = nil, job: Int64? = nil, airing: ClipSighting? = nil, listeners: Int? = nil, at: Date = Date()) {
         self.type = type; self.station = station; self.title = title; self.message = message
-        self.episode = episode; self.job = job; self.airing = airing; self.at = at
+        self.episode = episode; self.job = job; self.airing = airing; self.listeners = listeners; self.at = at
     }
 
     /// The log's events that a listener of the stream cares about, renamed to the stream's types.

@@ -18,6 +18,8 @@ public final class HTTPRelayMount: Sendable {
     /// its buffer and starts without waiting for real-time audio to trickle in.
     let burstBytes: Int
     let onEvent: @Sendable (StreamEvent) -> Void
+    /// Told the number of listeners each time one comes or goes.
+    let onListeners: @Sendable (Int) -> Void
 
     /// Writes the broadcast to the listeners, from their connections' event loops.
     let fanOut: ListenerFanOut
@@ -26,9 +28,9 @@ public final class HTTPRelayMount: Sendable {
     private let nextListener = Locked(0)
 
     init(path: String, broadcast: AudioBroadcast, options: HTTPRelayOptions, name: String?, label: String,
-         burstBytes: Int, onEvent: @escaping @Sendable (StreamEvent) -> Void) {
+         burstBytes: Int, onEvent: @escaping @Sendable (StreamEvent) -> Void, onListeners: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.path = path; self.broadcast = broadcast; self.options = options; self.name = name
-        self.label = label; self.burstBytes = burstBytes; self.onEvent = onEvent
+        self.label = label; self.burstBytes = burstBytes; self.onEvent = onEvent; self.onListeners = onListeners
         let listeners = Locked<[Int: RelayListenerRecord]>([:])
         self.listeners = listeners
         fanOut = ListenerFanOut(broadcast: broadcast) { sent in Self.count(sent, in: listeners) }
@@ -37,7 +39,8 @@ public final class HTTPRelayMount: Sendable {
     /// A mount and the feed that fills it, for a station's audio in `format`: what an `http://` sink
     /// and the daemon's live mounts (`/live/STATION`) serve.
     public static func make(path: String, format: RelayFormat = .copy, options: HTTPRelayOptions = HTTPRelayOptions(), label: String,
-                            input: PCMFormat, name: String?, onEvent: @escaping @Sendable (StreamEvent) -> Void = { _ in })
+                            input: PCMFormat, name: String?, onEvent: @escaping @Sendable (StreamEvent) -> Void = { _ in },
+                            onListeners: @escaping @Sendable (Int) -> Void = { _ in })
         throws -> (mount: HTTPRelayMount, feed: StreamConsumer) {
         // A listener may fall this far behind before it is dropped; lossless formats carry ~10× the
         // bytes per second of lossy ones, so they get a wider window for the same seconds.
@@ -47,7 +50,7 @@ public final class HTTPRelayMount: Sendable {
         let broadcast = AudioBroadcast(retainedBytes: window)
         let feed = try BroadcastFeed.make(format, input: input, label: label, into: broadcast)
         let mount = HTTPRelayMount(path: path, broadcast: broadcast, options: options, name: name, label: label,
-                                   burstBytes: window / 4, onEvent: onEvent)
+                                   burstBytes: window / 4, onEvent: onEvent, onListeners: onListeners)
         return (mount, feed)
     }
 
@@ -67,12 +70,13 @@ public final class HTTPRelayMount: Sendable {
     /// Takes a place for a listener, unless the mount is full.
     func admitListener(_ record: RelayListenerRecord) -> Int? {
         let id = nextListener.withLock { $0 += 1; return $0 }
-        let admitted = listeners.withLock { listeners -> Bool in
-            guard listeners.count < options.maxListeners else { return false }
+        let admitted = listeners.withLock { listeners -> Int? in
+            guard listeners.count < options.maxListeners else { return nil }
             listeners[id] = record
-            return true
+            return listeners.count
         }
-        return admitted ? id : nil
+        admitted.map(onListeners)
+        return admitted == nil ? nil : id
     }
 
     func updateListener(_ id: Int, _ change: (inout RelayListenerRecord) -> Void) {
@@ -84,11 +88,12 @@ public final class HTTPRelayMount: Sendable {
     }
 
     func removeListener(_ id: Int) {
-        let streaming = listeners.withLock { listeners -> Int in
-            listeners[id] = nil
-            return listeners.values.count(where: \.streaming)
+        let (streaming, count) = listeners.withLock { listeners -> (Int, Int?) in
+            let removed = listeners.removeValue(forKey: id) != nil
+            return (listeners.values.count(where: \.streaming), removed ? listeners.count : nil)
         }
         broadcast.listeners = streaming
+        count.map(onListeners)
     }
 
     var listenerRecords: [RelayListenerRecord] { listeners.current.values.sorted { $0.connectedAt < $1.connectedAt } }

@@ -25,6 +25,7 @@ struct Discovery: Sendable {
     func title(_ slug: String) -> String { "\(station(slug))/title" }
     func state(_ slug: String) -> String { "\(station(slug))/state" }
     func deadAir(_ slug: String) -> String { "\(station(slug))/dead_air" }
+    func listeners(_ slug: String) -> String { "\(station(slug))/listeners" }
     func record(_ slug: String) -> String { "\(station(slug))/record" }
     func relay(_ slug: String, _ sink: String) -> String { "\(station(slug))/relay/\(Discovery.slug(sink))" }
     /// What the switches listen on: `…/record/set` and `…/relay/SINK/set`, payload ON or OFF.
@@ -86,6 +87,8 @@ struct Discovery: Sendable {
             config("sensor", "\(slug)_title", "\(name) title", state: title(slug), icon: "mdi:music"),
             config("sensor", "\(slug)_state", "\(name) state", state: state(slug), deviceClass: "enum", options: Self.states, icon: "mdi:radio"),
             config("binary_sensor", "\(slug)_dead_air", "\(name) dead air", state: deadAir(slug), deviceClass: "problem", on: "ON", off: "OFF"),
+            config("sensor", "\(slug)_listeners", "\(name) listeners", state: listeners(slug), stateClass: "measurement",
+                   icon: "mdi:account-multiple"),
             config("switch", "\(slug)_record", "\(name) record", state: record(slug), command: "\(record(slug))/set", icon: "mdi:record-rec",
                    on: "ON", off: "OFF"),
         ]

@@ -139,6 +139,8 @@ private struct BridgeState {
             publish(discovery.state(slug), "down")
         case (.deadAir, let slug?):
             publish(discovery.deadAir(slug), "ON")
+        case (.listeners, let slug?):
+            publish(discovery.listeners(slug), "\(event.listeners ?? 0)")
         case (.jobStart, _), (.jobStop, _), (.episodeStart, _), (.episodeEnd, _), (.recordingDeleted, _):
             await refresh()
         default:
@@ -204,6 +206,8 @@ private struct BridgeState {
     private mutating func configure(_ slug: String) {
         guard let station = stations[slug] else { return }
         for (topic, payload) in discovery.stationConfigs(slug: slug, name: station.name, sinks: sinks) { publish(topic, payload) }
+        // No one listens until the daemon says so: every listener's coming is an event the bridge sees from the start.
+        if published[discovery.listeners(slug)] == nil { publish(discovery.listeners(slug), "0") }
     }
 
     private mutating func publish(_ topic: String, _ payload: String) {

@@ -39,7 +39,8 @@ final class HomeAssistantMQTTTests: XCTestCase {
         var subscriber = try broker.subscribe(["homeassistant/#", "onair/#"])
         defer { subscriber.stop() }
         let started = Date()
-        let daemon = try onair.start(["daemon", "--http", "off", "--name", "Test Box"],
+        let http = try FreePort.pick()
+        let daemon = try onair.start(["daemon", "--http", "127.0.0.1:\(http)", "--name", "Test Box"],
                                      extraEnvironment: environment.merging(["ONAIR_MQTT_URL": "mqtt://onair:daemon-secret@127.0.0.1:\(broker.port)"]) { $1 })
         defer { daemon.stop() }
         func messages() -> [BrokerMessage] { BrokerMessage.read(subscriber.stdoutText) }
@@ -58,13 +59,14 @@ final class HomeAssistantMQTTTests: XCTestCase {
         XCTAssertEqual(config["availability_topic"] as? String, "onair/\(node)/availability")
         XCTAssertEqual(config["name"] as? String, "Tone Radio title")
         XCTAssertEqual((config["device"] as? [String: Any])?["identifiers"] as? [String], ["onair_\(node)"])
-        for object in ["switch/\(node)/tones_record", "switch/\(node)/tones_relay_kitchen", "binary_sensor/\(node)/tones_dead_air",
+        for object in ["switch/\(node)/tones_record", "sensor/\(node)/tones_listeners", "switch/\(node)/tones_relay_kitchen", "binary_sensor/\(node)/tones_dead_air",
                        "sensor/\(node)/tones_state", "sensor/\(node)/recordings", "sensor/\(node)/next_episode", "sensor/\(node)/disk_free"] {
             XCTAssertNotNil(latest("homeassistant/\(object)/config"), object)
         }
         XCTAssertNotNil(waitFor("onair/\(node)/availability", "online"))
         XCTAssertNotNil(waitFor("onair/\(node)/station/tones/state", "idle"))
         XCTAssertNotNil(waitFor("onair/\(node)/station/tones/record", "OFF"))
+        XCTAssertNotNil(waitFor("onair/\(node)/station/tones/listeners", "0"))
         XCTAssertGreaterThan(Int(latest("onair/\(node)/disk_free")?.payload ?? "") ?? 0, 0)
 
         // A malformed command is one line and nothing else; a command on another's station is refused the same way.
@@ -85,6 +87,12 @@ final class HomeAssistantMQTTTests: XCTestCase {
         let sent = try XCTUnwrap(requested.at).addingTimeInterval(4)
         XCTAssertLessThan(second.at.timeIntervalSince(sent), 1, "the title on the sensor within 1 s of the station sending it")
         XCTAssertNotNil(waitFor("onair/\(node)/station/tones/state", "playing"))
+
+        // A listener of the station's live mount is counted as it comes and as it goes.
+        let listener = try ProcessRunner.start("curl", ["-s", "-o", "/dev/null", "http://127.0.0.1:\(http)/live/tones"])
+        XCTAssertNotNil(waitFor("onair/\(node)/station/tones/listeners", "1"), daemon.stderrText)
+        listener.stop()
+        XCTAssertNotNil(waitFor("onair/\(node)/station/tones/listeners", "0"), daemon.stderrText)
 
         // The relay switch relays to the declared sink, and off again.
         try broker.publish("onair/\(node)/station/tones/relay/kitchen/set", "ON")

@@ -58,7 +58,9 @@ public final class LiveMounts: Sendable {
         do {
             membership = try daemon.stations.join(target) { connection in
                 let (mount, feed) = try HTTPRelayMount.make(path: "/live/\(id)", label: "live \(id)", input: connection.pipeline.format,
-                                                            name: station.name)
+                                                            name: station.name, onListeners: { [events = facade.events] count in
+                    events.publish(LiveEvent(type: .listeners, station: id, listeners: count))
+                })
                 made = mount
                 return [feed]
             }
