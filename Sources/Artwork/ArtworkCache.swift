@@ -19,6 +19,9 @@ public struct ArtworkCache: Sendable {
 
     private let directory: URL
     private let engine: TransferEngine
+    /// Logos being fetched now: a second request for one gets none rather than a second fetch (a grid of slow logos
+    /// would otherwise hold every worker of the daemon).
+    private static let fetching = Locked<Set<String>>([])
 
     public init(directory: URL, engine: TransferEngine = .shared) {
         (self.directory, self.engine) = (directory, engine)
@@ -35,6 +38,8 @@ public struct ArtworkCache: Sendable {
            let date = attributes[.modificationDate] as? Date, Date().timeIntervalSince(date) < Self.retryAfterFailure {
             return nil
         }
+        guard Self.fetching.withLock({ $0.insert(url).inserted }) else { return nil }
+        defer { _ = Self.fetching.withLock { $0.remove(url) } }
         do {
             var request = TransferRequest(url: url)
             request.stallTimeout = 10

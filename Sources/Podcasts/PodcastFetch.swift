@@ -27,8 +27,11 @@ public struct PodcastFetch: Sendable {
     }
 
     /// Downloads go under `podcasts/` in onair's data directory.
+    /// Where episodes are downloaded, under onair's data directory.
+    public static func downloads(in dataDirectory: URL) -> URL { dataDirectory.appendingPathComponent("podcasts") }
+
     public init(store: PodcastStore, dataDirectory: URL, engine: TransferEngine = .shared) {
-        self.init(store: store, downloads: dataDirectory.appendingPathComponent("podcasts"), engine: engine)
+        self.init(store: store, downloads: Self.downloads(in: dataDirectory), engine: engine)
     }
 
     /// Follows the feed at `url` (or refreshes it if followed already). `warn` hears each thing read

@@ -63,7 +63,11 @@ struct ListenSubmission: Encodable {
 
     init(_ kind: Kind, _ listen: Listen) {
         listen_type = kind
-        payload = [Item(listened_at: kind == .single ? Int(listen.listenedAt.timeIntervalSince1970) : nil,
+        // A time from a client may be anything: ListenBrainz takes seconds since 1970, and Int() of a time past
+        // Int's range would stop the process.
+        let given = listen.listenedAt.timeIntervalSince1970
+        let seconds = given.isFinite ? min(max(given, 0), 1e12) : 0
+        payload = [Item(listened_at: kind == .single ? Int(seconds) : nil,
                         track_metadata: .init(artist_name: listen.artist, track_name: listen.track,
                                               additional_info: .init(music_service_name: listen.service)))]
     }

@@ -78,11 +78,8 @@ public enum SubsonicAnswer {
         switch format {
         case .json:
             let wrapper = SubsonicElement().adding("subsonic-response", .one(root))
-            // Encoding a tree of strings, numbers and flags cannot fail, except for a number that is not finite.
-            guard let data = try? JSONEncoder().encode(wrapper) else {
-                return #"{"subsonic-response":{"status":"failed","version":"1.16.1","error":{"code":0,"message":"the answer could not be written"}}}"#
-            }
-            return String(decoding: data, as: UTF8.self)
+            // A tree of strings, integers and flags always encodes.
+            return String(decoding: (try? JSONEncoder().encode(wrapper)) ?? Data(), as: UTF8.self)
         case .xml:
             var out = #"<?xml version="1.0" encoding="UTF-8"?>"#
             root.xml(named: "subsonic-response", namespace: "http://subsonic.org/restapi", into: &out)

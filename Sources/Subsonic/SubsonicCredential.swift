@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RadioModel
 
 /// How a request says who it is, as the Subsonic API and OpenSubsonic's `apiKeyAuthentication` allow:
 /// the password itself (`p=`, plain or `enc:` and its UTF-8 in hex), the MD5 of a password and a salt
@@ -27,8 +28,8 @@ public enum SubsonicCredential: Sendable, Equatable {
         switch (password, token, salt) {
         case (let password?, nil, _):
             guard password.hasPrefix("enc:") else { self = .password(password); return }
-            guard let decoded = Self.decodeHex(password.dropFirst(4)) else {
-                throw SubsonicError(.wrongCredentials, "the enc: password is not hexadecimal")
+            guard let bytes = Secrets.bytes(hex: password.dropFirst(4)), let decoded = String(validating: bytes, as: UTF8.self) else {
+                throw SubsonicError(.wrongCredentials, "the enc: password is not the hexadecimal of UTF-8 text")
             }
             self = .password(decoded)
         case (nil, let token?, let salt?):
@@ -44,22 +45,6 @@ public enum SubsonicCredential: Sendable, Equatable {
 
     /// Whether `token` is the MD5 of `password` followed by `salt`, compared in constant time.
     public static func token(_ token: String, salt: String, matches password: String) -> Bool {
-        let expected = Insecure.MD5.hash(data: Data((password + salt).utf8)).map { String(format: "%02x", $0) }.joined()
-        guard expected.utf8.count == token.utf8.count else { return false }
-        return zip(expected.utf8, token.utf8).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-    }
-
-    private static func decodeHex(_ hex: Substring) -> String? {
-        guard hex.utf8.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(hex.utf8.count / 2)
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return String(validating: bytes, as: UTF8.self)
+        Secrets.equal(token, Insecure.MD5.hash(data: Data((password + salt).utf8)).map { String(format: "%02x", $0) }.joined())
     }
 }

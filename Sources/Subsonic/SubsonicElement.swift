@@ -5,7 +5,6 @@ import XMLInput
 public enum SubsonicValue: Sendable, Equatable {
     case text(String)
     case integer(Int64)
-    case number(Double)
     case flag(Bool)
 }
 
@@ -90,7 +89,6 @@ extension SubsonicValue: Encodable {
         switch self {
         case .text(let text): try container.encode(text)
         case .integer(let number): try container.encode(number)
-        case .number(let number): try container.encode(number)
         case .flag(let flag): try container.encode(flag)
         }
     }
@@ -122,7 +120,6 @@ extension SubsonicValue {
         switch self {
         case .text(let text): text
         case .integer(let number): String(number)
-        case .number(let number): String(number)
         case .flag(let flag): flag ? "true" : "false"
         }
     }

@@ -28,6 +28,14 @@ public struct SubsonicRequest: Sendable {
         return id
     }
 
+    /// The distinct values of a repeated parameter, in order, at most `limit` of them (each one is work in the database).
+    func ids(_ names: String..., limit: Int = 500) throws(SubsonicError) -> [String] {
+        var seen = Set<String>(), ids: [String] = []
+        for value in names.flatMap({ parameters[$0] ?? [] }) where seen.insert(value).inserted { ids.append(value) }
+        guard ids.count <= limit else { throw SubsonicError(.generic, "\(ids.count) ids in one request: onair takes \(limit) at most") }
+        return ids
+    }
+
     /// A count or offset: absent gives `fallback`; at most `limit`.
     func number(_ name: String, _ fallback: Int, limit: Int = 500) throws(SubsonicError) -> Int {
         guard let text = self[name] else { return fallback }
@@ -50,13 +58,6 @@ public enum SubsonicOutcome: Sendable {
 /// The endpoints, over the daemon's stores. Everything here may block (SQLite, PostgreSQL, the catalogue's
 /// file): it runs inside `DaemonFacade.perform`.
 public struct SubsonicEndpoints {
-    public static let names: Set<String> = [
-        "ping", "getLicense", "getOpenSubsonicExtensions", "getMusicFolders", "getIndexes", "getArtists", "getArtist",
-        "getMusicDirectory", "getAlbumList", "getAlbumList2", "getAlbum", "getSong", "search2", "search3", "stream", "download",
-        "getInternetRadioStations", "getPodcasts", "getNewestPodcasts", "scrobble", "getPlayQueue", "savePlayQueue",
-        "star", "unstar", "getStarred", "getStarred2", "getUser", "getCoverArt",
-    ]
-
     let daemon: BlockingDaemon
     /// The live mount of a station on this daemon, as an app outside the browser opens it (with its secret token).
     let streamURL: (Station) -> String
@@ -196,7 +197,7 @@ public struct SubsonicEndpoints {
     /// Names containing the query, case and accents ignored. An empty query (`""`, as some apps send to
     /// fetch everything for their own offline index) matches all.
     private func search(_ request: SubsonicRequest) throws(SubsonicError) -> (String, SubsonicElement.Child) {
-        var query = try request.required("query").trimmingCharacters(in: .whitespaces)
+        var query = (request["query"] ?? "").trimmingCharacters(in: .whitespaces)
         if query.hasPrefix("\""), query.hasSuffix("\""), query.count >= 2 { query = String(query.dropFirst().dropLast()) }
         let wanted = Catalogue.fold(query)
         let matches: (String) -> Bool = { wanted.isEmpty || Catalogue.fold($0).contains(wanted) }
@@ -226,19 +227,26 @@ public struct SubsonicEndpoints {
                 .one(SubsonicElement().adding("artist", .list([])).adding("album", .list(albums.map(library.albumElement))).adding("song", .list(songs))))
     }
 
-    /// Stars are the library's likes: a recording, or a programme's album.
+    /// Stars are the library's likes: a recording, an episode, or a programme's album. Every id is checked before any is
+    /// changed, so a request is done whole or not at all.
     private func star(_ request: SubsonicRequest, _ liked: Bool) throws(SubsonicError) -> (String, SubsonicElement.Child)? {
-        let ids = (request.parameters["id"] ?? []) + (request.parameters["albumId"] ?? []) + (request.parameters["artistId"] ?? [])
+        let ids = try request.ids("id", "albumId", "artistId")
         guard !ids.isEmpty else { throw SubsonicError.missing("id") }
-        let stores = try stores()
+        let library = try library(), stores = try stores()
+        var items: [LibraryItem] = []
         for text in ids {
-            let item: LibraryItem
             switch SubsonicID(text) {
-            case .recording(let id)?: item = LibraryItem(kind: .recording, ref: String(id), title: "")
-            case .album(.programme(let programme))?: item = LibraryItem(kind: .programme, ref: programme, title: "")
-            case .episode(let id)?: item = LibraryItem(kind: .episode, ref: String(id), title: "")
-            default: throw SubsonicError.notFound("'\(text.prefix(80))' (only tracks, episodes and programmes' albums take a star)")
+            case .recording(let id)? where library.recording(id) != nil:
+                items.append(LibraryItem(kind: .recording, ref: String(id), title: ""))
+            case .album(.programme(let programme))? where library.album(.programme(programme)) != nil:
+                items.append(LibraryItem(kind: .programme, ref: programme, title: ""))
+            case .episode(let id)? where (try? stores.podcasts.episode(id: id)) != nil:
+                items.append(LibraryItem(kind: .episode, ref: String(id), title: ""))
+            default:
+                throw SubsonicError.notFound("'\(text.prefix(80))' (tracks, episodes and programmes' albums take a star)")
             }
+        }
+        for item in items {
             do { _ = try stores.library.setLiked(item, liked) } catch { throw SubsonicError(.generic, "\(error)") }
         }
         return nil
@@ -249,8 +257,7 @@ public struct SubsonicEndpoints {
     private func audio(_ request: SubsonicRequest) throws(SubsonicError) -> SubsonicOutcome {
         switch try request.id() {
         case .recording(let id):
-            guard let recording = try index({ () throws(RecordingError) in try daemon.recordings.recording(id: id) }),
-                  recording.partial == nil else { throw SubsonicError.notFound("that recording") }
+            guard let (recording, _) = try library().recording(id) else { throw SubsonicError.notFound("that recording") }
             return .file(recording.file, within: daemon.paths.recordings)
         case .episode(let id):
             let stores = try stores()
@@ -258,7 +265,7 @@ public struct SubsonicEndpoints {
                 throw SubsonicError.notFound("that episode")
             }
             if let file = episode.file, FileManager.default.fileExists(atPath: file) {
-                return .file(file, within: daemon.paths.data.appendingPathComponent("podcasts"))
+                return .file(file, within: PodcastFetch.downloads(in: daemon.paths.data))
             }
             guard let url = URL(string: episode.url), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
                 throw SubsonicError.notFound("a playable address for that episode")
@@ -329,13 +336,14 @@ public struct SubsonicEndpoints {
     /// history and, when `onair scrobble login` set an account, sends it to ListenBrainz; `submission=false` says
     /// what plays now, which only ListenBrainz is told.
     private func scrobble(_ request: SubsonicRequest) throws(SubsonicError) -> (String, SubsonicElement.Child)? {
-        let ids = request.parameters["id"] ?? []
-        guard !ids.isEmpty else { throw SubsonicError.missing("id") }
         let submission = request["submission"] != "false"
+        // What plays now is one thing: the last id named.
+        let ids = submission ? try request.ids("id") : Array((request.parameters["id"] ?? []).suffix(1))
+        guard !ids.isEmpty else { throw SubsonicError.missing("id") }
         let stores = try stores()
         let times = request.parameters["time"] ?? []
         for (index, text) in ids.enumerated() {
-            let started = index < times.count ? Double(times[index]).map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date() : Date()
+            let started = index < times.count ? Self.instant(milliseconds: times[index]) : Date()
             let played = try played(text, stores)
             // ListenBrainz takes no listen without an artist (a podcast without a title).
             let listen = played.artist.isEmpty ? nil : Listen(artist: played.artist, track: played.track, listenedAt: started, service: nil)
@@ -349,6 +357,13 @@ public struct SubsonicEndpoints {
             listen.map(daemon.heard)
         }
         return nil
+    }
+
+    /// A time an app gives (milliseconds since 1970) when it is one: from 1970 to a day from now, else now.
+    static func instant(milliseconds text: String) -> Date {
+        guard let milliseconds = Double(text), milliseconds.isFinite, milliseconds >= 0,
+              milliseconds <= (Date().timeIntervalSince1970 + 24 * 3600) * 1000 else { return Date() }
+        return Date(timeIntervalSince1970: milliseconds / 1000)
     }
 
     /// A recording or an episode played: what the player's memory keeps its place under, the item, and whose it is
@@ -391,7 +406,7 @@ public struct SubsonicEndpoints {
             default: continue
             }
         }
-        var element = SubsonicElement(["position": .integer(Int64(queue.seconds * 1000)), "username": .text(SubsonicCredential.userName),
+        var element = SubsonicElement(["position": .integer(Int64(exactly: (min(max(queue.seconds, 0), 365 * 24 * 3600) * 1000).rounded()) ?? 0), "username": .text(SubsonicCredential.userName),
                                        "changed": .text(SubsonicDate.text(queue.changed)), "changedBy": .text(queue.changedBy)])
         if let current = queue.current.flatMap(Self.subsonicID(ofReference:)) { element["current"] = .text(current.text) }
         return ("playQueue", .one(element.adding("entry", .list(entries))))
@@ -399,7 +414,7 @@ public struct SubsonicEndpoints {
 
     private func savePlayQueue(_ request: SubsonicRequest) throws(SubsonicError) -> (String, SubsonicElement.Child)? {
         let ids = request.parameters["id"] ?? []
-        guard ids.count <= 10_000 else { throw SubsonicError(.generic, "a queue of \(ids.count) items is more than onair keeps (10,000)") }
+        guard ids.count <= 2_000 else { throw SubsonicError(.generic, "a queue of \(ids.count) items is more than onair keeps (2,000)") }
         var references: [String] = []
         for text in ids {
             guard let reference = SubsonicID(text).flatMap(Self.reference(of:)) else {
@@ -413,8 +428,9 @@ public struct SubsonicEndpoints {
             }
             return reference
         }
-        let position = Double(try request.number("position", 0, limit: Int.max)) / 1000
-        let client = String((request["c"] ?? "a Subsonic app").prefix(100))
+        // Milliseconds, at most a year's worth.
+        let position = Double(try request.number("position", 0, limit: 365 * 24 * 3600 * 1000)) / 1000
+        let client = String(decoding: Array((request["c"] ?? "a Subsonic app").utf8.prefix(100)), as: UTF8.self)
         let stores = try stores()
         do {
             try stores.positions.savePlayQueue(PlayerStore.PlayQueue(items: references, current: current, seconds: position,

@@ -16,16 +16,25 @@ public struct SubsonicLibrary {
         public let stationName: String
         /// Newest first.
         public let recordings: [IndexedRecording]
+        /// Each recording's place in the programme, oldest first (1…), by id.
+        let trackNumbers: [Int64: Int]
+
+        init(id: SubsonicID.Album, name: String, station: String, stationName: String, recordings: [IndexedRecording]) {
+            (self.id, self.name, self.station, self.stationName, self.recordings) = (id, name, station, stationName, recordings)
+            trackNumbers = Dictionary(recordings.enumerated().map { ($1.id ?? 0, recordings.count - $0) }, uniquingKeysWith: { first, _ in first })
+        }
     }
 
     public let albums: [Album]
     private let catalogue: Catalogue?
     private let liked: Set<String>
+    private let hidden: Set<String>
 
     /// `hidden` and `liked`: the library's references (`recording:12`, `programme:news`, `station:fip`).
     public init(recordings: [IndexedRecording], catalogue: Catalogue?, hidden: Set<String>, liked: Set<String>) {
         self.catalogue = catalogue
         self.liked = liked
+        self.hidden = hidden
         let shown = recordings.filter { recording in
             recording.id != nil && recording.partial == nil
                 && !hidden.contains("recording:\(recording.id ?? 0)") && !hidden.contains("station:\(recording.station)")
@@ -93,7 +102,7 @@ public struct SubsonicLibrary {
         let id = recording.id ?? 0
         let suffix = (recording.file as NSString).pathExtension.lowercased()
         let bitRate = recording.duration > 0 ? Int64((Double(recording.size) * 8 / recording.duration / 1000).rounded()) : 0
-        let track = album.recordings.count - (album.recordings.firstIndex { $0.id == recording.id } ?? 0)
+        let track = album.trackNumbers[id] ?? 0
         return SubsonicElement([
             "id": .text(SubsonicID.recording(id).text), "parent": .text(SubsonicID.album(album.id).text), "isDir": false,
             "title": .text(Self.title(of: recording)), "album": .text(album.name), "artist": .text(album.stationName),
@@ -120,7 +129,7 @@ public struct SubsonicLibrary {
 
     /// The catalogue's stations as internet radio; `streamURL` gives each its live mount on this daemon.
     public func radioStations(streamURL: (Station) -> String) -> [SubsonicElement] {
-        (catalogue?.stations ?? []).map { station in
+        (catalogue?.stations ?? []).filter { !hidden.contains("station:\($0.id)") }.map { station in
             SubsonicElement(["id": .text(SubsonicID.radio(station: station.id).text), "name": .text(station.name),
                              "streamUrl": .text(streamURL(station)), "homePageUrl": station.homepage.map(SubsonicValue.text),
                              "coverArt": .text(SubsonicID.artist(station: station.id).text)])

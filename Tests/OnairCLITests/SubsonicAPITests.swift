@@ -166,7 +166,12 @@ final class SubsonicAPITests: XCTestCase {
         XCTAssertEqual(XMLElementCounter.count("song", in: xml), 2, xml)
 
         try compareShapes(onair: onair, api: api, port: port)
-        try assertStrangersAreRefused(api: api, port: port)
+        try assertStrangersAreRefused(api: api, port: port, ids: ids, apiKey: apiKey, daemon: daemon)
+
+        // A new app password ends what the old login was given: the live address stops opening.
+        XCTAssertTrue(try onair.run(["web", "app-password"]).succeeded)
+        let revoked = try RawHTTP.get(live, maxBodyBytes: 1000)
+        XCTAssertTrue(revoked.statusLine.contains("401"), "\(revoked.statusLine)")
     }
 
     /// Each endpoint's answer against supysonic's for the same request, in JSON and in XML: every key it has, ours has,
@@ -243,7 +248,7 @@ final class SubsonicAPITests: XCTestCase {
     }
 
     /// What a stranger gets: the spec's error codes, no audio, and after five wrong passwords a wait, even for the right one.
-    private func assertStrangersAreRefused(api: SubsonicRequests, port: UInt16) throws {
+    private func assertStrangersAreRefused(api: SubsonicRequests, port: UInt16, ids: [String], apiKey: String, daemon: RunningProcess) throws {
         func code(_ url: URL) throws -> Int? {
             let answer = try RawHTTP.get(url)
             XCTAssertTrue(answer.statusLine.contains("200"), answer.statusLine)
@@ -262,10 +267,26 @@ final class SubsonicAPITests: XCTestCase {
         XCTAssertFalse(jsonp.bodyText.contains("alert"), "JSONP is not served: \(jsonp.bodyText)")
         XCTAssertTrue(jsonp.bodyText.contains(#"status="failed""#), jsonp.bodyText)
         XCTAssertEqual(try code(api.url("getAlbum", ["id": "../../etc/passwd"])), 70)
-        for _ in 0..<3 { _ = try code(URL(string: "\(root)/ping.view?f=json&u=onair&p=guess&v=1.16.1&c=x")!) }
-        // Five wrong in the minute (the stream's, the token's and these three): now even the right password waits.
-        let throttled = try RawHTTP.get(api.url("ping")).bodyText
-        XCTAssertTrue(throttled.contains("too many wrong credentials"), throttled)
+        // An enc: password that is not hexadecimal text, in bytes or in characters (CR LF is one Swift Character).
+        for hex in ["ab%0D%0A", "ab%C3%A9", "+f", "6%F0%9F%8E%B5"] {
+            XCTAssertEqual(try code(URL(string: "\(root)/ping.view?f=json&u=onair&p=enc:\(hex)&v=1.16.1&c=x")!), 40, hex)
+        }
+        // A page of another site cannot make the browser ask, whatever it sends.
+        let crossSite = try RawHTTP.get(api.url("ping"), headers: [("Sec-Fetch-Site", "cross-site")])
+        XCTAssertTrue(crossSite.bodyText.contains(#""code":50"#), crossSite.bodyText)
+        // Values an app may send that no time or position is: stored bounded, read back without harm.
+        XCTAssertEqual(try api.json("savePlayQueue", ["id": ids[0], "position": "9223372036854775807"])["status"] as? String, "ok")
+        XCTAssertEqual((try api.json("getPlayQueue")["playQueue"] as? [String: Any])?["position"] as? Int, 31_536_000_000, "a year at most")
+        XCTAssertEqual(try api.json("scrobble", ["id": ids[0], "time": "1e30"])["status"] as? String, "ok")
+        XCTAssertEqual(try api.json("search3", ["query": ""])["searchResult3"].flatMap { ($0 as? [String: Any])?["song"] as? [Any] }?.count, 2,
+                       "an empty query finds everything")
+        for _ in 0..<4 { _ = try code(URL(string: "\(root)/ping.view?f=json&u=onair&p=guess&v=1.16.1&c=x")!) }
+        // Five wrong passwords in the minute (the stream's and these four): the next guess waits; an API key, a long random
+        // secret no one guesses, does not.
+        let throttled = try RawHTTP.get(URL(string: "\(root)/ping.view?f=json&u=onair&p=guess2&v=1.16.1&c=x")!).bodyText
+        XCTAssertTrue(throttled.contains("too many wrong passwords"), throttled)
+        XCTAssertEqual(try code(URL(string: "\(root)/ping.view?f=json&apiKey=\(apiKey)&v=1.16.1&c=x")!), nil)
+        XCTAssertTrue(daemon.isRunning, daemon.stderrText)
     }
 }
 

@@ -18,7 +18,7 @@ struct LoginRoutes: Sendable {
         }
         router.post("/login") { request, context in
             let client = LoginThrottle.client(of: request, peer: context.remoteAddress?.ipAddress)
-            if let wait = access.throttle.retryAfter(client) {
+            if let wait = access.throttle.reserve(client) {
                 return Self.page(next: nil, error: "Too many wrong passwords: try again in \(wait) s.", status: .tooManyRequests,
                                  headers: [.retryAfter: "\(wait)"])
             }
@@ -29,11 +29,11 @@ struct LoginRoutes: Sendable {
             let credentials = access.credentials
             let accepted = try await NIOThreadPool.singleton.runIfActive { credentials.verifyPassword(password, against: snapshot) }
             guard accepted else {
-                access.throttle.failed(client)
                 let error = snapshot.passwordHash == nil ? "No password is set: set one with `onair web password` on the box."
                     : "Wrong password."
                 return Self.page(next: form.next, error: error, status: .unauthorized)
             }
+            access.throttle.succeeded(client)
             let cookie = try await access.sessions.save(session: WebAccess.Session(csrf: WebCredentials.randomHex()), expiresIn: WebAccess.sessionLength)
             var response = Response.redirect(to: RequestParsing.loginReturn(form.next) ?? "/", type: .normal)
             response.setCookie(Self.behindTLS(request) ? Self.secure(cookie) : cookie)

@@ -54,6 +54,12 @@ public final class WebAccess: Sendable {
         return feedAddress(path, with: snapshot)
     }
 
+    /// `path` (a live mount) as a Subsonic app is given it: with the app's secret token.
+    func appAddress(_ path: String, with snapshot: WebCredentials.Snapshot) -> String {
+        guard snapshot.isConfigured, let token = snapshot.appToken(for: path) else { return path }
+        return path + "?token=" + token
+    }
+
     /// `path` (a feed, an enclosure) as a podcast app is given it: with the feed's secret token once credentials exist.
     func feedAddress(_ path: String, with snapshot: WebCredentials.Snapshot) -> String {
         guard snapshot.isConfigured, let token = snapshot.feedToken(for: path) else { return path }
@@ -65,7 +71,7 @@ public final class WebAccess: Sendable {
 /// within `window` seconds, until the oldest of them is that old. All clients together draw on one budget
 /// of `overall` failures, refilled steadily over the window: a guess spread over many addresses is held
 /// to that pace, and while it lasts every client waits seconds (never a window) for its next try, so no
-/// one can lock the others out. Our own: neither Hummingbird nor hummingbird-auth has a rate limiter.
+/// one can lock the others out. A try is counted when it is taken (`reserve`) and given back when it was right. Our own: neither Hummingbird nor hummingbird-auth has a rate limiter.
 final class LoginThrottle: Sendable {
     private struct State {
         var recent: [String: [Date]] = [:]
@@ -87,8 +93,10 @@ final class LoginThrottle: Sendable {
         state = Locked(State(budget: Double(overall), refilled: clock()))
     }
 
-    /// Seconds until `client` may try again; nil when it may now.
-    func retryAfter(_ client: String) -> Int? {
+    /// Takes one try for `client`, counted as a failure until `succeeded` gives it back: nil when it may try now,
+    /// else the seconds until it may. Counting before the password is checked (bcrypt takes a while) is what keeps
+    /// many tries sent at once from all passing the count.
+    func reserve(_ client: String) -> Int? {
         let now = clock()
         return state.withLock { state in
             refill(&state, now: now)
@@ -97,18 +105,21 @@ final class LoginThrottle: Sendable {
             if kept.count >= failures, let oldest = kept.first {
                 return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
             }
-            guard state.budget < 1 else { return nil }
-            return max(1, Int(((1 - state.budget) * window / overall).rounded(.up)))
+            guard state.budget >= 1 else { return max(1, Int(((1 - state.budget) * window / overall).rounded(.up))) }
+            state.recent[client, default: []].append(now)
+            state.budget -= 1
+            return nil
         }
     }
 
-    func failed(_ client: String) {
-        let now = clock()
+    /// The try `reserve` took was right: it is not a failure.
+    func succeeded(_ client: String) {
         state.withLock { state in
-            refill(&state, now: now)
-            state.recent[client, default: []].append(now)
-            // Attempts checked at once may all fail: the debt is bounded, so the wait stays seconds.
-            state.budget = max(state.budget - 1, -1)
+            if var recent = state.recent[client], !recent.isEmpty {
+                recent.removeLast()
+                state.recent[client] = recent.isEmpty ? nil : recent
+            }
+            state.budget = min(overall, state.budget + 1)
         }
     }
 

@@ -1,7 +1,11 @@
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import GRDB
 import HummingbirdBcrypt
+import RadioModel
 import Store
 
 /// A credential change that cannot be made, told in one plain line.
@@ -22,11 +26,13 @@ public final class WebCredentials: Sendable {
         var passwordHash: String?
         var tokenHashes: Set<String>
         var feedKey: SymmetricKey?
-        /// Whether an app password is set (it is read only when a request offers a token and salt).
+        var appKey: SymmetricKey?
+        /// Whether an app password is set (read only when a Subsonic request needs it). It is made only once a password
+        /// or a token exists, and is of no use while neither does.
         var hasAppPassword: Bool
 
         /// With no password and no token, only this machine may be served, and nothing is asked.
-        public var isConfigured: Bool { passwordHash != nil || !tokenHashes.isEmpty || hasAppPassword }
+        public var isConfigured: Bool { passwordHash != nil || !tokenHashes.isEmpty }
 
         func accepts(token: String) -> Bool { tokenHashes.contains(WebCredentials.digest(token)) }
 
@@ -35,20 +41,17 @@ public final class WebCredentials: Sendable {
             feedKey.map { key in HMAC<SHA256>.authenticationCode(for: Data(path.utf8), using: key).map { String(format: "%02x", $0) }.joined() }
         }
 
-        func acceptsFeedToken(_ token: String, for path: String) -> Bool {
-            guard let key = feedKey, let code = Self.bytes(hex: token) else { return false }
-            return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: Data(path.utf8), using: key)
+        /// The secret `?token=` of a live mount as a Subsonic app is given it: under a key of its own, made anew whenever
+        /// an app password or a token goes (or the password changes), so what an app was given stops with its login.
+        func appToken(for path: String) -> String? {
+            appKey.map { key in HMAC<SHA256>.authenticationCode(for: Data(path.utf8), using: key).map { String(format: "%02x", $0) }.joined() }
         }
 
-        private static func bytes(hex: String) -> [UInt8]? {
-            guard hex.count == 64 else { return nil }
-            var bytes: [UInt8] = [], text = Substring(hex)
-            while !text.isEmpty {
-                guard let byte = UInt8(text.prefix(2), radix: 16) else { return nil }
-                bytes.append(byte)
-                text = text.dropFirst(2)
-            }
-            return bytes
+        /// A feed's token for any feed or enclosure; an app's only for a live mount.
+        func acceptsFeedToken(_ token: String, for path: String) -> Bool {
+            guard token.utf8.count == 64, let code = Secrets.bytes(hex: token) else { return false }
+            let keys = [feedKey, path.hasPrefix("/live/") ? appKey : nil].compactMap { $0 }
+            return keys.contains { HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: Data(path.utf8), using: $0) }
         }
     }
 
@@ -95,6 +98,7 @@ public final class WebCredentials: Sendable {
             try db.execute(sql: "INSERT OR REPLACE INTO webSecret (name, value) VALUES ('password', ?)", arguments: [hash])
             try db.execute(sql: "DELETE FROM webSession")
             try Self.createFeedKey(db, replacing: true)
+            try Self.replaceAppKey(db)
         }
     }
 
@@ -121,6 +125,7 @@ public final class WebCredentials: Sendable {
         try database.write { db in
             try db.execute(sql: "INSERT INTO webToken (name, hash, createdAt) VALUES (?, ?, ?)", arguments: [name, Self.digest(token), Date()])
             try Self.createFeedKey(db)
+            try Self.replaceAppKey(db, replacing: false)
         }
         return token
     }
@@ -135,7 +140,9 @@ public final class WebCredentials: Sendable {
     public func revokeToken(name: String) throws -> Bool {
         try database.write { db in
             try db.execute(sql: "DELETE FROM webToken WHERE name = ?", arguments: [name])
-            return db.changesCount > 0
+            let revoked = db.changesCount > 0
+            try Self.replaceAppKey(db)
+            return revoked
         }
     }
 
@@ -146,14 +153,19 @@ public final class WebCredentials: Sendable {
     /// (AES-GCM) with a key in its own file beside the database (mode 0600): a copy of the database alone, a
     /// backup or a dump, does not give it away. Returned once; a new one replaces the old.
     public func createAppPassword() throws -> String {
+        guard try snapshot().isConfigured else {
+            throw WebCredentialsError("set the web password first (onair web password): the app password is for apps, beside it")
+        }
         // 20 characters of an alphabet without look-alikes: about 115 bits, and typeable on a phone.
         let alphabet = Array("abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
         var generator = SystemRandomNumberGenerator()
         let password = String((0..<20).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
-        let sealed = try AES.GCM.seal(Data(password.utf8), using: try appPasswordKey(creating: true)).combined!
+        guard let sealed = try AES.GCM.seal(Data(password.utf8), using: try appPasswordKey(creating: true)).combined else {
+            throw WebCredentialsError("the app password could not be sealed")
+        }
         try database.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO webSecret (name, value) VALUES ('appPassword', ?)", arguments: [sealed.base64EncodedString()])
-            try Self.createFeedKey(db)
+            try Self.replaceAppKey(db)
         }
         return password
     }
@@ -162,7 +174,9 @@ public final class WebCredentials: Sendable {
     public func removeAppPassword() throws -> Bool {
         try database.write { db in
             try db.execute(sql: "DELETE FROM webSecret WHERE name = 'appPassword'")
-            return db.changesCount > 0
+            let removed = db.changesCount > 0
+            try Self.replaceAppKey(db)
+            return removed
         }
     }
 
@@ -170,11 +184,11 @@ public final class WebCredentials: Sendable {
     public func appPassword() throws -> String? {
         guard let text = try database.read({ db in try String.fetchOne(db, sql: "SELECT value FROM webSecret WHERE name = 'appPassword'") }),
               let sealed = Data(base64Encoded: text) else { return nil }
+        let key = try appPasswordKey(creating: false)
         do {
-            let opened = try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: try appPasswordKey(creating: false))
-            return String(decoding: opened, as: UTF8.self)
+            return String(decoding: try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: key), as: UTF8.self)
         } catch {
-            throw WebCredentialsError("the app password cannot be read (its key file \(appPasswordKeyFile.path) is missing or another's): "
+            throw WebCredentialsError("the app password cannot be read with the key in \(appPasswordKeyFile.path) (another's): "
                                       + "make a new one with `onair web app-password`")
         }
     }
@@ -183,20 +197,39 @@ public final class WebCredentials: Sendable {
         URL(fileURLWithPath: database.path).deletingLastPathComponent().appendingPathComponent("app-password.key")
     }
 
+    /// The key the app password is sealed with: read from its file, which must be ours and readable by us alone; made
+    /// (`creating`) when there is none, with the file created exclusively, never through a link, mode 0600 from the start.
     private func appPasswordKey(creating: Bool) throws -> SymmetricKey {
-        let file = appPasswordKeyFile
-        if let data = FileManager.default.contents(atPath: file.path), data.count == 32 { return SymmetricKey(data: data) }
-        guard creating else { throw WebCredentialsError("no key") }
-        let key = SymmetricKey(size: .bits256)
-        let data = key.withUnsafeBytes { Data($0) }
-        // Created readable by the owner only, before any byte of the key is in it.
-        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: file.path) else {
-            throw WebCredentialsError("cannot create the app password's key file \(file.path)")
+        let path = appPasswordKeyFile.path
+        var descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        if descriptor < 0, errno == ENOENT, creating {
+            let made = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if made >= 0 {
+                let key = SymmetricKey(size: .bits256)
+                let written = key.withUnsafeBytes { write(made, $0.baseAddress, $0.count) }
+                let synced = fsync(made)
+                close(made)
+                guard written == 32, synced == 0 else {
+                    unlink(path)
+                    throw WebCredentialsError("cannot write the app password's key file \(path)")
+                }
+                return key
+            }
+            // Another `onair web app-password` made it just now: read theirs.
+            descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         }
-        defer { try? handle.close() }
-        try handle.write(contentsOf: data)
-        return key
+        guard descriptor >= 0 else {
+            throw WebCredentialsError("the app password's key file \(path) cannot be read (\(String(cString: strerror(errno)))): "
+                                      + "make a new app password with `onair web app-password`")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_uid == geteuid(), status.st_mode & 0o077 == 0 else {
+            throw WebCredentialsError("the app password's key file \(path) is not this user's alone: chmod 600 it, or remove it and make a new app password")
+        }
+        var bytes = [UInt8](repeating: 0, count: 33)
+        guard read(descriptor, &bytes, 33) == 32 else { throw WebCredentialsError("the app password's key file \(path) is not a key") }
+        return SymmetricKey(data: bytes.prefix(32))
     }
 
     /// The login session stored under `key` (its cookie's value), unless it has expired. Blocking (SQLite).
@@ -233,6 +266,7 @@ public final class WebCredentials: Sendable {
                 .reduce(into: [String: String]()) { $0[$1["name"]] = $1["value"] }
             return Snapshot(passwordHash: secrets["password"], tokenHashes: Set(try String.fetchAll(db, sql: "SELECT hash FROM webToken")),
                             feedKey: secrets["feedKey"].flatMap { Data(base64Encoded: $0) }.map { SymmetricKey(data: $0) },
+                            appKey: secrets["appKey"].flatMap { Data(base64Encoded: $0) }.map { SymmetricKey(data: $0) },
                             hasAppPassword: secrets["appPassword"] != nil)
         }
     }
@@ -248,6 +282,13 @@ public final class WebCredentials: Sendable {
     }
 
     /// Makes the feeds' key: when there is none, or (`replacing`) in place of the one there is.
+    /// A new key for the live addresses given to apps (every one given so far stops opening), or (not `replacing`) the
+    /// first one.
+    private static func replaceAppKey(_ db: Database, replacing: Bool = true) throws {
+        let key = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() }
+        try db.execute(sql: "INSERT OR \(replacing ? "REPLACE" : "IGNORE") INTO webSecret (name, value) VALUES ('appKey', ?)", arguments: [key])
+    }
+
     private static func createFeedKey(_ db: Database, replacing: Bool = false) throws {
         let key = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() }
         try db.execute(sql: "INSERT OR \(replacing ? "REPLACE" : "IGNORE") INTO webSecret (name, value) VALUES ('feedKey', ?)", arguments: [key])

@@ -32,8 +32,9 @@ struct SubsonicRoutes: Sendable {
 
     private func answer(_ request: Request, context: ClientRequestContext) async throws -> Response {
         var parameters = RequestParsing.fields(Substring(request.uri.query ?? ""))
+        // A form's body before its credentials are known: bounded as a login's is, in size and in fields.
         if request.method == .post, request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
-            let body = try await request.body.collect(upTo: 1 << 20)
+            let body = try await request.body.collect(upTo: 256 * 1024)
             parameters.merge(RequestParsing.fields(Substring(String(buffer: body)))) { $0 + $1 }
         }
         var endpoint = context.parameters.get("endpoint") ?? ""
@@ -41,10 +42,11 @@ struct SubsonicRoutes: Sendable {
         let format: SubsonicFormat
         do { format = try SubsonicFormat(parameter: parameters["f"]?.first) } catch { return Self.response(SubsonicAnswer.failure(error, format: .xml), .xml) }
         do {
-            let snapshot = try await authenticate(parameters, client: LoginThrottle.client(of: request, peer: context.remoteAddress?.ipAddress))
-            guard SubsonicEndpoints.names.contains(endpoint) else {
-                throw SubsonicError(.notFound, "the endpoint '\(endpoint.prefix(60))' is not offered by onair")
+            // A page of another site may make the browser ask (an image, a link): no Subsonic app sends this header.
+            if let site = request.headers.first(where: { $0.name.canonicalName == "sec-fetch-site" })?.value, ["cross-site", "same-site"].contains(site) {
+                throw SubsonicError(.notAuthorized, "the Subsonic API does not answer pages of other sites")
             }
+            let snapshot = try await authenticate(parameters, client: LoginThrottle.client(of: request, peer: context.remoteAddress?.ipAddress))
             let streamURL = liveAddress(request, snapshot: snapshot)
             let subsonicRequest = SubsonicRequest(endpoint: endpoint, parameters: parameters)
             let headers = request.headers
@@ -78,54 +80,51 @@ struct SubsonicRoutes: Sendable {
                  body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// Who the request is, or the spec's error; the credentials as they are now when it is accepted.
+    /// Who the request is, or the spec's error; the credentials as they are now when it is accepted. The app
+    /// password and the API tokens are long random secrets, checked at once; the web password may be a weak one, so
+    /// each try at it takes a place in the login's budget before bcrypt runs (`LoginThrottle.reserve`).
     private func authenticate(_ parameters: [String: [String]], client: String) async throws(SubsonicError) -> WebCredentials.Snapshot {
         let credential = try SubsonicCredential(parameters: parameters.compactMapValues(\.first))
-        guard let access, let snapshot = try? await access.snapshot(), snapshot.isConfigured else {
-            throw SubsonicError(.wrongCredentials, "this box has no web password yet: set one with `onair web password` on it")
+        guard let access else { throw Self.unconfigured }
+        let snapshot: WebCredentials.Snapshot
+        do { snapshot = try await access.snapshot() } catch {
+            throw SubsonicError(.generic, "the box's credentials cannot be read: \(error)")
         }
-        if let wait = access.throttle.retryAfter(client) {
-            throw SubsonicError(.wrongCredentials, "too many wrong credentials from this address: try again in \(wait) s")
-        }
-        let user = parameters["u"]?.first
+        guard snapshot.isConfigured else { throw Self.unconfigured }
+        let rightUser = parameters["u"]?.first == SubsonicCredential.userName
         let credentials = access.credentials
-        let accepted: Bool
+        // Unreadable (its key file lost, say), it is as if there were none: the owner sees why from the command line.
+        let appPassword = { [facade] () async -> String? in
+            snapshot.hasAppPassword ? ((try? await facade.perform { _ in try credentials.appPassword() }) ?? nil) : nil
+        }
         switch credential {
         case .apiKey(let key):
             guard snapshot.accepts(token: key) else {
-                access.throttle.failed(client)
                 throw SubsonicError(.invalidAPIKey, "the API key is not one of this box's: create one with `onair web token create NAME`")
             }
-            return snapshot
-        case .password(let password):
-            let remembered = self.accepted
-            accepted = try await Self.blocking { () throws -> Bool in
-                guard user == SubsonicCredential.userName else { return false }
-                if remembered.contains(password, snapshot: snapshot) { return true }
-                if let appPassword = try credentials.appPassword(), Secrets.equal(appPassword, password) { return true }
-                guard credentials.verifyPassword(password, against: snapshot) else { return false }
-                remembered.insert(password, snapshot: snapshot)
-                return true
-            }
         case .token(let token, let salt):
-            guard let appPassword = try await Self.blocking({ try credentials.appPassword() }) else {
+            guard let appPassword = await appPassword() else {
                 throw SubsonicError(.tokenAuthenticationNotSupported,
                                     "token authentication needs an app password: make one with `onair web app-password` on the box, or send the web password")
             }
-            accepted = user == SubsonicCredential.userName && SubsonicCredential.token(token, salt: salt, matches: appPassword)
-        }
-        guard accepted else {
-            access.throttle.failed(client)
-            throw SubsonicError(.wrongCredentials, "wrong user name or password (the user is `onair`)")
+            guard rightUser, SubsonicCredential.token(token, salt: salt, matches: appPassword) else { throw Self.wrongCredentials }
+        case .password(let password):
+            if rightUser, let appPassword = await appPassword(), Secrets.equal(password, appPassword) { return snapshot }
+            if rightUser, accepted.contains(password, snapshot: snapshot) { return snapshot }
+            if let wait = access.throttle.reserve(client) {
+                throw SubsonicError(.wrongCredentials, "too many wrong passwords from this address: try again in \(wait) s")
+            }
+            guard rightUser, (try? await facade.perform({ _ in credentials.verifyPassword(password, against: snapshot) })) == true else {
+                throw Self.wrongCredentials
+            }
+            access.throttle.succeeded(client)
+            accepted.insert(password, snapshot: snapshot)
         }
         return snapshot
     }
 
-    private static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws(SubsonicError) -> T {
-        do { return try await NIOThreadPool.singleton.runIfActive(work) } catch {
-            throw SubsonicError(.generic, "\(error)")
-        }
-    }
+    private static let unconfigured = SubsonicError(.wrongCredentials, "this box has no web password yet: set one with `onair web password` on it")
+    private static let wrongCredentials = SubsonicError(.wrongCredentials, "wrong user name or password (the user is `onair`)")
 
     /// A station's live mount as an app opens it: on the public URL, else the address the request came to,
     /// with its secret token (an app cannot log in to play a URL).
@@ -134,7 +133,7 @@ struct SubsonicRoutes: Sendable {
         let access = access
         return { station in
             let path = "/live/" + (station.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? station.id)
-            return base + (access?.feedAddress(path, with: snapshot) ?? path)
+            return base + (access?.appAddress(path, with: snapshot) ?? path)
         }
     }
 }
