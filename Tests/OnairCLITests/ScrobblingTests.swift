@@ -3,7 +3,7 @@ import XCTest
 import TestSupport
 
 /// `onair daemon --scrobble-station` against Maloja, a real server of ListenBrainz's API: the songs a station plays
-/// reach it once each, in order, also those played while it was away for a minute; a station message and a song cut by the end are
+/// reach it once each, in order, also those played while it was away for a minute, and so does a recording heard then; a station message and a song cut by the end are
 /// not listens.
 final class ScrobblingTests: XCTestCase {
     func testAStationsSongsReachTheServerOnceEachAlsoWhenItWasAway() throws {
@@ -23,14 +23,20 @@ final class ScrobblingTests: XCTestCase {
         let requests = Counter()
         let station = try FixtureHTTPServer(routes: ["/tones.mp3": { request, connection in
             try (requests.increment() == 1 ? titled : untitled)(request, connection)
-        }])
+        }, "/plain.mp3": FixtureHTTPServer.icyStream(ICYStreamWriter(audio: audio))])
         defer { station.stop() }
         let catalogue = onair.home.file("stations.json")
         try Data("""
         {"version": 1, "stations": [{"id": "tones", "name": "Tone Radio", "country": "GB", "language": "en", "timeZone": "Europe/London",
-         "tags": [], "streams": [{"url": "\(station.url("/tones.mp3").absoluteString)", "kind": "icy", "codec": "mp3", "bitrate": 128}]}]}
+         "tags": [], "streams": [{"url": "\(station.url("/tones.mp3").absoluteString)", "kind": "icy", "codec": "mp3", "bitrate": 128}]},
+         {"id": "plain", "name": "Plain Radio", "country": "GB", "language": "en", "timeZone": "Europe/London",
+         "tags": [], "streams": [{"url": "\(station.url("/plain.mp3").absoluteString)", "kind": "icy", "codec": "mp3", "bitrate": 128}]}]}
         """.utf8).write(to: catalogue)
         let environment = ["ONAIR_STATIONS": catalogue.path]
+        // A recording, to be heard while the server is away.
+        XCTAssertTrue(try onair.run(["record", "plain", "--duration", "4"], extraEnvironment: environment).succeeded)
+        let recording = try XCTUnwrap(OnairBinary.events(try onair.run(["recordings", "list", "--json"], extraEnvironment: environment).stdoutText)
+            .first?["id"] as? Int)
 
         let refused = try onair.run(["daemon", "--http", "off", "--scrobble-station", "tones"], extraEnvironment: environment)
         XCTAssertEqual(refused.status, 3, "no account: \(refused)")
@@ -45,13 +51,21 @@ final class ScrobblingTests: XCTestCase {
         let away = Date()
         XCTAssertTrue(eventually(timeout: 20) { daemon.stderrText.contains("listen(s) kept, sent once it answers") }, daemon.stderrText)
         XCTAssertTrue(eventually(timeout: 40) { (Int(self.waiting(onair)) ?? 0) >= 4 }, "four songs wait: \(waiting(onair))")
+        // The recording heard to its end meanwhile: its listen waits with the others (the daemon sends it in its turn).
+        let heard = try onair.run(["play", "\(recording)", "--sink", "wav:\(onair.home.file("heard.wav").path)"], extraEnvironment: environment)
+        XCTAssertTrue(heard.succeeded, heard.stderrText)
+        XCTAssertEqual(waiting(onair), "5")
         Thread.sleep(until: away.addingTimeInterval(60))
         try maloja.start()
 
         // Retries are at most 30 s apart.
-        XCTAssertTrue(eventually(timeout: 45) { ((try? maloja.scrobbles()) ?? []).count >= 4 }, "\(String(describing: try? maloja.scrobbles()))")
+        XCTAssertTrue(eventually(timeout: 45) { ((try? maloja.scrobbles()) ?? []).count >= 5 }, "\(String(describing: try? maloja.scrobbles()))")
         Thread.sleep(forTimeInterval: 3)  // nothing comes twice
-        let scrobbles = try maloja.scrobbles()
+        let all = try maloja.scrobbles()
+        let played = all.filter { $0.artists == ["Plain Radio"] }
+        XCTAssertEqual(played.count, 1, "the recording heard, once: \(all)")
+        XCTAssertTrue(played.first?.title.hasPrefix("Plain Radio · ") ?? false, "\(all)")
+        let scrobbles = all.filter { $0.artists != ["Plain Radio"] }
         XCTAssertEqual(scrobbles.map(\.title), ["Song One", "Song Two", "Song Three", "Song Four"], "\(scrobbles)")
         XCTAssertEqual(scrobbles.map(\.artists), [["Artist One"], ["Artist Two"], ["Artist Three"], ["Artist Four"]])
         // Each from when it began on the station: 4 s apart, the message's 4 s between the second and the third.
