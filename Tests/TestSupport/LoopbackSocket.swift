@@ -115,10 +115,25 @@ public enum FreePort {
         return true
     }
 
+    /// A port for a server the test starts later (a process, or a server that binds by itself). Not one the kernel
+    /// hands out: a port from its ephemeral range (`ip_local_port_range`, 32768–60999 here), closed again, was taken
+    /// as the local port of some other connection before the server bound it ("the port is in use", seen in CI's
+    /// parallel test groups). So it is drawn from below that range, and claimed for the life of this test process with
+    /// a lock file that every test process honours, so no two test processes, and no two picks in one, share it.
     public static func pick() throws -> UInt16 {
-        let (fd, port) = try LoopbackSocket.listen()
-        close(fd)
-        return port
+        let claims = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("onair-test-ports")
+        try? FileManager.default.createDirectory(at: claims, withIntermediateDirectories: true)
+        for _ in 0..<500 {
+            let port = UInt16.random(in: 10_000...32_000)
+            let claim = open(claims.appendingPathComponent("\(port)").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+            guard claim >= 0 else { continue }
+            // Kept open (and locked) until the process exits; another open of the file, here or elsewhere, cannot lock it.
+            guard flock(claim, LOCK_EX | LOCK_NB) == 0 else { close(claim); continue }
+            guard let (fd, _) = try? LoopbackSocket.listen(port: port) else { continue }
+            close(fd)
+            return port
+        }
+        throw SocketError("finding a free loopback port below the ephemeral range", code: EADDRINUSE)
     }
 }
 
