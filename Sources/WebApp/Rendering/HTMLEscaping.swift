@@ -1,4 +1,5 @@
 import Mustache
+import RadioModel
 
 /// HTML escaping by Unicode scalars, for every `{{…}}` of the pages. swift-mustache's own escaping compares Swift
 /// Characters, and a `"` followed by a combining mark (U+0301) is one Character that is not `"`: it went out raw and
@@ -13,18 +14,5 @@ struct HTMLEscaping: MustacheContentType {
     /// Registers the type under `name`, once, before any template naming it is parsed.
     static let registered: Void = MustacheContentTypes.register(HTMLEscaping(), named: name)
 
-    func escapeText(_ text: String) -> String {
-        var escaped = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "<": escaped.append(contentsOf: "&lt;".unicodeScalars)
-            case ">": escaped.append(contentsOf: "&gt;".unicodeScalars)
-            case "&": escaped.append(contentsOf: "&amp;".unicodeScalars)
-            case "\"": escaped.append(contentsOf: "&quot;".unicodeScalars)
-            case "'": escaped.append(contentsOf: "&#39;".unicodeScalars)
-            default: escaped.append(scalar)
-            }
-        }
-        return String(escaped)
-    }
+    func escapeText(_ text: String) -> String { MarkupEscaping.escaped(text.unicodeScalars, apostrophe: "&#39;") }
 }
