@@ -341,10 +341,11 @@ public struct SubsonicEndpoints {
         let ids = submission ? try request.ids("id") : Array((request.parameters["id"] ?? []).suffix(1))
         guard !ids.isEmpty else { throw SubsonicError.missing("id") }
         let stores = try stores()
+        let catalogue = try? daemon.catalogue()  // read once for all the ids (a file)
         let times = request.parameters["time"] ?? []
         for (index, text) in ids.enumerated() {
             let started = index < times.count ? Self.instant(milliseconds: times[index]) : Date()
-            let played = try played(text, stores)
+            let played = try played(text, stores, catalogue)
             // ListenBrainz takes no listen without an artist (a podcast without a title).
             let listen = played.artist.isEmpty ? nil : Listen(artist: played.artist, track: played.track, listenedAt: started, service: nil)
             guard submission else { listen.map(daemon.playingNow); continue }
@@ -368,13 +369,14 @@ public struct SubsonicEndpoints {
 
     /// A recording or an episode played: what the player's memory keeps its place under, the item, and whose it is
     /// (the station, the podcast) and what (its title) for a listen.
-    private func played(_ text: String, _ stores: LibraryStores) throws(SubsonicError) -> (file: String, item: LibraryItem, artist: String, track: String) {
+    private func played(_ text: String, _ stores: LibraryStores, _ catalogue: Catalogue?) throws(SubsonicError)
+        -> (file: String, item: LibraryItem, artist: String, track: String) {
         switch SubsonicID(text) {
         case .recording(let id)?:
             guard let recording = try index({ () throws(RecordingError) in try daemon.recordings.recording(id: id) }) else {
                 throw SubsonicError.notFound("that recording")
             }
-            let station = (try? daemon.catalogue().station(id: recording.station)?.name) ?? recording.stationName
+            let station = catalogue?.station(id: recording.station)?.name ?? recording.stationName
             return (recording.file, ItemResolver.item(recording), station, SubsonicLibrary.title(of: recording))
         case .episode(let id)?:
             guard let episode = try podcast({ () throws(PodcastError) in try stores.podcasts.episode(id: id) }) else {
