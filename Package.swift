@@ -160,7 +160,7 @@ let package = Package(
         // stylesheet, all compiled in) — stations, schedule, guide, recordings, podcasts, playlists, status — as
         // routes added to the daemon's HTTP router.
         .target(name: "WebApp", dependencies: [
-            "ClipDetection", "Daemon",
+            "Artwork", "ClipDetection", "Daemon",
             "HTTPServing",
             "RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "Guide", "Engine", "Podcasts", "Library", "Store",
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -184,6 +184,7 @@ let package = Package(
             "Library", "Podcasts", "Subsonic",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The CLI's commands: argument parsing, printing and exit codes over the libraries above.

@@ -9,7 +9,7 @@ public struct Artwork: Sendable, Equatable {
     public let contentType: String
 }
 
-/// Stations' logos, fetched once by the box and kept on disk (`cache/artwork`), so a phone shows them from the
+/// Stations' logos and podcasts' images, fetched once by the box and kept on disk (`cache/artwork`), so a phone shows them from the
 /// box's own origin and never asks a third party. What comes back is checked to be a raster image (PNG, JPEG, GIF or
 /// WebP, by its first bytes, whatever the server says): SVG and anything else is refused, since an image served from
 /// the box's origin must not carry script. At most 2 MiB. A logo that cannot be had is not asked for again for a day.
@@ -27,10 +27,24 @@ public struct ArtworkCache: Sendable {
         (self.directory, self.engine) = (directory, engine)
     }
 
-    /// The station's logo, fetched the first time; nil when it has none or it cannot be had (said in `failure`, once
-    /// per try). Blocking (the network, the disk): never on Swift's cooperative pool.
+    /// The station's logo (the catalogue's `logo`), else its site's icon (the homepage's `/apple-touch-icon.png`,
+    /// the one raster icon sites keep at a known place), fetched the first time; nil when it has none or it cannot be
+    /// had (said in `failure`, once per try). Blocking (the network, the disk): never on Swift's cooperative pool.
     public func logo(of station: Station, failure: (String) -> Void = { _ in }) -> Artwork? {
-        guard let url = station.logo, !url.isEmpty else { return nil }
+        if let url = station.logo, !url.isEmpty {
+            return image(at: url, of: "the logo of \(UntrustedText.printable(station.name))", failure: failure)
+        }
+        guard let homepage = station.homepage.flatMap(URLComponents.init(string:)), ["http", "https"].contains(homepage.scheme?.lowercased()),
+              homepage.host?.isEmpty == false else { return nil }
+        var icon = URLComponents()
+        (icon.scheme, icon.host, icon.port, icon.path) = (homepage.scheme, homepage.host, homepage.port, "/apple-touch-icon.png")
+        guard let url = icon.string else { return nil }
+        return image(at: url, of: "the site icon of \(UntrustedText.printable(station.name))", failure: failure)
+    }
+
+    /// A podcast's or an episode's image (its feed's `itunes:image` or `image`), fetched the first time.
+    public func image(at url: String, of what: String, failure: (String) -> Void = { _ in }) -> Artwork? {
+        guard !url.isEmpty else { return nil }
         let name = SHA256.hash(data: Data(url.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
         let image = directory.appendingPathComponent(name + ".image"), failed = directory.appendingPathComponent(name + ".failed")
         if let data = try? Data(contentsOf: image), let type = Self.imageType(data) { return Artwork(data: data, contentType: type) }
@@ -50,7 +64,7 @@ public struct ArtworkCache: Sendable {
             try response.body.write(to: image, options: .atomic)
             return Artwork(data: response.body, contentType: type)
         } catch {
-            failure("the logo of \(UntrustedText.printable(station.name)) (\(URLRedaction.redact(url))) cannot be had: \(error); tried again in a day")
+            failure("\(what) (\(URLRedaction.redact(url))) cannot be had: \(error); tried again in a day")
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             FileManager.default.createFile(atPath: failed.path, contents: nil)
             return nil

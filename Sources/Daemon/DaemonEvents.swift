@@ -78,6 +78,45 @@ public final class DaemonEvents: Sendable {
     }
 
     public func publish(_ event: LiveEvent) {
+        if event.type == .title, let station = event.station { titles.note(event.title ?? "", of: station, at: event.at) }
         for continuation in subscribers.current.values { continuation.yield(event) }
     }
+
+    /// The titles each station sent while this daemon listened to it (a job, a live mount), newest first: what
+    /// a page shows before the next title arrives, and a station's recent history.
+    public let titles = StationTitles()
+}
+
+/// The last titles of each station this daemon heard, kept in memory (a restart forgets them, as a radio's display
+/// does): `StationTitles.kept` per station, for at most `maxStations` stations (a catalogue's worth), the least
+/// recently titled forgotten first.
+public final class StationTitles: Sendable {
+    public struct Aired: Sendable, Equatable {
+        public var title: String
+        public var at: Date
+    }
+
+    static let kept = 20
+    static let maxStations = 2_000
+    private let byStation = Locked<[String: [Aired]]>([:])
+
+    func note(_ title: String, of station: String, at date: Date) {
+        byStation.withLock { stations in
+            var aired = stations[station] ?? []
+            // A reconnect sends the same title again: it is one airing.
+            guard aired.first?.title != title else { return }
+            aired.insert(Aired(title: title, at: date), at: 0)
+            stations[station] = Array(aired.prefix(Self.kept))
+            if stations.count > Self.maxStations,
+               let oldest = stations.min(by: { ($0.value.first?.at ?? .distantPast) < ($1.value.first?.at ?? .distantPast) })?.key {
+                stations[oldest] = nil
+            }
+        }
+    }
+
+    /// The station's titles, newest first (an empty title: the station cleared it).
+    public func recent(of station: String) -> [Aired] { byStation.withLock { $0[station] ?? [] } }
+
+    /// Each station's newest title.
+    public func latest() -> [String: Aired] { byStation.withLock { $0.compactMapValues(\.first) } }
 }

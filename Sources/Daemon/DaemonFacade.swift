@@ -72,6 +72,8 @@ public struct BlockingDaemon: Sendable {
     public var stations: Stations { service.stations }
     /// Turns a station id or URL into what to connect to.
     public var lookup: @Sendable (String) throws -> StreamTarget { service.lookup }
+    /// The live events, and the titles each station sent lately.
+    public var events: DaemonEvents { service.events }
 
     /// The catalogue as it is now.
     public func catalogue() throws -> Catalogue { try catalogueReader() }

@@ -67,15 +67,8 @@ public struct ItemResolver {
     public func queue(for text: String) throws(LibraryError) -> Queue? {
         let items: [LibraryItem]
         if text.hasPrefix("playlist:") {
-            let id = text.dropFirst("playlist:".count)
-            if id.lowercased() == LibraryStore.likedName.lowercased() {
-                var liked: [LibraryItem] = []
-                for item in try library.liked() { liked += try expanded(item) }
-                items = liked
-            } else {
-                guard let number = Int64(id), let entries = try library.entries(of: number) else { return nil }
-                items = entries.map(\.item)
-            }
+            guard let listed = try playlistItems(String(text.dropFirst("playlist:".count))) else { return nil }
+            items = listed
         } else {
             guard let named = try item(named: text) else { return nil }
             items = try expanded(named)
@@ -111,6 +104,18 @@ public struct ItemResolver {
             }
         }
         return queue
+    }
+
+    /// A playlist's items in order, by its id or "liked" (the likes, a liked programme or podcast as its episodes);
+    /// nil when there is no such playlist.
+    public func playlistItems(_ id: String) throws(LibraryError) -> [LibraryItem]? {
+        if id.lowercased() == LibraryStore.likedName.lowercased() {
+            var liked: [LibraryItem] = []
+            for item in try library.liked() { liked += try expanded(item) }
+            return liked
+        }
+        guard let number = Int64(id), let entries = try library.entries(of: number) else { return nil }
+        return entries.map(\.item)
     }
 
     /// The item of that kind and reference, if there is one (a file only if it exists).

@@ -63,6 +63,7 @@ public struct PodcastFetch: Sendable {
         var updated = podcast
         updated.title = feed.title
         updated.description = feed.description
+        updated.image = feed.image
         updated.etag = validators.etag
         updated.lastModified = validators.lastModified
         updated.checkedAt = now

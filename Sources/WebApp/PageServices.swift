@@ -41,6 +41,8 @@ struct PageServices: Sendable {
     var podcastFetch: PodcastFetch { libraryStores.podcastFetch }
     var library: LibraryStore { libraryStores.library }
     var positions: PlayerStore { libraryStores.positions }
+    /// The titles each station sent lately, as the daemon heard them.
+    var titles: StationTitles { daemon.events.titles }
 
     /// The catalogue as it is now (the user's file changes when a station is added).
     func catalogue() throws -> Catalogue { try daemon.catalogue() }

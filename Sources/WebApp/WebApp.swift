@@ -2,8 +2,9 @@ import HTTPServing
 import Hummingbird
 import Outputs
 
-/// The web app: server-rendered pages for a phone or a laptop, added to the daemon's HTTP router. It owns
-/// `/`, `/stations…`, `/guide…`, `/schedule…`, `/recordings…`, `/podcasts…`, `/episodes/…`, `/playlists…`,
+/// The web app: server-rendered pages for a phone or a laptop, added to the daemon's HTTP router, and the player
+/// that plays on while a person moves between them (`/assets/app.js`, `PlayerRoutes`). It owns
+/// `/` (Listen now), `/search`, `/player/…`, `/artwork/…`, `/manifest.webmanifest`, `/sw.js`, `/stations…`, `/guide…`, `/schedule…`, `/recordings…`, `/podcasts…`, `/episodes/…`, `/playlists…`,
 /// `/library/marks`, `/status` and `/assets/…`; forms post to these pages, which hand the same requests to
 /// the libraries as the CLI and the API do.
 public enum WebApp {
@@ -36,9 +37,17 @@ public enum WebApp {
             }
         }
 
-        router.get("/") { _, _ in Response.redirect(to: "/stations") }
-        router.get("/assets/app.js") { _, _ in Assets.response(Assets.script, type: "text/javascript; charset=utf-8") }
-        router.get("/assets/app.css") { _, _ in Assets.response(Assets.style, type: "text/css; charset=utf-8") }
+        Assets.add(to: router)
+        PlayerRoutes.add(to: router, services: services)
+        ArtworkRoutes.add(to: router, services: services)
+
+        router.get("/") { request, _ in
+            try await page(request) { pages in pages.listenNow(notice: request.uri.queryParameters["notice"].map(String.init)) }
+        }
+        router.get("/search") { request, _ in
+            let query = request.uri.queryParameters["q"].map(String.init) ?? ""
+            return try await page(request) { pages in pages.search(query) }
+        }
 
         router.get("/stations") { request, _ in
             let query = request.uri.queryParameters
@@ -142,11 +151,6 @@ public enum WebApp {
             let id = try context.parameters.require("id", as: Int64.self)
             let notice = request.uri.queryParameters["notice"].map(String.init)
             return try await page(request) { pages in try pages.episode(id: id, notice: notice) }
-        }
-        router.post("/episodes/:id/position") { request, context in
-            let id = try context.parameters.require("id", as: Int64.self)
-            let position = try await form(PositionForm.self, request)
-            return try await page(request) { pages in try pages.saveEpisodePosition(id: id, position) }
         }
 
         router.get("/playlists") { request, _ in

@@ -2,6 +2,7 @@ import Daemon
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Library
 import NIOPosix
 import Engine
 import Guide
@@ -142,6 +143,40 @@ final class BrowserTests: XCTestCase {
         XCTAssertEqual(try harness.libraryStores.library.entries(of: 1)?.count, 0, "the hidden episode left the playlist")
         XCTAssertEqual(try harness.libraryStores.library.hiddenReferences(), ["episode:1"])
         for page in pages {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: Self.screenshots.appendingPathComponent(page).path), "\(page) kept")
+        }
+    }
+
+    func testAPersonListensAcrossPagesQueuesAProgrammeAndResumesOnAnotherScreen() async throws {
+        try Self.requireBrowser()
+        let icecast = try IcecastHarness.playingTone(at: Self.mount, title: "Morning tune")
+        defer { icecast.stop() }
+        let harness = try WebAppHarness(stations: [
+            TestStations.station(id: "demo", name: "Demo FM", url: icecast.url(mount: Self.mount).absoluteString),
+        ])
+        defer { harness.stop() }
+        // Two episodes of The Morning Show, 30 s each, with three chapters; the station is liked (a favourite).
+        let tone = try AudioFixtures.sine(frequency: 440, seconds: 30)
+        for (name, day) in [("monday.mp3", "2026-11-23"), ("tuesday.mp3", "2026-11-24")] {
+            _ = try harness.indexRecording(copying: tone, named: name, titles: [("Intro", 0), ("Middle", 10), ("End", 20)], duration: 30, day: day)
+        }
+        _ = try harness.libraryStores.library.setLiked(LibraryItem(kind: .station, ref: "demo", title: "Demo FM"), true)
+        let pages = ["listen-now", "search", "player"].flatMap { ["\($0)-phone.png", "\($0)-laptop.png"] }
+        for page in pages { try? FileManager.default.removeItem(at: Self.screenshots.appendingPathComponent(page)) }
+
+        try await harness.application().test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            let result = try await Self.run(Self.browserDirectory.appendingPathComponent("player.py"),
+                                            environment: ["ONAIR_WEB_URL": "http://127.0.0.1:\(port)", "ONAIR_SCREENSHOTS": Self.screenshots.path])
+            XCTAssertEqual(result.status, 0, "the player walkthrough failed:\n\(result.output)")
+            XCTAssertTrue(result.output.contains("player passed"), result.output)
+        }
+        XCTAssertEqual(try harness.libraryStores.library.hiddenReferences(), ["recording:1"])
+        XCTAssertEqual(try harness.libraryStores.library.liked().map(\.reference), ["station:demo"], "hidden, the liked recording left Liked too")
+        let queue = try XCTUnwrap(try harness.libraryStores.positions.playQueue())
+        XCTAssertEqual(queue.current, "recording:2", "the daemon keeps what the laptop played last")
+        XCTAssertEqual(try harness.libraryStores.positions.history(limit: 10).map(\.item).first, "recording:2")
+        for page in ["listen-now-phone.png", "listen-now-laptop.png", "search-phone.png", "player-phone.png"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: Self.screenshots.appendingPathComponent(page).path), "\(page) kept")
         }
     }

@@ -30,6 +30,12 @@ final class ListeningPagesTests: XCTestCase {
         try await client.execute(uri: uri, method: .post, headers: WebForm.headers, body: WebForm.body(fields))
     }
 
+    /// The player's queue as the script saves it, with the pages' CSRF token in its header.
+    private static func saveQueue(_ client: any TestClientProtocol, _ json: String) async throws -> TestResponse {
+        try await client.execute(uri: "/player/queue", method: .put, headers: [.contentType: "application/json", .init("X-CSRF-Token")!: WebForm.token],
+                                 body: ByteBuffer(string: json))
+    }
+
     /// The page a form's answer sends the browser to.
     private static func follow(_ client: any TestClientProtocol, _ response: TestResponse) async throws -> String {
         XCTAssertEqual(response.status, .seeOther, String(buffer: response.body))
@@ -138,27 +144,27 @@ final class ListeningPagesTests: XCTestCase {
             XCTAssertTrue(marked.contains(#"<span class="progress">Left at 0:02</span>"#), marked)
             XCTAssertTrue(marked.contains(#"<span class="progress">Heard</span>"#), marked)
             let episode = String(buffer: try await client.execute(uri: "/episodes/1", method: .get).body)
-            XCTAssertTrue(episode.contains(#"<audio id="player" controls preload="metadata" src="\#(enclosure)#t=2.50">"#),
+            XCTAssertTrue(episode.contains(#"<audio id="player" data-ref="episode:1" controls preload="metadata" src="\#(enclosure)#t=2.50">"#),
                           "it plays from its enclosure, where it was left: \(episode)")
             XCTAssertTrue(episode.contains(#"<a href="/podcasts/1">Tone Talk &amp; Co</a> · Mon 23 Nov 2026, "#), episode)
             XCTAssertTrue(episode.contains(" · 0:04</p>"), "its duration")
             let heard = String(buffer: try await client.execute(uri: "/episodes/2", method: .get).body)
             XCTAssertTrue(heard.contains(#"src="\#(server.url("/ep2.mp3").absoluteString)">"#), "a heard episode starts from the top: \(heard)")
 
-            // Where the browser's player left it (the script posts it on pause and at the end).
-            let paused = try await Self.post(client, "/episodes/1/position", ["seconds": "3.25", "heard": "false"])
-            XCTAssertEqual(paused.headers[.location], "/episodes/1")
+            // Where the browser's player left it (the script saves the queue on pause and at the end).
+            let paused = try await Self.saveQueue(client, #"{"items": ["episode:1"], "current": "episode:1", "seconds": 3.25}"#)
+            XCTAssertEqual(paused.status, .ok, String(buffer: paused.body))
             let resumed = String(buffer: try await client.execute(uri: "/episodes/1", method: .get).body)
             XCTAssertTrue(resumed.contains(#"src="\#(enclosure)#t=3.25""#), resumed)
             XCTAssertTrue(resumed.contains(#"<p class="progress" id="progress">Left at 0:03</p>"#), resumed)
-            XCTAssertTrue(resumed.contains(#"<form id="position" method="post" action="/episodes/1/position" hidden>"#))
-            _ = try await Self.post(client, "/episodes/1/position", ["seconds": "4", "heard": "true"])
+            _ = try await Self.saveQueue(client, #"{"items": ["episode:1"], "current": "episode:1", "seconds": 4, "heard": true}"#)
             XCTAssertEqual(try harness.libraryStores.positions.position(of: enclosure)?.heard, true, "kept as `onair play` keeps it")
-            let nonsense = try await Self.post(client, "/episodes/1/position", ["seconds": "soon", "heard": "false"])
+            let nonsense = try await Self.saveQueue(client, #"{"items": ["episode:1"], "current": "episode:1", "seconds": "soon"}"#)
             XCTAssertEqual(nonsense.status, .badRequest)
-            // Past the episode's end: refused, and the page still shows (such a position once stopped the daemon showing it).
-            let huge = try await Self.post(client, "/episodes/1/position", ["seconds": "1e300", "heard": "false"])
-            XCTAssertEqual(huge.status, .badRequest)
+            // Past the episode's end: kept as its end, and the page still shows (such a position once stopped the daemon showing it).
+            let huge = try await Self.saveQueue(client, #"{"items": ["episode:1"], "current": "episode:1", "seconds": 1e300}"#)
+            XCTAssertEqual(huge.status, .ok)
+            XCTAssertEqual(try harness.libraryStores.positions.position(of: enclosure)?.seconds, 4)
             let still = try await client.execute(uri: "/episodes/1", method: .get)
             XCTAssertEqual(still.status, .ok)
 
@@ -234,7 +240,9 @@ final class ListeningPagesTests: XCTestCase {
             items = try await order()
             XCTAssertEqual(items, [one])
             let recordings = String(buffer: try await client.execute(uri: "/recordings", method: .get).body)
-            XCTAssertTrue(recordings.contains(#"<button type="submit" name="mark" value="unhide" aria-pressed="true""#), "shown as hidden")
+            XCTAssertFalse(recordings.contains(#"href="/recordings/\#(two)""#), "a hidden recording leaves the list of recordings")
+            let playlists = String(buffer: try await client.execute(uri: "/playlists", method: .get).body)
+            XCTAssertTrue(playlists.contains(#"<button type="submit" name="mark" value="unhide" aria-pressed="true""#), "listed as hidden, to show again")
             let liked = try await Self.post(client, "/library/marks", ["item": "recording:\(one)", "mark": "like", "back": "/recordings"])
             let afterLike = try await Self.follow(client, liked)
             XCTAssertTrue(afterLike.contains(#"<button type="submit" name="mark" value="unlike" aria-pressed="true""#))

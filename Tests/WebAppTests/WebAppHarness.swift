@@ -93,7 +93,7 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
     /// A recording entered in the index as the finaliser would: `file` copied under the recordings directory
     /// (or into `folder`, as a recording with an absolute output template of the box's CLI is).
     func indexRecording(copying file: URL, named name: String, titles: [(String, Double)], duration: Double,
-                        into folder: URL? = nil) throws -> IndexedRecording {
+                        into folder: URL? = nil, day: String = "2026-11-24") throws -> IndexedRecording {
         let directory = folder ?? paths.recordings.appendingPathComponent("demo")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let target = directory.appendingPathComponent(name)
@@ -101,7 +101,7 @@ final class WebAppHarness: @unchecked Sendable {  // every property is set once 
         let size = try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int64 ?? 0
         let json: [String: Any] = [
             "station": ["id": "demo", "name": "Demo FM"], "programme": ["id": "morning", "name": "The Morning Show"],
-            "start": "2026-11-24T07:00:00.000Z", "end": "2026-11-24T07:00:10.000Z", "timeZone": "Europe/Paris",
+            "start": "\(day)T07:00:00.000Z", "end": "\(day)T07:00:10.000Z", "timeZone": "Europe/Paris",
             "file": target.path, "size": size, "duration": duration, "codec": "mp3", "container": "mp3",
             "titles": titles.map { ["title": $0.0, "start": $0.1] }, "gaps": [["at": 4.0, "seconds": 0.5]], "source": "http://127.0.0.1/demo",
         ]

@@ -15,13 +15,15 @@ struct AccessMiddleware: RouterMiddleware {
     typealias Context = ClientRequestContext
     let access: WebAccess
 
-    /// What anyone may fetch: the login page, the stylesheet and script it uses, and the API's description.
-    static let open: Set<String> = ["/login", "/assets/app.css", "/assets/app.js", "/api/openapi.json"]
+    /// What anyone may fetch: the login page, the web app's static files under `/assets/` (its script, stylesheet,
+    /// icons and offline page), its manifest and service worker (a browser fetches a manifest without cookies), and
+    /// the API's description.
+    static let open: Set<String> = ["/login", "/api/openapi.json", "/manifest.webmanifest", "/sw.js"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         // The Subsonic API's requests carry their own credentials, which its route checks (`SubsonicRoutes`).
-        if Self.open.contains(path) || path.hasPrefix("/rest/") { return try await next(request, context) }
+        if Self.open.contains(path) || path.hasPrefix("/assets/") || path.hasPrefix("/rest/") { return try await next(request, context) }
         let credentials = try await access.snapshot()
         guard credentials.isConfigured else {
             // The API takes JSON only (GeneratedRoutesMiddleware: 415 otherwise), which no page of another site can send unasked.

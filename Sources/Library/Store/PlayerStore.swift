@@ -125,6 +125,15 @@ public final class PlayerStore: Sendable {
         }
     }
 
+    /// Every kept position, the most recently changed first: what "continue listening" offers.
+    public func positions(limit: Int) throws(StoreError) -> [(file: String, position: Position, updated: Date)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT file, seconds, heard, updated FROM player_position ORDER BY updated DESC LIMIT ?", arguments: [limit]).map {
+                (file: $0["file"], position: Position(seconds: $0["seconds"], heard: $0["heard"]), updated: $0["updated"])
+            }
+        }
+    }
+
     /// Where a recording was left; `heard` once it was played to its end (it then starts from the top).
     public func savePosition(of file: String, seconds: Double, heard: Bool) throws(StoreError) {
         try database.write { db in

@@ -15,6 +15,8 @@ public struct PodcastError: Error, CustomStringConvertible, Equatable, Sendable 
 public struct PodcastFeed: Sendable, Equatable {
     public var title: String
     public var description: String?
+    /// The show's artwork (itunes:image, else the RSS image's url): an http(s) URL.
+    public var image: String?
     public var episodes: [FeedEpisode]
     /// What was read leniently, one line each ("it uses the prefix itunes without declaring it: …").
     public var warnings: [String] = []
@@ -33,6 +35,8 @@ public struct FeedEpisode: Sendable, Equatable {
     public var duration: Double?
     /// podcast:chapters (Podcasting 2.0): a JSON chapters file.
     public var chaptersURL: String?
+    /// The episode's own artwork (itunes:image): an http(s) URL.
+    public var image: String?
 }
 
 /// Reads RSS 2.0 feeds (with the iTunes and Podcasting 2.0 namespaces) and Atom feeds. An item is an
@@ -78,7 +82,8 @@ public enum FeedReader {
             title = host
             warnings.append("the \(kind) has no title; named after its host, \(host)")
         }
-        return PodcastFeed(title: title, description: collector.showDescription, episodes: collector.episodes, warnings: warnings)
+        return PodcastFeed(title: title, description: collector.showDescription, image: collector.showImage, episodes: collector.episodes,
+                           warnings: warnings)
     }
 
     /// itunes:duration in the forms feeds write it: "3723", "62:03", "1:02:03", "3723.5", "1:02:03.250".
@@ -125,6 +130,7 @@ public enum FeedReader {
         var kind: String?
         var title: String?
         var showDescription: String?
+        var showImage: String?
         var episodes: [FeedEpisode] = []
         private let base: URL?
         private var depth = 0
@@ -149,8 +155,12 @@ public enum FeedReader {
                 case (atom, "link") where attributes["rel"] == "enclosure":
                     if let url = attributes["href"] { item?.enclosures.append(Enclosure(url: url, type: attributes["type"], length: attributes["length"])) }
                 case (podcastIndex, "chapters"): item?.fields["chapters"] = attributes["url"]
+                case (itunes, "image"): item?.fields["image"] = attributes["href"]
                 default: break
                 }
+            } else if depth == 3, namespace == itunes, name == "image", let href = attributes["href"].flatMap(webURL) {
+                // <rss><channel><itunes:image href>: podcast apps prefer it to the RSS image.
+                showImage = href
             }
         }
 
@@ -182,6 +192,9 @@ public enum FeedReader {
                 default: break
                 }
                 item = open
+            } else if depth == 4, namespace.isEmpty, name == "url", showImage == nil {
+                // <rss><channel><image><url>, when there is no itunes:image.
+                showImage = webURL(value)
             } else if (depth == 3 && namespace.isEmpty) || (depth == 2 && namespace == atom) {
                 // The show's own title and description: <rss><channel><title>, <feed><title>.
                 switch name {
@@ -204,7 +217,8 @@ public enum FeedReader {
             let length = enclosure.length.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
             return FeedEpisode(guid: fields["guid"] ?? url, title: fields["title"] ?? url, description: fields["description"],
                                published: published, url: url, mimeType: enclosure.type, length: length,
-                               duration: fields["duration"].flatMap(FeedReader.seconds), chaptersURL: fields["chapters"].flatMap(webURL))
+                               duration: fields["duration"].flatMap(FeedReader.seconds), chaptersURL: fields["chapters"].flatMap(webURL),
+                               image: fields["image"].flatMap(webURL))
         }
 
         /// `text` as an absolute http(s) URL on a named host, read against the feed's URL when relative.

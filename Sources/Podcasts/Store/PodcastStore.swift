@@ -16,6 +16,8 @@ public struct Podcast: Codable, Sendable, Equatable, FetchableRecord, MutablePer
     /// The catalogue programme the podcast publishes, when attached: its episodes and the programme's
     /// recordings are then one list.
     public var programme: String?
+    /// The show's artwork as its feed names it.
+    public var image: String?
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
@@ -38,6 +40,8 @@ public struct PodcastEpisode: Codable, Sendable, Equatable, FetchableRecord, Mut
     public var file: String?
     /// The chapters of the podcast:chapters file, read when the episode was downloaded.
     public var chapters: [FeedChapter]?
+    /// The episode's own artwork as its feed names it.
+    public var image: String?
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
@@ -78,7 +82,7 @@ public final class PodcastStore: Sendable {
             for episode in episodes {
                 var row = PodcastEpisode(podcast: saved.id!, guid: episode.guid, title: episode.title, description: episode.description,
                                          published: episode.published, url: episode.url, mimeType: episode.mimeType, length: episode.length,
-                                         duration: episode.duration, chaptersURL: episode.chaptersURL)
+                                         duration: episode.duration, chaptersURL: episode.chaptersURL, image: episode.image)
                 if let known = try PodcastEpisode.filter(Column("podcast") == saved.id! && Column("guid") == episode.guid).fetchOne(db) {
                     row.id = known.id
                     if known.url == episode.url { (row.file, row.chapters) = (known.file, known.chapters) }
@@ -185,6 +189,10 @@ public final class PodcastStore: Sendable {
             try db.alter(table: Podcast.databaseTableName) { t in
                 t.add(column: "programme", .text)
             }
+        }
+        migrator.registerMigration("podcasts-v3-images") { db in
+            try db.alter(table: Podcast.databaseTableName) { t in t.add(column: "image", .text) }
+            try db.alter(table: PodcastEpisode.databaseTableName) { t in t.add(column: "image", .text) }
         }
     }
 }

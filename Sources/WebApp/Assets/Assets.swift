@@ -1,148 +1,85 @@
+import Foundation
+import HTTPServing
 import Hummingbird
 
-/// The script and the stylesheet, compiled into the binary: the pages work without them, they add live
-/// titles, chapter jumps, a confirmation before deleting and an episode's resume position.
+/// What the pages load besides themselves, compiled into the binary: the script, the stylesheet, the icons, the web
+/// app manifest and the service worker that keeps the page shell for when the box cannot be reached. Anyone may fetch
+/// these (`AccessMiddleware.open`): they say nothing of the box, and a browser fetches a manifest without its cookies.
 enum Assets {
-    static func response(_ text: String, type: String) -> Response {
-        Response(status: .ok, headers: [.contentType: type, .cacheControl: "max-age=3600"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    static let paths = ["/assets/app.js", "/assets/app.css", "/assets/icon.svg", "/assets/icon-192.png", "/assets/icon-512.png",
+                        "/assets/icon-maskable-512.png", "/assets/offline.html", "/manifest.webmanifest", "/sw.js"]
+
+    static func add(to router: Router<ClientRequestContext>) {
+        let served: [String: (Data, String)] = [
+            "/assets/app.js": (Data(script.utf8), "text/javascript; charset=utf-8"),
+            "/assets/app.css": (Data(style.utf8), "text/css; charset=utf-8"),
+            "/assets/icon.svg": (Data(Icons.svg.utf8), "image/svg+xml"),
+            "/assets/icon-192.png": (Icons.png192, "image/png"),
+            "/assets/icon-512.png": (Icons.png512, "image/png"),
+            "/assets/icon-maskable-512.png": (Icons.maskable512, "image/png"),
+            "/assets/offline.html": (Data(offline.utf8), "text/html; charset=utf-8"),
+            "/manifest.webmanifest": (Data(manifest.utf8), "application/manifest+json"),
+            "/sw.js": (Data(serviceWorker.utf8), "text/javascript; charset=utf-8"),
+        ]
+        for path in paths {
+            guard let (data, type) = served[path] else { preconditionFailure("no asset at \(path)") }
+            // The service worker is asked for again at every visit, so a new daemon's shell replaces the old one.
+            let caching = path == "/sw.js" ? "no-cache" : "max-age=3600"
+            router.get(RouterPath(path)) { _, _ in
+                Response(status: .ok, headers: [.contentType: type, .cacheControl: caching],
+                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+            }
+        }
     }
 
-    /// Live titles from the daemon's event stream (Server-Sent Events), chapters that seek the player,
-    /// a question before a form marked `data-confirm` is sent, and where an episode's player was left.
-    /// Text is only ever set as text.
-    static let script = #"""
+    /// Names this build's shell: a new script or stylesheet is a new cache, and the old one is dropped.
+    static let version: String = {
+        var hash: UInt64 = 14_695_981_039_346_656_037
+        for byte in (script + style + offline).utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
+        return String(hash, radix: 16)
+    }()
+
+    /// The page shell kept for offline use, never audio, the API or a page's data: everything else goes to the network
+    /// as if there were no worker, and a page that cannot be fetched is the offline page.
+    static let serviceWorker = """
     "use strict";
-    (function () {
-      function showTitle(event) {
-        if (!event || event.type !== "title" || typeof event.station !== "string") return;
-        document.querySelectorAll("[data-live-title]").forEach(function (element) {
-          if (element.getAttribute("data-live-title") === event.station) element.textContent = event.title || "";
-        });
+    var SHELL = "onair-shell-\(version)";
+    var FILES = ["/assets/app.css", "/assets/app.js", "/assets/icon.svg", "/assets/offline.html"];
+    self.addEventListener("install", function (event) {
+      event.waitUntil(caches.open(SHELL).then(function (cache) { return cache.addAll(FILES); }).then(function () { return self.skipWaiting(); }));
+    });
+    self.addEventListener("activate", function (event) {
+      event.waitUntil(caches.keys().then(function (names) {
+        return Promise.all(names.filter(function (name) { return name !== SHELL; }).map(function (name) { return caches.delete(name); }));
+      }).then(function () { return self.clients.claim(); }));
+    });
+    self.addEventListener("fetch", function (event) {
+      var request = event.request, url = new URL(request.url);
+      if (request.method !== "GET" || url.origin !== self.location.origin) return;
+      if (FILES.indexOf(url.pathname) >= 0) {
+        event.respondWith(caches.match(request).then(function (kept) { return kept || fetch(request); }));
+      } else if (request.mode === "navigate") {
+        event.respondWith(fetch(request).catch(function () { return caches.match("/assets/offline.html"); }));
       }
+    });
+    """
 
-      function listen() {
-        if (!window.EventSource || !document.querySelector("[data-live-title]")) return;
-        var source = new EventSource("/api/v1/events");
-        var read = function (message) {
-          try { showTitle(JSON.parse(message.data)); } catch (ignored) { /* not an event of ours */ }
-        };
-        source.onmessage = read;
-        source.addEventListener("title", read);
-      }
+    /// What a browser installs: the app's name, where it starts, its icons and colours.
+    static let manifest = """
+    {"name": "onair", "short_name": "onair", "description": "Listen to, record and relay internet radio on your own box.",
+     "start_url": "/", "scope": "/", "display": "standalone", "background_color": "#ffffff", "theme_color": "#0b57d0",
+     "icons": [{"src": "/assets/icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any"},
+               {"src": "/assets/icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any"},
+               {"src": "/assets/icon-maskable-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
+               {"src": "/assets/icon.svg", "sizes": "any", "type": "image/svg+xml"}]}
+    """
 
-      function chapters() {
-        var player = document.getElementById("player");
-        if (!player) return;
-        document.querySelectorAll("[data-seek]").forEach(function (link) {
-          link.addEventListener("click", function (click) {
-            click.preventDefault();
-            player.currentTime = parseFloat(link.getAttribute("data-seek"));
-            player.play();
-          });
-        });
-      }
-
-      function confirmations() {
-        document.querySelectorAll("form[data-confirm]").forEach(function (form) {
-          form.addEventListener("submit", function (submit) {
-            if (!window.confirm(form.getAttribute("data-confirm"))) submit.preventDefault();
-          });
-        });
-      }
-
-      // Where the player was paused or ended, posted with the page's CSRF token (form#position), so the
-      // episode resumes there here and in `onair play`.
-      function positions() {
-        var player = document.getElementById("player");
-        var form = document.getElementById("position");
-        if (!player || !form || !window.fetch) return;
-        var save = function (heard) {
-          var body = new URLSearchParams(new FormData(form));
-          body.set("seconds", String(player.currentTime));
-          body.set("heard", heard ? "true" : "false");
-          fetch(form.action, { method: "POST", body: body, credentials: "same-origin", redirect: "manual", keepalive: true });
-        };
-        player.addEventListener("pause", function () { if (!player.ended) save(false); });
-        player.addEventListener("ended", function () { save(true); });
-      }
-
-      document.addEventListener("DOMContentLoaded", function () { listen(); chapters(); confirmations(); positions(); });
-    })();
-    """#
-
-    /// One column on a phone, wider cards on a laptop; nothing wider than the screen; visible focus.
-    static let style = #"""
-    :root { --ink: #1b1d21; --muted: #5b6170; --line: #d9dce3; --accent: #0b57d0; --bad: #b3261e; --paper: #fff; --soft: #f3f5f9; }
-    * { box-sizing: border-box; }
-    html { -webkit-text-size-adjust: 100%; }
-    body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--paper);
-           overflow-wrap: anywhere; }
-    a { color: var(--accent); }
-    :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
-    .skip { position: absolute; left: -999px; }
-    .skip:focus { left: 8px; top: 8px; background: var(--paper); padding: 8px; z-index: 1; }
-    .top { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 16px; padding: 8px 16px; background: var(--soft);
-           border-bottom: 1px solid var(--line); }
-    .brand { font-weight: 700; text-decoration: none; color: var(--ink); }
-    nav ul { display: flex; flex-wrap: wrap; gap: 4px 12px; list-style: none; margin: 0; padding: 0; }
-    .logout { margin-left: auto; }
-    nav a { display: inline-block; padding: 8px 4px; }
-    nav a[aria-current="page"] { font-weight: 700; color: var(--ink); }
-    main { max-width: 60rem; margin: 0 auto; padding: 8px 16px 48px; }
-    h1 { font-size: 1.6rem; margin: 16px 0 8px; }
-    h2 { font-size: 1.2rem; margin: 24px 0 8px; }
-    .notice, .error { padding: 8px 12px; border-radius: 6px; }
-    .notice { background: #e6f4ea; }
-    .error { background: #fce8e6; color: var(--bad); }
-    .meta, .reason { color: var(--muted); }
-    .failed .status, .failed .reason { color: var(--bad); }
-    .cards { list-style: none; padding: 0; margin: 0; display: grid; gap: 8px; }
-    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-    .timeline { margin: 0 0 12px; }
-    .timeline figcaption { font-weight: 600; }
-    .lane { list-style: none; position: relative; height: 24px; margin: 4px 0 0; padding: 0; background: var(--soft);
-            border: 1px solid var(--line); border-radius: 4px; }
-    .mark { position: absolute; top: 2px; bottom: 2px; border-radius: 2px; background: var(--accent); }
-    .mark.ad { background: var(--bad); }
-    .mark.jingle, .mark.id { background: #7a4fb5; }
-    .hours { display: flex; justify-content: space-between; color: var(--muted); font-size: 0.8em; }
-    .table { overflow-x: auto; }
-    table { border-collapse: collapse; width: 100%; }
-    th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); }
-    .cards li { border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; display: flex; flex-wrap: wrap; gap: 4px 12px;
-                align-items: baseline; }
-    .cards .title { font-weight: 600; }
-    .cards form { margin: 0; }
-    .live:not(:empty)::before { content: "♪ "; }
-    /* A job's title has one line of its own, kept while empty and never wrapped, and a card's lines are not spread
-       to a taller neighbour's height: a title arriving or changing, here or in the next card, never moves a Stop button. */
-    #status-jobs li { align-content: flex-start; }
-    #status-jobs .live { flex-basis: 100%; min-width: 0; min-height: 1.5em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-    .row { display: flex; gap: 8px; }
-    .row input { flex: 1; min-width: 0; }
-    .stack { display: grid; gap: 6px; max-width: 32rem; margin-bottom: 16px; }
-    label { font-weight: 600; }
-    input, select, button, .button { font: inherit; padding: 8px 10px; border-radius: 6px; border: 1px solid var(--line); max-width: 100%; }
-    button, .button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; text-decoration: none;
-                      display: inline-block; }
-    button.danger { background: var(--bad); border-color: var(--bad); }
-    button[aria-pressed="true"] { background: var(--paper); color: var(--accent); }
-    .actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 16px; }
-    .actions form { margin: 0; }
-    .row select { flex: 1; min-width: 0; }
-    .row label { align-self: center; }
-    .marks { display: inline-flex; gap: 8px; }
-    .cards .description, .cards .actions { flex-basis: 100%; margin: 0; }
-    .cards li.on-air { border-color: var(--accent); border-width: 2px; }
-    .progress { color: var(--muted); font-style: italic; }
-    audio { width: 100%; margin: 8px 0; }
-    .chapters { padding-left: 1.5rem; }
-    .chapters li { padding: 4px 0; }
-    .at { font-variant-numeric: tabular-nums; color: var(--muted); }
-    @media (min-width: 48rem) {
-      .cards { grid-template-columns: repeat(2, minmax(0, 1fr)); }
-      .columns { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0 32px; }
-    }
-    """#
+    static let offline = """
+    <!doctype html>
+    <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta name="color-scheme" content="light dark"><title>Offline · onair</title><link rel="stylesheet" href="/assets/app.css"></head>
+    <body><main id="main"><h1>The box cannot be reached</h1>
+    <p>onair could not reach the box that serves this app: its network, or the box itself, is away. What is playing plays on as long as
+    the browser has it.</p><p><a href="/">Try again</a></p></main></body></html>
+    """
 }

@@ -66,8 +66,11 @@ enum PageTemplates {
         ("recordings", RecordingsView.template), ("recording", RecordingView.template), ("status", StatusView.template),
         ("guide", GuideView.template), ("aired", AiredView.template), ("podcasts", PodcastsView.template), ("podcast", PodcastView.template),
         ("episode", EpisodeView.template), ("playlists", PlaylistsView.template), ("playlist", PlaylistView.template),
-        // Partials of several pages: like and hide buttons, and the form that adds an item to a playlist.
-        ("marks", Marks.template), ("addToPlaylist", AddToPlaylist.template),
+        ("listen-now", ListenNowView.template), ("search", SearchView.template),
+        // Partials of several pages: like and hide buttons, the form that adds an item to a playlist, the player's
+        // Play and Queue buttons, and the cards and shelves of lists.
+        ("marks", Marks.template), ("addToPlaylist", AddToPlaylist.template), ("play", PlayActions.template),
+        ("card", Card.template), ("shelf", Shelf.template),
     ]
 }
 
@@ -95,4 +98,16 @@ enum Display {
         guard let trimmed = text?.trimmingCharacters(in: .whitespaces), !trimmed.isEmpty else { return nil }
         return trimmed
     }
+}
+
+/// An item's Play and "Add to queue" buttons for the player (`/assets/app.js`, which shows them): a programme or a
+/// podcast plays or queues as its episodes.
+struct PlayActions {
+    var ref: String
+    var title: String
+
+    static let template = """
+    {{#play}}<span class="play-actions" hidden><button type="button" data-play="{{ref}}" aria-label="Play {{title}}">Play</button>
+    <button type="button" class="quiet" data-queue="{{ref}}" aria-label="Add {{title}} to the queue">Queue</button></span>{{/play}}
+    """
 }

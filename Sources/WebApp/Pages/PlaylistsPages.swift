@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import Library
 
-/// `/playlists`: the system playlist "Liked" and the user's playlists, and a form to create one (no
-/// name: "New playlist"; a name taken gets a number).
+/// `/playlists`: the system playlist "Liked" and the user's playlists, a form to create one (no
+/// name: "New playlist"; a name taken gets a number), and what was hidden, to show again.
 struct PlaylistsView {
     struct Item {
         var href: String
@@ -11,8 +11,14 @@ struct PlaylistsView {
         var count: String
     }
 
+    struct Hidden {
+        var title: String
+        var marks: Marks
+    }
+
     var chrome: Chrome
     var playlists: [Item]
+    var hidden: [Hidden]
 
     static let template = """
     {{<layout}}{{$content}}
@@ -23,6 +29,11 @@ struct PlaylistsView {
     </form>
     <ul class="cards" id="playlists">
     {{#playlists}}<li><a class="title" href="{{href}}">{{name}}</a> <span class="meta">{{count}}</span></li>{{/playlists}}
+    </ul>
+    <h2 id="hidden-heading">Hidden</h2>
+    <ul class="cards" id="hidden" aria-labelledby="hidden-heading">
+    {{#hidden}}<li><span class="title">{{title}}</span> {{>marks}}</li>{{/hidden}}
+    {{^hidden}}<li class="empty">Nothing is hidden: what you hide leaves every list, playlist and queue, and is shown here.</li>{{/hidden}}
     </ul>
     {{/content}}{{/layout}}
     """
@@ -83,7 +94,10 @@ extension Pages {
     func playlists(notice: String? = nil) -> RenderedPage {
         var chrome = Chrome(title: "Playlists", section: "/playlists", notice: notice)
         var items: [PlaylistsView.Item] = []
+        var hidden: [PlaylistsView.Hidden] = []
         do {
+            let library = try LibraryState(services.library)
+            hidden = try services.library.hidden().map { PlaylistsView.Hidden(title: $0.title, marks: library.marks($0, back: "/playlists")) }
             let liked = try services.library.liked().count
             items = [PlaylistsView.Item(href: "/playlists/liked", name: LibraryStore.likedName, count: Self.count(liked))]
                 + (try services.library.playlists()).map { PlaylistsView.Item(href: "/playlists/\($0.playlist.id ?? 0)", name: $0.playlist.name,
@@ -91,7 +105,7 @@ extension Pages {
         } catch {
             chrome.error = "\(error)"
         }
-        return renderer.render("playlists", PlaylistsView(chrome: chrome, playlists: items), status: chrome.error == nil ? .ok : .internalServerError)
+        return renderer.render("playlists", PlaylistsView(chrome: chrome, playlists: items, hidden: hidden), status: chrome.error == nil ? .ok : .internalServerError)
     }
 
     /// Creates a playlist as `onair playlists create` does; on to it.

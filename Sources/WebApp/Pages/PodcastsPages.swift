@@ -43,10 +43,12 @@ struct PodcastView {
         var when: String
         var progress: String?
         var marks: Marks
+        var play: PlayActions
     }
 
     var chrome: Chrome
     var id: Int64
+    var play: PlayActions
     var description: String?
     var feed: String
     var checked: String
@@ -58,6 +60,7 @@ struct PodcastView {
     {{#description}}<p class="description">{{description}}</p>{{/description}}
     <p class="meta">Feed: <a href="{{feed}}">{{feed}}</a> · {{checked}}</p>
     <div class="actions">
+    {{>play}}
     <form method="post" action="/podcasts/{{id}}/refresh">{{>csrf}}<button type="submit">Refresh the feed</button></form>
     {{>addToPlaylist}}
     </div>
@@ -65,7 +68,7 @@ struct PodcastView {
     <ul class="cards" id="episodes">
     {{#episodes}}<li><a class="title" href="{{href}}">{{title}}</a> <span class="meta">{{when}}</span>
       {{#progress}}<span class="progress">{{progress}}</span>{{/progress}}
-      {{>marks}}</li>{{/episodes}}
+      {{>play}}{{>marks}}</li>{{/episodes}}
     {{^episodes}}<li>The feed lists no episodes.</li>{{/episodes}}
     </ul>
     {{/content}}{{/layout}}
@@ -86,14 +89,15 @@ struct EpisodeView {
     var progress: String?
     var marks: Marks
     var adding: AddToPlaylist
+    var play: PlayActions
 
     static let template = """
     {{<layout}}{{$content}}
     <p class="meta"><a href="{{podcastHref}}">{{podcast}}</a> · {{when}}</p>
     {{#progress}}<p class="progress" id="progress">{{progress}}</p>{{/progress}}
-    <audio id="player" controls preload="metadata" src="{{audioURL}}{{playFrom}}">Your browser cannot play this episode:
+    {{>play}}
+    <audio id="player" data-ref="episode:{{id}}" controls preload="metadata" src="{{audioURL}}{{playFrom}}">Your browser cannot play this episode:
     <a href="{{audioURL}}">download it</a>.</audio>
-    <form id="position" method="post" action="/episodes/{{id}}/position" hidden>{{>csrf}}</form>
     {{#description}}<p class="description">{{description}}</p>{{/description}}
     <div class="actions">
     <a class="button" href="{{audioURL}}">Download</a>
@@ -102,12 +106,6 @@ struct EpisodeView {
     </div>
     {{/content}}{{/layout}}
     """
-}
-
-/// Where the browser's player left an episode (sent by the script when it pauses or ends).
-struct PositionForm: Decodable, Sendable {
-    var seconds: Double
-    var heard: Bool
 }
 
 /// The follow form: a feed's URL.
@@ -177,14 +175,16 @@ extension Pages {
         }
         let library = try LibraryState(services.library)
         let back = "/podcasts/\(id)"
-        let episodes = try services.podcasts.episodes(of: id).reversed().map { episode in
+        let hidden = try services.library.hiddenReferences()
+        let shown = try services.podcasts.episodes(of: id).reversed().filter { !hidden.contains(ItemResolver.item($0).reference) }.map { episode in
             let item = ItemResolver.item(episode)
             return PodcastView.Episode(href: "/episodes/\(episode.id ?? 0)", title: episode.title, when: Self.published(episode),
                                        progress: try Self.progress(services.positions.position(of: episode)),
-                                       marks: library.marks(item, back: back))
+                                       marks: library.marks(item, back: back), play: PlayActions(ref: item.reference, title: item.title))
         }
         let view = PodcastView(chrome: Chrome(title: podcast.title, section: "/podcasts", notice: notice, error: error), id: id,
-                               description: podcast.description, feed: podcast.url, checked: Self.checked(podcast), episodes: episodes,
+                               play: PlayActions(ref: "podcast:\(id)", title: podcast.title),
+                               description: podcast.description, feed: podcast.url, checked: Self.checked(podcast), episodes: shown,
                                adding: library.adding(LibraryItem(kind: .podcast, ref: String(id), title: podcast.title), back: back))
         return renderer.render("podcast", view, status: error == nil ? .ok : .unprocessableContent)
     }
@@ -203,20 +203,9 @@ extension Pages {
         let view = EpisodeView(chrome: Chrome(title: episode.title, section: "/podcasts", notice: notice), id: id, podcast: podcast.title,
                                podcastHref: "/podcasts/\(podcast.id ?? 0)", when: Self.published(episode), description: episode.description,
                                audioURL: episode.url, playFrom: resume.map { String(format: "#t=%.2f", $0) } ?? "",
-                               progress: Self.progress(position), marks: library.marks(item, back: back), adding: library.adding(item, back: back))
+                               progress: Self.progress(position), marks: library.marks(item, back: back), adding: library.adding(item, back: back),
+                               play: PlayActions(ref: item.reference, title: item.title))
         return renderer.render("episode", view)
-    }
-
-    /// Notes where the browser's player left the episode, as `onair play` does, so both resume there.
-    func saveEpisodePosition(id: Int64, _ form: PositionForm) throws -> RenderedPage {
-        guard let episode = try services.podcasts.episode(id: id) else {
-            return notFound("No episode \(id): its podcast may have been removed.", section: "/podcasts")
-        }
-        guard form.seconds.isFinite, form.seconds >= 0, form.seconds <= (episode.duration ?? ClockText.longest) + 60 else {
-            throw HTTPError(.badRequest, message: "seconds must be a time in the episode")
-        }
-        try services.positions.savePosition(of: episode, seconds: form.seconds, heard: form.heard)
-        return .redirect("/episodes/\(id)")
     }
 
     /// "Heard", or "Left at 12:34" (where `onair play` or the browser stopped it).

@@ -8,6 +8,9 @@ import Recording
 struct RecordingsView {
     struct Group {
         var name: String
+        /// The programme's anchor (`#programme-ID`), and its Play and Queue buttons (its episodes in order).
+        var anchor: String
+        var play: PlayActions?
         var recordings: [Item]
     }
 
@@ -19,6 +22,7 @@ struct RecordingsView {
         var id: Int64
         var kept: Bool
         var marks: Marks
+        var play: PlayActions
     }
 
     var chrome: Chrome
@@ -30,11 +34,12 @@ struct RecordingsView {
     {{<layout}}{{$content}}
     <p class="meta">Podcast feed of every recording: <a href="{{feed}}" id="feed">all.xml</a></p>
     {{#groups}}
-    <section class="group"><h2>{{name}}</h2>
+    <section class="group" id="{{anchor}}"><h2>{{name}}</h2>
+    {{>play}}
     <ul class="cards">{{#recordings}}<li><a class="title" href="{{href}}">{{title}}</a> <span class="meta">{{when}} · {{length}}</span>
       {{#kept}}<form method="post" action="/recordings/{{id}}/unkeep">{{>csrf}}<button type="submit" aria-pressed="true">Kept</button></form>{{/kept}}
       {{^kept}}<form method="post" action="/recordings/{{id}}/keep">{{>csrf}}<button type="submit" aria-pressed="false">Keep</button></form>{{/kept}}
-      {{>marks}}</li>{{/recordings}}</ul>
+      {{>play}}{{>marks}}</li>{{/recordings}}</ul>
     </section>
     {{/groups}}
     {{^groups}}<p>No recordings yet: record a station from its page, or add a rule to the schedule.</p>{{/groups}}
@@ -65,15 +70,17 @@ struct RecordingView {
     var gaps: [String]
     var marks: Marks
     var adding: AddToPlaylist
+    var play: PlayActions
 
     static let template = """
     {{<layout}}{{$content}}
     <p class="meta">{{station}} · {{when}}</p>
     <p class="meta">{{details}}</p>
-    <audio id="player" controls preload="metadata" src="{{audioURL}}{{playFrom}}">Your browser cannot play this file:
+    {{>play}}
+    <audio id="player" data-ref="recording:{{id}}" controls preload="metadata" src="{{audioURL}}{{playFrom}}">Your browser cannot play this file:
     <a href="{{audioURL}}">download it</a>.</audio>
     <h2>Chapters</h2>
-    <ol class="chapters" id="chapters">
+    <ol class="chapters" id="chapters" data-chapters-of="recording:{{id}}">
     {{#chapters}}<li><a href="{{href}}" data-seek="{{seconds}}"><span class="at">{{at}}</span> {{title}}</a></li>{{/chapters}}
     {{^chapters}}<li>No titles were sent during this recording.</li>{{/chapters}}
     </ol>
@@ -96,18 +103,27 @@ extension Pages {
         var groups: [RecordingsView.Group] = []
         do {
             let library = try LibraryState(services.library)
-            let newestFirst = try services.recordings.all().reversed()
+            let hidden = try services.library.hiddenReferences()
+            let newestFirst = try services.recordings.all().reversed().filter { !hidden.contains(ItemResolver.item($0).reference) }
             var order: [String] = []
             var byName: [String: [RecordingsView.Item]] = [:]
+            var programmes: [String: String] = [:]
             for entry in newestFirst {
                 let name = entry.programmeName ?? entry.stationName
                 if byName[name] == nil { order.append(name) }
+                if let programme = entry.programme { programmes[name] = programme }
+                let item = ItemResolver.item(entry)
                 byName[name, default: []].append(RecordingsView.Item(
-                    href: "/recordings/\(entry.id ?? 0)", title: Self.title(of: entry),
+                    href: "/recordings/\(entry.id ?? 0)", title: RecordingTitle.of(entry),
                     when: Display.time(entry.startUTC, TimeZone(identifier: entry.timeZone) ?? .current), length: ClockText.of(entry.duration),
-                    id: entry.id ?? 0, kept: entry.kept, marks: library.marks(ItemResolver.item(entry), back: "/recordings")))
+                    id: entry.id ?? 0, kept: entry.kept, marks: library.marks(item, back: "/recordings"),
+                    play: PlayActions(ref: item.reference, title: RecordingTitle.of(entry))))
             }
-            groups = order.map { RecordingsView.Group(name: $0, recordings: byName[$0] ?? []) }
+            groups = order.enumerated().map { index, name in
+                let programme = programmes[name]
+                return RecordingsView.Group(name: name, anchor: programme.map { "programme-\($0)" } ?? "group-\(index)",
+                                            play: programme.map { PlayActions(ref: "programme:\($0)", title: name) }, recordings: byName[name] ?? [])
+            }
         } catch {
             chrome.error = "\(error)"
         }
@@ -122,7 +138,7 @@ extension Pages {
         let library = try LibraryState(services.library)
         let item = ItemResolver.item(entry)
         let view = RecordingView(
-            chrome: Chrome(title: Self.title(of: entry), section: "/recordings", notice: notice, error: error), id: id,
+            chrome: Chrome(title: RecordingTitle.of(entry), section: "/recordings", notice: notice, error: error), id: id,
             station: [entry.stationName, entry.programmeName].compactMap { $0 }.joined(separator: " – "),
             when: Display.time(entry.startUTC, zone),
             details: "\(ClockText.of(entry.duration)) · \(Display.size(entry.size)) · \(entry.codec) in \(entry.container)",
@@ -133,7 +149,8 @@ extension Pages {
                                       href: "/recordings/\(id)?t=\(Self.seconds(title.start))")
             },
             gaps: entry.gaps.map { String(format: "%@: %.1f s missing", ClockText.of($0.at), $0.seconds) },
-            marks: library.marks(item, back: "/recordings/\(id)"), adding: library.adding(item, back: "/recordings/\(id)"))
+            marks: library.marks(item, back: "/recordings/\(id)"), adding: library.adding(item, back: "/recordings/\(id)"),
+            play: PlayActions(ref: item.reference, title: RecordingTitle.of(entry)))
         return renderer.render("recording", view, status: error == nil ? .ok : .conflict)
     }
 
@@ -148,7 +165,7 @@ extension Pages {
             return try recording(id: id, start: nil, error: error.description)
         }
         _ = try services.recordings.remove(id: id)
-        return .redirect(Self.location("/recordings", notice: "Deleted \(Self.title(of: entry)) (\(URL(fileURLWithPath: entry.file).lastPathComponent))."))
+        return .redirect(Self.location("/recordings", notice: "Deleted \(RecordingTitle.of(entry)) (\(URL(fileURLWithPath: entry.file).lastPathComponent))."))
     }
 
     /// Keeps the recording from retention, or lets retention have it again; back to the list.
@@ -156,13 +173,8 @@ extension Pages {
         guard let entry = try services.recordings.setKept(id: id, kept) else {
             return notFound("No recording \(id): it may have been deleted.", section: "/recordings")
         }
-        let said = kept ? "Keeping \(Self.title(of: entry)): retention will not delete it." : "\(Self.title(of: entry)) is no longer kept."
+        let said = kept ? "Keeping \(RecordingTitle.of(entry)): retention will not delete it." : "\(RecordingTitle.of(entry)) is no longer kept."
         return .redirect(Self.location("/recordings", notice: said))
-    }
-
-    private static func title(of entry: IndexedRecording) -> String {
-        let name = entry.episodeTitle ?? entry.programmeName ?? entry.stationName
-        return "\(name), \(entry.startLocal.prefix(16).replacingOccurrences(of: "T", with: " "))"
     }
 
     /// Seconds as a media fragment and `currentTime` take them: "83.25".

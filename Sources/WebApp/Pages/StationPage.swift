@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Guide
+import Library
 import Outputs
 import RadioModel
 import StreamInput
@@ -35,15 +36,24 @@ struct StationView {
     var programmes: [Programme]
     var hasProgrammes: Bool
     var formats: [String]
+    var artwork: String
+    var play: PlayActions
+    var marks: Marks
+    /// The titles the station sent lately, newest first.
+    var history: [String]
 
     static let template = """
     {{<layout}}{{$content}}
-    <p class="meta">{{place}}{{#homepage}} · <a href="{{homepage}}" rel="noopener">website</a>{{/homepage}}</p>
+    <div class="station-head"><img class="art" src="{{artwork}}" alt="" width="96" height="96">
+    <p class="meta">{{place}}{{#homepage}} · <a href="{{homepage}}" rel="noopener">website</a>{{/homepage}}</p></div>
     <section aria-labelledby="now">
     <h2 id="now">On air</h2>
     {{#onAir}}<p>Programme: <span class="programme">{{onAir}}</span></p>{{/onAir}}
     <p>Now playing: <span class="live" id="now-playing" data-live-title="{{id}}">{{nowPlaying}}</span></p>
-    <audio id="listen" controls preload="none" src="{{liveURL}}">Your browser cannot play audio: <a href="{{liveURL}}">open the stream</a>.</audio>
+    <div class="actions">{{>play}}{{>marks}}</div>
+    <audio id="listen" data-ref="station:{{id}}" controls preload="none" src="{{liveURL}}">Your browser cannot play audio: <a href="{{liveURL}}">open the stream</a>.</audio>
+    <h3 id="history-heading">Recently played</h3>
+    <ol class="history" id="history" data-live-history="{{id}}" aria-labelledby="history-heading">{{#history}}<li>{{.}}</li>{{/history}}</ol>
     </section>
     <section aria-labelledby="jobs-heading">
     <h2 id="jobs-heading">Relay or record</h2>
@@ -95,13 +105,15 @@ extension Pages {
         }
         let target = StreamTarget.station(station)
         let jobs = services.jobs().filter { $0.station == id }
+        let aired = services.titles.recent(of: id).map(\.title).filter { !$0.isEmpty }
+        let item = LibraryItem(kind: .station, ref: id, title: station.name)
         let sinks = ((try? services.declaredSinks()) ?? DeclaredSinks()).sinks.sorted { $0.key < $1.key }
             .map { StationView.Sink(name: $0.key, sink: UntrustedText.printable(URLRedaction.redact($0.value))) }
         let view = StationView(
             chrome: Chrome(title: station.name, section: "/stations", notice: notice, error: error),
             id: id, homepage: station.homepage.flatMap { $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil },
             place: "\(station.country) · \(station.language) · \(station.timeZone)",
-            onAir: guideBroadcastOnAir(station) ?? target.programmeOnAir(), nowPlaying: jobs.compactMap(\.title).first ?? "",
+            onAir: guideBroadcastOnAir(station) ?? target.programmeOnAir(), nowPlaying: jobs.compactMap(\.title).first ?? aired.first ?? "",
             liveURL: "/live/\(id)",
             sinks: sinks, hasSinks: !sinks.isEmpty,
             jobs: jobs.map { job in
@@ -113,7 +125,9 @@ extension Pages {
                 StationView.Programme(programme: programme.id, name: programme.name,
                                       when: programme.slots.map(\.description).joined(separator: "; "))
             },
-            hasProgrammes: !station.programmes.isEmpty, formats: ["copy", "mp3", "m4a", "opus", "flac"])
+            hasProgrammes: !station.programmes.isEmpty, formats: ["copy", "mp3", "m4a", "opus", "flac"],
+            artwork: ArtworkRoutes.station(id), play: PlayActions(ref: item.reference, title: station.name),
+            marks: try LibraryState(services.library).marks(item, back: "/stations/\(id)"), history: aired)
         return renderer.render("station", view, status: error == nil ? .ok : .unprocessableContent)
     }
 

@@ -11,6 +11,9 @@ struct StationsView {
         var place: String
         var tags: String
         var href: String
+        var artwork: String
+        var nowPlaying: String
+        var play: PlayActions
     }
 
     struct DirectoryRow {
@@ -34,9 +37,9 @@ struct StationsView {
       <button type="submit">Search</button></div>
     </form>
     <ul class="cards" id="catalogue">
-    {{#stations}}<li><a class="title" href="{{href}}">{{name}}</a> <span class="meta">{{place}}</span>
-      <span class="meta">{{tags}}</span>
-      <span class="live" data-live-title="{{id}}"></span></li>
+    {{#stations}}<li class="card"><img class="art" src="{{artwork}}" alt="" width="56" height="56" loading="lazy">
+      <span class="what"><a class="title" href="{{href}}">{{name}}</a> <span class="meta">{{place}} · {{tags}}</span>
+      <span class="live" data-live-title="{{id}}">{{nowPlaying}}</span></span>{{>play}}</li>
     {{/stations}}
     {{^stations}}<li>No station in the catalogue matches.</li>{{/stations}}
     </ul>
@@ -70,9 +73,12 @@ extension Pages {
         var chrome = Chrome(title: "Stations", section: "/stations", notice: notice, error: error)
         var rows: [StationsView.Row] = []
         do {
+            let titles = services.titles.latest()
             rows = try services.catalogue().search(query ?? "").map { station in
                 StationsView.Row(id: station.id, name: station.name, place: "\(station.country) · \(station.language)",
-                                 tags: station.tags.joined(separator: ", "), href: "/stations/\(station.id)")
+                                 tags: station.tags.joined(separator: ", "), href: "/stations/\(station.id)",
+                                 artwork: ArtworkRoutes.station(station.id), nowPlaying: titles[station.id]?.title ?? "",
+                                 play: PlayActions(ref: "station:\(station.id)", title: station.name))
             }
         } catch {
             chrome.error = "\(error)"

@@ -75,7 +75,7 @@ struct Chrome {
 
     init(title: String, section: String, notice: String? = nil, error: String? = nil) {
         self.title = title
-        nav = [("/stations", "Stations"), ("/guide", "Guide"), ("/schedule", "Schedule"), ("/recordings", "Recordings"),
+        nav = [("/", "Listen now"), ("/stations", "Stations"), ("/guide", "Guide"), ("/schedule", "Schedule"), ("/recordings", "Recordings"),
                ("/podcasts", "Podcasts"), ("/playlists", "Playlists"), ("/aired", "Aired"), ("/status", "Status")]
             .map { Link(href: $0.0, label: $0.1, current: $0.0 == section) }
         self.notice = notice
@@ -91,20 +91,28 @@ enum Layout {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta name="color-scheme" content="light dark">
+    <meta name="theme-color" content="#0b57d0">
+    <meta name="onair-csrf" content="{{csrf}}">
     {{#chrome}}<title>{{title}} · onair</title>{{/chrome}}
+    <link rel="manifest" href="/manifest.webmanifest">
+    <link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
+    <link rel="apple-touch-icon" href="/assets/icon-192.png">
     <link rel="stylesheet" href="/assets/app.css">
     <script src="/assets/app.js" defer></script>
     </head>
     <body>
     <a class="skip" href="#main">Skip to the content</a>
     <header class="top">
-    <a class="brand" href="/stations">onair</a>
+    <a class="brand" href="/">onair</a>
     <nav aria-label="Sections"><ul>
     {{#chrome.nav}}<li><a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a></li>{{/chrome.nav}}
     </ul></nav>
+    <form class="find" method="get" action="/search" role="search"><label for="find">Search</label>
+    <input id="find" name="q" type="search"></form>
     {{#loggedIn}}<form method="post" action="/logout" class="logout">{{>csrf}}<button type="submit">Log out</button></form>{{/loggedIn}}
     </header>
-    <main id="main">
+    <main id="main" tabindex="-1">
     {{#chrome}}
     <h1>{{title}}</h1>
     {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
@@ -112,6 +120,7 @@ enum Layout {
     {{/chrome}}
     {{$content}}{{/content}}
     </main>
+    \(Player.template)
     </body>
     </html>
     """

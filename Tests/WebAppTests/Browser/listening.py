@@ -6,13 +6,15 @@ episode to it, hide it and see it leave the playlist. Run by WebAppTests.Browser
 checked at 375 px and kept as screenshots at phone and laptop width."""
 
 import os
+import urllib.parse
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from browsing import LAPTOP, SHOTS, browser, check, notice, open_page, page_checks, viewport, wait_for
+from browsing import press, LAPTOP, SHOTS, browser, check, notice, open_page, page_checks, viewport, wait_for
 
 FEED = os.environ["ONAIR_FEED_URL"]
+FEED_ORIGIN = "{0.scheme}://{0.netloc}".format(urllib.parse.urlsplit(FEED))
 
 
 def main():
@@ -36,33 +38,34 @@ def main():
         field.send_keys(Keys.ENTER)
         notice_text = notice(driver, 20)
         check(notice_text.startswith("Following Tone Talk"), f"the podcast is followed ({notice_text})")
-        page_checks(driver, "podcast")
+        page_checks(driver, "podcast", allowed_origins=[FEED_ORIGIN])
         open_page(driver, "/podcasts")
         page_checks(driver, "podcasts")
 
-        # Its episode plays in the browser, from the enclosure.
+        # Its episode plays in the browser, from the enclosure, with its page's Play button.
         open_page(driver, "/podcasts/1")
-        driver.find_element(By.LINK_TEXT, "One tone").click()
+        press(driver, driver.find_element(By.LINK_TEXT, "One tone"))
         wait_for("the episode's page opens", lambda: driver.find_elements(By.ID, "player"), 10)
-        driver.execute_script("document.getElementById('player').play()")
-        wait_for("the episode plays: the audio element's currentTime advances past 1 s",
-                 lambda: (driver.execute_script("return document.getElementById('player').currentTime") or 0) > 1, 20)
+        press(driver, driver.find_element(By.CSS_SELECTOR, "main button[data-play='episode:1']"))
+        wait_for("the episode plays: the player's currentTime advances past 1 s",
+                 lambda: (driver.execute_script("return document.getElementById('onair-audio').currentTime") or 0) > 1, 20)
         check(True, "the podcast episode plays in the browser")
-        driver.execute_script("document.getElementById('player').pause()")
+        driver.execute_script("document.getElementById('onair-audio').pause()")
 
         def left_at():
             open_page(driver, "/episodes/1")
             shown = driver.find_elements(By.ID, "progress")
             return shown[0].text if shown and shown[0].text.startswith("Left at 0:0") else None
         left = wait_for("where the player was paused is kept", left_at, 10)
-        source = driver.find_element(By.ID, "player").get_attribute("src")
-        check("#t=" in source, f"the episode resumes there ({left!r}, {source})")
-        driver.find_element(By.XPATH, "//button[text()='Like']").click()
+        offered = driver.execute_script("return window.onair.state()")
+        check(offered["ref"] == "episode:1" and offered["seconds"] > 1 and driver.find_element(By.ID, "mini-player").is_displayed(),
+              f"the player offers to resume the episode there ({left!r}, {offered})")
+        press(driver, driver.find_element(By.XPATH, "//button[text()='Like']"))
         notice_text = notice(driver)
         check(notice_text == "Liked One tone.", f"the episode is liked ({notice_text})")
         check(driver.find_element(By.XPATH, "//button[@value='unlike']").get_attribute("aria-pressed") == "true",
               "its Like button shows it pressed")
-        page_checks(driver, "episode")
+        page_checks(driver, "episode", allowed_origins=[FEED_ORIGIN])
 
         # A playlist created with no name is "New playlist"; the episode is added from its page.
         open_page(driver, "/playlists")
@@ -75,7 +78,7 @@ def main():
         open_page(driver, "/playlists")
         page_checks(driver, "playlists")
         open_page(driver, "/episodes/1")
-        driver.find_element(By.XPATH, "//form[contains(@class, 'add-to-playlist')]//button").click()
+        press(driver, driver.find_element(By.XPATH, "//form[contains(@class, 'add-to-playlist')]//button"))
         notice_text = notice(driver)
         check(notice_text == "Added One tone to New playlist.", f"the episode is added ({notice_text})")
         driver.get(playlist)
@@ -84,7 +87,7 @@ def main():
         page_checks(driver, "playlist")
 
         # Hidden, it leaves the playlist.
-        driver.find_element(By.XPATH, "//button[text()='Hide']").click()
+        press(driver, driver.find_element(By.XPATH, "//button[text()='Hide']"))
         notice_text = notice(driver)
         check("it left every playlist" in notice_text, f"the episode is hidden ({notice_text})")
         items = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#items .title")]

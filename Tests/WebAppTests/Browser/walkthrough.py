@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browsing import BASE, LAPTOP, SHOTS, browser, check, notice, open_page, page_checks, viewport, wait_for
+from browsing import press, BASE, LAPTOP, SHOTS, browser, check, notice, open_page, page_checks, viewport, wait_for
 
 
 def main():
@@ -36,14 +36,14 @@ def main():
         check(focused[0] == "Skip to the content" and focused[1] >= 0, f"the first Tab shows the skip link ({focused})")
         ActionChains(driver).send_keys(Keys.TAB, Keys.TAB).perform()
         focused = driver.execute_script("return document.activeElement.textContent")
-        check(focused == "Stations", f"Tab goes on to the sections ({focused!r})")
+        check(focused == "Listen now", f"Tab goes on to the sections ({focused!r})")
         hostile = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#catalogue .title") if "script" in e.text]
         check(hostile == ["<script>window.owned=1</script> Radio"], f"a hostile station name shows as text ({hostile})")
         page_checks(driver, "stations")
 
         open_page(driver, "/stations/demo")
-        check(driver.find_element(By.ID, "listen").get_attribute("src") == BASE + "/live/demo",
-              "the station page listens through the station's live mount")
+        check(driver.find_element(By.ID, "listen").get_attribute("data-ref") == "station:demo" and not driver.find_element(By.ID, "listen").is_displayed(),
+              "with script, the station page's own audio element gives way to the player")
         live = wait_for("a title from the event stream shows as now playing",
                         lambda: driver.find_element(By.ID, "now-playing").text, 10)
         check(live == "<img src=x onerror=window.owned=1> Live", f"the live title is shown as text ({live!r})")
@@ -56,7 +56,7 @@ def main():
         driver.find_element(By.ID, "station").send_keys("demo")
         driver.execute_script("document.getElementById('on').value = arguments[0]", start.strftime("%Y-%m-%dT%H:%M:%S"))
         driver.find_element(By.ID, "duration").send_keys("12s")
-        driver.find_element(By.XPATH, "//button[text()='Add the rule']").click()
+        press(driver, driver.find_element(By.XPATH, "//button[text()='Add the rule']"))
         notice_text = notice(driver)
         check(notice_text.startswith("Added rule 1: demo"), f"the rule is added ({notice_text})")
         upcoming = driver.find_element(By.ID, "next").text
@@ -71,25 +71,25 @@ def main():
         check(len(links) == 1, f"one recording listed ({len(links)})")
         page_checks(driver, "recordings")
         links = driver.find_elements(By.CSS_SELECTOR, "main .cards a.title")
-        links[0].click()
+        press(driver, links[0])
 
-        # Play it, then jump to the second title's chapter.
+        # Play it with the page's Play button (the one player of every page), then jump to the second title's chapter.
         WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.ID, "player"))
         chapters = driver.find_elements(By.CSS_SELECTOR, "#chapters a[data-seek]")
         texts = [c.text for c in chapters]
         check(len(chapters) >= 2, f"the recording has its titles as chapters ({texts})")
         check(any("<script>window.owned=1</script> News" in t for t in texts), f"a hostile title is shown as text ({texts})")
-        driver.execute_script("document.getElementById('player').play()")
-        played = wait_for("the audio element plays: currentTime advances past 1 s",
-                          lambda: (driver.execute_script("return document.getElementById('player').currentTime") or 0) > 1, 15)
+        press(driver, driver.find_element(By.CSS_SELECTOR, "main button[data-play^='recording:']"))
+        played = wait_for("the player plays: currentTime advances past 1 s",
+                          lambda: (driver.execute_script("return document.getElementById('onair-audio').currentTime") or 0) > 1, 15)
         check(played, "the recording plays in the browser")
         target = chapters[-1]
         seconds = float(target.get_attribute("data-seek"))
-        before = driver.execute_script("return document.getElementById('player').currentTime")
+        before = driver.execute_script("return document.getElementById('onair-audio').currentTime")
         check(before < seconds - 0.5, f"the player is before the last chapter ({before:.2f} s < {seconds} s)")
-        target.click()
+        press(driver, target)
         def at_chapter():
-            now = driver.execute_script("return document.getElementById('player').currentTime")
+            now = driver.execute_script("return document.getElementById('onair-audio').currentTime")
             return now if seconds - 0.1 <= now <= seconds + 3 else None
         landed = wait_for(f"a chapter link seeks to {seconds} s", at_chapter, 10)
         check(True, f"the chapter link seeked to {landed:.2f} s (chapter at {seconds} s)")
@@ -100,7 +100,7 @@ def main():
 
         # Delete it: the page asks first.
         open_page(driver, driver.current_url.split("?")[0].replace(BASE, ""))
-        driver.find_element(By.XPATH, "//button[text()='Delete the recording']").click()
+        press(driver, driver.find_element(By.XPATH, "//button[text()='Delete the recording']"))
         WebDriverWait(driver, 5).until(lambda d: d.switch_to.alert).accept()
         notice_text = notice(driver)
         check(notice_text.startswith("Deleted"), f"the recording is deleted ({notice_text})")
@@ -108,14 +108,14 @@ def main():
 
         # Listen to the station live in the browser.
         open_page(driver, "/stations/demo")
-        driver.execute_script("document.getElementById('listen').play()")
+        press(driver, driver.find_element(By.CSS_SELECTOR, "main button[data-play='station:demo']"))
         wait_for("listening in the browser: the live audio's currentTime advances past 1 s",
-                 lambda: (driver.execute_script("return document.getElementById('listen').currentTime") or 0) > 1, 20)
+                 lambda: (driver.execute_script("return document.getElementById('onair-audio').currentTime") or 0) > 1, 20)
         check(True, "the station plays live in the browser")
-        driver.execute_script("document.getElementById('listen').pause()")
+        driver.execute_script("document.getElementById('onair-audio').pause()")
 
         # Record the station by hand, see the job, stop it.
-        driver.find_element(By.XPATH, "//button[text()='Record now']").click()
+        press(driver, driver.find_element(By.XPATH, "//button[text()='Record now']"))
         notice_text = notice(driver)
         check(notice_text.startswith("Recording (job 2)"), f"record now starts a job ({notice_text})")
         def recording_job():
@@ -129,7 +129,7 @@ def main():
         check("Clips watched for" in driver.find_element(By.TAG_NAME, "body").text, "the aired page shows the clips watched for")
         page_checks(driver, "aired")
         open_page(driver, "/status")
-        driver.find_element(By.XPATH, "//li[contains(., 'recording of demo')]//button[starts-with(text(), 'Stop job')]").click()
+        press(driver, driver.find_element(By.XPATH, "//li[contains(., 'recording of demo')]//button[starts-with(text(), 'Stop job')]"))
         notice_text = notice(driver, 30)
         check(notice_text.startswith("Stopped job"), f"the job is stopped ({notice_text})")
     finally:
