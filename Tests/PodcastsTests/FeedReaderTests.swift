@@ -44,6 +44,25 @@ final class FeedReaderTests: XCTestCase {
     }
 
     /// Issue 28: a feed in UTF-16 carried an entity bomb past the DTD check, which read its bytes as UTF-8.
+    func testTheShowsAndEpisodesImagesAreWebAddressesOnly() throws {
+        let feed = try FeedReader.read(Data("""
+        <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>Pictures</title>
+          <image><url>https://example.org/rss.png</url><title>Pictures</title><link>https://example.org/</link></image>
+          <itunes:image href="art/show.jpg"/>
+          <item><title>Own</title><itunes:image href="https://cdn.example.org/one.png"/><enclosure url="https://example.org/1.mp3" type="audio/mpeg"/></item>
+          <item><title>Script</title><itunes:image href="javascript:alert(1)"/><enclosure url="https://example.org/2.mp3" type="audio/mpeg"/></item>
+          <item><title>None</title><enclosure url="https://example.org/3.mp3" type="audio/mpeg"/></item>
+        </channel></rss>
+        """.utf8), url: "https://example.org/feeds/pictures.xml")
+        XCTAssertEqual(feed.image, "https://example.org/feeds/art/show.jpg", "itunes:image before the RSS image, read against the feed's URL")
+        XCTAssertEqual(feed.episodes.map(\.image), ["https://cdn.example.org/one.png", nil, nil])
+        let plain = try FeedReader.read(Data("""
+        <rss version="2.0"><channel><title>Plain</title><image><url>https://example.org/rss.png</url></image>
+          <textInput><title>Search</title><name>q</name><link>https://example.org/search</link></textInput></channel></rss>
+        """.utf8))
+        XCTAssertEqual(plain.image, "https://example.org/rss.png", "no itunes:image: the RSS image")
+    }
+
     func testAFeedsDTDIsRefusedInUTF16() {
         let bomb = #"<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE rss [<!ENTITY a "aaaaaaaaaa">]>"#
             + #"<rss version="2.0"><channel><title>&a;</title></channel></rss>"#
