@@ -160,7 +160,7 @@ let package = Package(
         // stylesheet, all compiled in) — stations, schedule, guide, recordings, podcasts, playlists, status — as
         // routes added to the daemon's HTTP router.
         .target(name: "WebApp", dependencies: [
-            "Artwork", "ClipDetection", "Daemon",
+            "Artwork", "ClipDetection", "Daemon", "Media", "Scrobbling",
             "HTTPServing",
             "RadioModel", "StreamInput", "Outputs", "Recording", "Scheduling", "Guide", "Engine", "Podcasts", "Library", "Store",
             .product(name: "Hummingbird", package: "hummingbird"),

@@ -9,6 +9,7 @@ import Podcasts
 import RadioModel
 import Recording
 import Scheduling
+import Scrobbling
 import Store
 import StreamInput
 
@@ -41,6 +42,8 @@ struct PageServices: Sendable {
     var podcastFetch: PodcastFetch { libraryStores.podcastFetch }
     var library: LibraryStore { libraryStores.library }
     var positions: PlayerStore { libraryStores.positions }
+    /// A recording or episode the web player played to its end: a listen, sent to ListenBrainz when an account is set.
+    func heard(_ listen: Listen) { daemon.heard(listen) }
     /// The titles each station sent lately, as the daemon heard them.
     var titles: StationTitles { daemon.events.titles }
 

@@ -139,6 +139,22 @@ final class SubsonicAPITests: XCTestCase {
                                                            database.path]).check().stdoutText
         XCTAssertEqual(heardFlags.trimmingCharacters(in: .whitespacesAndNewlines), "[1]")
 
+        // The web app's player, logged in, plays the other recording to its end: one more listen, under its station.
+        let jar = onair.home.file("cookies.txt").path, base = "http://127.0.0.1:\(port)"
+        _ = try ProcessRunner.run("curl", ["-s", "-c", jar, "-o", "/dev/null", "--data-urlencode", "password=web-secret", base + "/login"]).check()
+        let page = try ProcessRunner.run("curl", ["-s", "-b", jar, base + "/"]).check().stdoutText
+        let csrf = try XCTUnwrap(page.firstMatch(of: /name="onair-csrf" content="([0-9a-f]+)"/)?.1, page)
+        let older = try XCTUnwrap(OnairBinary.events(try onair.run(["recordings", "list", "--json"]).check().stdoutText).first?["id"] as? Int)
+        let played = try ProcessRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-b", jar, "-X", "PUT", "-H", "Content-Type: application/json",
+                                                    "-H", "X-CSRF-Token: \(csrf)", "--data",
+                                                    #"{"items": ["recording:\#(older)"], "current": "recording:\#(older)", "seconds": 3, "heard": true}"#,
+                                                    base + "/player/queue"]).check().stdoutText
+        XCTAssertEqual(played, "200")
+        XCTAssertTrue(eventually(timeout: 20) { ((try? maloja.scrobbles()) ?? []).count >= 2 }, daemon.stderrText)
+        let webListen = try XCTUnwrap(try maloja.scrobbles().first { $0.title != listens.first?.title })
+        XCTAssertEqual(webListen.artists, ["Tones FM"])
+        XCTAssertTrue(webListen.title.hasPrefix("Tone Hour · "), webListen.title)
+
         let podcasts = try XCTUnwrap(found["podcasts"] as? [[String: Any]])
         XCTAssertEqual(podcasts.first?["title"] as? String, "Tone Talk")
         XCTAssertEqual(podcasts.first?["episodes"] as? [String], ["Tone Talk: the pilot"])

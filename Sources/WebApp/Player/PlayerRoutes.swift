@@ -2,6 +2,8 @@ import Foundation
 import HTTPServing
 import Hummingbird
 import Library
+import Media
+import Scrobbling
 import Store
 
 /// What the web app's player (`/assets/app.js`) asks the box, in JSON: the entries a page's Play or Queue button
@@ -75,8 +77,8 @@ enum PlayerRoutes {
         return Queue(items: items, current: items.firstIndex { $0.ref == kept.current }, seconds: kept.seconds, changedBy: kept.changedBy)
     }
 
-    /// Keeps the queue, where its current item was left (for `onair play` and the item's page too) and, when the item
-    /// playing changed, a line of history. An item that is no longer there or was hidden meanwhile is dropped; a name
+    /// Keeps the queue, where its current item was left (for `onair play` and the item's page too), when the item
+    /// playing changed, a line of history, and an item played to its end is a listen (as `onair play` sends one). An item that is no longer there or was hidden meanwhile is dropped; a name
     /// that is no playable item is refused.
     static func save(_ saved: SavedQueue, _ pages: PageServices) throws -> Queue {
         guard saved.items.count <= PlayerEntries.maxItems else {
@@ -116,12 +118,23 @@ enum PlayerRoutes {
         case "recording":
             guard let recording = try pages.recordings.recording(id: id) else { return }
             try pages.positions.savePosition(of: recording.file, seconds: heard ? recording.duration : min(seconds, recording.duration), heard: heard)
+            if heard {
+                listen(PlayableItem(path: recording.file, title: ItemResolver.item(recording).title, artist: recording.stationName), recording.duration, pages)
+            }
         case "episode":
             guard let episode = try pages.podcasts.episode(id: id) else { return }
             try pages.positions.savePosition(of: episode, seconds: min(seconds, episode.duration ?? seconds), heard: heard)
+            if heard {
+                let podcast = try pages.podcasts.podcast(id: episode.podcast)
+                listen(PlayableItem(path: episode.url, title: episode.title, artist: podcast?.title), episode.duration ?? seconds, pages)
+            }
         default:
             return
         }
+    }
+
+    private static func listen(_ played: PlayableItem, _ duration: Double, _ pages: PageServices) {
+        Listen(played: played, to: duration, of: duration, toItsEnd: true, startedAt: Date().addingTimeInterval(-duration)).map(pages.heard)
     }
 
     static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
