@@ -58,7 +58,7 @@ struct PodcastView {
     static let template = """
     {{<layout}}{{$content}}
     {{#description}}<p class="description">{{description}}</p>{{/description}}
-    <p class="meta">Feed: <a href="{{feed}}">{{feed}}</a> · {{checked}}</p>
+    <p class="meta">Feed: <a href="{{feed}}" target="_blank" rel="noopener noreferrer">{{feed}}</a> · {{checked}}</p>
     <div class="actions">
     {{>play}}
     <form method="post" action="/podcasts/{{id}}/refresh">{{>csrf}}<button type="submit">Refresh the feed</button></form>
@@ -100,7 +100,7 @@ struct EpisodeView {
     <a href="{{audioURL}}">download it</a>.</audio>
     {{#description}}<p class="description">{{description}}</p>{{/description}}
     <div class="actions">
-    <a class="button" href="{{audioURL}}">Download</a>
+    <a class="button" href="{{audioURL}}" target="_blank" rel="noopener noreferrer">Download</a>
     {{>marks}}
     {{>addToPlaylist}}
     </div>

@@ -32,7 +32,7 @@ struct RecordingsView {
 
     static let template = """
     {{<layout}}{{$content}}
-    <p class="meta">Podcast feed of every recording: <a href="{{feed}}" id="feed">all.xml</a></p>
+    <p class="meta">Podcast feed of every recording: <a href="{{feed}}" id="feed" target="_blank">all.xml</a></p>
     {{#groups}}
     <section class="group" id="{{anchor}}"><h2>{{name}}</h2>
     {{>play}}

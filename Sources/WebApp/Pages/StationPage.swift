@@ -45,7 +45,7 @@ struct StationView {
     static let template = """
     {{<layout}}{{$content}}
     <div class="station-head"><img class="art" src="{{artwork}}" alt="" width="96" height="96">
-    <p class="meta">{{place}}{{#homepage}} · <a href="{{homepage}}" rel="noopener">website</a>{{/homepage}}</p></div>
+    <p class="meta">{{place}}{{#homepage}} · <a href="{{homepage}}" target="_blank" rel="noopener noreferrer">website</a>{{/homepage}}</p></div>
     <section aria-labelledby="now">
     <h2 id="now">On air</h2>
     {{#onAir}}<p>Programme: <span class="programme">{{onAir}}</span></p>{{/onAir}}
