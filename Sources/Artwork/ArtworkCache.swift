@@ -19,9 +19,12 @@ public struct ArtworkCache: Sendable {
 
     private let directory: URL
     private let engine: TransferEngine
-    /// Logos being fetched now: a second request for one gets none rather than a second fetch (a grid of slow logos
-    /// would otherwise hold every worker of the daemon).
+    /// Images being fetched now, two at most in the whole daemon: a request for one more, or for one being fetched,
+    /// gets none at once (its page shows the placeholder) rather than waiting, so a feed of slow images never holds
+    /// the daemon's workers. Each fetch ends within `deadline`, however slowly its bytes come.
     private static let fetching = Locked<Set<String>>([])
+    static let fetchesAtOnce = 2
+    static let deadline: TimeInterval = 15
 
     public init(directory: URL, engine: TransferEngine = .shared) {
         (self.directory, self.engine) = (directory, engine)
@@ -52,11 +55,16 @@ public struct ArtworkCache: Sendable {
            let date = attributes[.modificationDate] as? Date, Date().timeIntervalSince(date) < Self.retryAfterFailure {
             return nil
         }
-        guard Self.fetching.withLock({ $0.insert(url).inserted }) else { return nil }
+        guard Self.fetching.withLock({ fetching in
+            guard fetching.count < Self.fetchesAtOnce else { return false }
+            return fetching.insert(url).inserted
+        }) else { return nil }
         defer { _ = Self.fetching.withLock { $0.remove(url) } }
         do {
             var request = TransferRequest(url: url)
             request.stallTimeout = 10
+            request.totalTimeout = Self.deadline
+            request.maxRedirects = 2
             let response = try engine.fetch(request, maxBytes: Self.maxBytes)
             guard (200..<300).contains(response.head.status) else { throw ArtworkError("it answered \(response.head.status)") }
             guard let type = Self.imageType(response.body) else { throw ArtworkError("it is not a PNG, JPEG, GIF or WebP image") }

@@ -98,9 +98,12 @@ public final class StationTitles: Sendable {
 
     static let kept = 20
     static let maxStations = 2_000
+    /// Characters of a title kept at most (a stream's own metadata has no limit of its own).
+    static let longestTitle = 500
     private let byStation = Locked<[String: [Aired]]>([:])
 
     func note(_ title: String, of station: String, at date: Date) {
+        let title = String(title.prefix(Self.longestTitle))
         byStation.withLock { stations in
             var aired = stations[station] ?? []
             // A reconnect sends the same title again: it is one airing.

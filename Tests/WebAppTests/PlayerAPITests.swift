@@ -49,7 +49,8 @@ final class PlayerAPITests: XCTestCase {
             // Nothing a request names is a file, a stream URL or anything but the box's own items.
             for hostile in ["file:/etc/passwd", "file:\(harness.paths.recordings.path)/demo/monday.mp3", "station:http://127.0.0.1:9/x.mp3",
                             "playlist:../../etc", "list:../continue", "recording:99", "recording:-1", "recording:99999999999999999999",
-                            "episode:abc", "/etc/passwd", "podcast:1", String(repeating: "station:", count: 1_000)] {
+                            "episode:abc", "/etc/passwd", "podcast:1", "programme://etc", "recording:+\(monday.id!)", "recording:0\(monday.id!)",
+                            "station:DEMO", String(repeating: "station:", count: 1_000)] {
                 let refused = try await client.execute(uri: "/player/entries?ref=\(hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)",
                                                        method: .get)
                 XCTAssertEqual(refused.status, .notFound, "\(hostile.prefix(60)): \(String(buffer: refused.body))")
@@ -184,12 +185,50 @@ final class PlayerAPITests: XCTestCase {
             let missing = try await client.execute(uri: "/artwork/stations/nothing", method: .get)
             XCTAssertEqual(missing.status, .notFound)
 
-            // Every response says what it is and stays in its frame; a page runs only the box's own script.
+            // Every response, a refusal too, says what it is and stays in its frame; a page runs only the box's own script.
+            XCTAssertEqual(missing.headers[.init("X-Content-Type-Options")!], "nosniff")
+            XCTAssertEqual(missing.headers[.init("X-Frame-Options")!], "DENY")
             let page = try await client.execute(uri: "/", method: .get)
             XCTAssertEqual(page.headers[.init("X-Content-Type-Options")!], "nosniff")
             XCTAssertEqual(page.headers[.init("X-Frame-Options")!], "DENY")
             let policy = try XCTUnwrap(page.headers[.contentSecurityPolicy])
             XCTAssertTrue(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'"), policy)
+        }
+    }
+
+    func testImagesThatTrickleInHoldNoPageAndNoOtherRequest() async throws {
+        let server = try FixtureHTTPServer()
+        let dripping = Counter()
+        for name in ["one", "two", "three"] {
+            server.route("/\(name).png") { _, connection in
+                _ = dripping.increment()
+                try connection.sendStatus(line: "HTTP/1.1 200 OK", headers: [("Content-Type", "image/png")])
+                for _ in 0..<60 { try connection.send(Data([0x89])); try connection.sleep(3) }
+            }
+        }
+        let stations = ["one", "two", "three"].map { name -> Station in
+            var station = TestStations.station(id: name, name: name.capitalized, url: "http://127.0.0.1:9/\(name).mp3")
+            station.logo = server.url("/\(name).png").absoluteString
+            return station
+        }
+        let harness = try WebAppHarness(stations: stations)
+        defer { harness.stop() }
+        try await harness.application().test(.router) { client in
+            // Two logos trickle in a byte every 3 s: the box fetches two images at a time, at most.
+            async let first = client.execute(uri: "/artwork/stations/one", method: .get)
+            async let second = client.execute(uri: "/artwork/stations/two", method: .get)
+            XCTAssertTrue(eventually(timeout: 10) { dripping.total == 2 }, "both fetches began")
+            // Meanwhile a third image is drawn at once, and pages and the player answer.
+            let third = try await client.execute(uri: "/artwork/stations/three", method: .get)
+            XCTAssertEqual(third.headers[.contentType], "image/svg+xml", "no third fetch while two trickle: the initials")
+            XCTAssertEqual(dripping.total, 2)
+            let queue = try await client.execute(uri: "/player/queue", method: .get)
+            XCTAssertEqual(queue.status, .ok)
+            let page = try await client.execute(uri: "/stations", method: .get)
+            XCTAssertEqual(page.status, .ok)
+            server.stop()  // the two fetches fail: their stations are drawn too
+            let (one, two) = try await (first, second)
+            XCTAssertEqual([one.headers[.contentType], two.headers[.contentType]], ["image/svg+xml", "image/svg+xml"])
         }
     }
 }

@@ -1,5 +1,4 @@
 import HTTPServing
-import HTTPTypes
 import Hummingbird
 import Outputs
 
@@ -23,24 +22,6 @@ struct SiteGuard: RouterMiddleware {
            let reason = policy.crossSiteReason(origin: request.headers[.origin], fetchSite: request.headers.first { $0.name.canonicalName == "sec-fetch-site" }?.value, host: host) {
             throw AccessMiddleware.refusal(.forbidden, reason, path: path)
         }
-        var response = try await next(request, context)
-        for (name, value) in Self.everyResponse where response.headers[name] == nil { response.headers[name] = value }
-        if response.headers[.contentType]?.hasPrefix("text/html") == true, response.headers[.contentSecurityPolicy] == nil {
-            response.headers[.contentSecurityPolicy] = Self.pagePolicy
-        }
-        return response
+        return try await next(request, context)
     }
-
-    /// No type guessed from the bytes (an image is an image), no framing by another site (clickjacking), no address
-    /// with a secret token sent on to another site.
-    static let everyResponse: [(HTTPField.Name, String)] = [
-        (HTTPField.Name("X-Content-Type-Options")!, "nosniff"), (HTTPField.Name("X-Frame-Options")!, "DENY"),
-        (HTTPField.Name("Referrer-Policy")!, "same-origin"),
-    ]
-
-    /// A page runs only the box's own script and loads only the box's own files; a script that slipped into a page's
-    /// text could neither run nor send anything away. Audio may come from elsewhere (a podcast's enclosure); the aired
-    /// page places its marks with `style` attributes.
-    static let pagePolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; media-src 'self' https: http:; "
-        + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 }

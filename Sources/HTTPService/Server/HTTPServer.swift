@@ -35,6 +35,7 @@ public final class HTTPServer: Sendable {
         let live = live ?? LiveMounts(facade: facade)
         let router = Router(context: ClientRequestContext.self)
         let api = API(facade: facade, live: live)
+        router.add(middleware: SecurityHeaders())
         router.add(middleware: APIErrorMiddleware(routes: api.operations))
         router.add(middleware: SiteGuard(policy: site))
         if let access {

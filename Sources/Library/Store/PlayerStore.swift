@@ -98,11 +98,15 @@ public final class PlayerStore: Sendable {
 
     // MARK: History
 
+    /// Lines of history kept: the oldest go as new ones come.
+    static let historyKept = 10_000
+
     /// Notes something played: `kind` "station" or "recording", `item` its id or file.
     public func addHistory(kind: String, item: String, name: String, started: Date, seconds: Double) throws(StoreError) {
         try database.write { db in
             try db.execute(sql: "INSERT INTO player_history (kind, item, name, started, seconds) VALUES (?, ?, ?, ?, ?)",
                            arguments: [kind, item, name, started, seconds])
+            try db.execute(sql: "DELETE FROM player_history WHERE id <= ?", arguments: [db.lastInsertedRowID - Int64(Self.historyKept)])
         }
     }
 

@@ -55,6 +55,8 @@ public struct TransferRequest: Sendable {
     public var connectTimeout: Double
     /// Seconds without a single byte after which the transfer counts as dead.
     public var stallTimeout: Double
+    /// Seconds the whole transfer may take, however steadily the bytes come; nil: as long as they come (a live stream).
+    public var totalTimeout: Double?
     /// HTTP redirects followed at most; they may only lead to http or https.
     public var maxRedirects: Int
     public var userAgent: String

@@ -322,6 +322,7 @@ private final class Transfer {
         onair_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
         onair_curl_setopt_long(easy, CURLOPT_MAXREDIRS, request.maxRedirects)
         onair_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000))
+        if let total = request.totalTimeout { onair_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(total * 1000)) }
         onair_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         onair_curl_setopt_string(easy, CURLOPT_USERAGENT, request.userAgent)
         onair_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")

@@ -58,7 +58,8 @@ enum ArtworkRoutes {
     /// A square in a colour of the name's, with its initials: drawn here, so it carries nothing but two letters.
     static func placeholder(for name: String) -> Response {
         let svg = Placeholder.svg(for: name)
-        return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=3600",
+        // Kept a minute only: the image may be fetched meanwhile.
+        return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=60",
                                                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'"],
                         body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
     }

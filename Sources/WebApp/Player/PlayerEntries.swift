@@ -42,6 +42,8 @@ struct PlayerEntry: Encodable, Sendable, Equatable {
 struct PlayerEntries {
     /// A queue longer than this is refused: a queue is something a person goes through.
     static let maxItems = 500
+    /// A recording's chapters the player is given at most (a station may change its title every few seconds).
+    static let maxChapters = 500
 
     let services: PageServices
     private let liked: Set<String>
@@ -67,8 +69,10 @@ struct PlayerEntries {
         } else if reference.hasPrefix("playlist:") {
             guard let items = try services.resolver.playlistItems(String(reference.dropFirst("playlist:".count))) else { return nil }
             references = items.map(\.reference)
-        } else if reference.hasPrefix("programme:") || reference.hasPrefix("podcast:") {
-            guard let parent = try services.resolver.item(named: reference), parent.kind == .programme || parent.kind == .podcast else { return nil }
+        } else if let colon = reference.firstIndex(of: ":"), let kind = ItemKind(rawValue: String(reference[..<colon])),
+                  kind == .programme || kind == .podcast {
+            // By kind and id only: the resolver's names would also try the text as a file.
+            guard let parent = try services.resolver.item(kind: kind, ref: String(reference[reference.index(after: colon)...])) else { return nil }
             references = try services.resolver.expanded(parent).map(\.reference)
         } else {
             guard let entry = try entry(reference) else { return nil }
@@ -77,29 +81,32 @@ struct PlayerEntries {
         return try references.prefix(Self.maxItems).compactMap(entry)
     }
 
-    /// The entry of one playable reference; nil when it is not one (or no longer is, or is hidden).
+    /// The entry of one playable reference, named as the library names it ("recording:12", never "recording:012",
+    /// so a hidden item is hidden however it is written); nil when it is not one (or no longer is, or is hidden).
     func entry(_ reference: String) throws -> PlayerEntry? {
-        guard !hidden.contains(reference), let colon = reference.firstIndex(of: ":") else { return nil }
+        guard let colon = reference.firstIndex(of: ":") else { return nil }
         let ref = String(reference[reference.index(after: colon)...])
+        let id = Int64(ref).flatMap { String($0) == ref ? $0 : nil }
+        guard !hidden.contains(reference) else { return nil }
         switch reference[..<colon] {
         case "station":
-            guard let station = catalogue.station(id: ref) else { return nil }
+            guard let station = catalogue.station(id: ref), station.id == ref else { return nil }
             let title = titles[station.id]?.title
             return PlayerEntry(ref: reference, title: station.name, subtitle: title.flatMap { $0.isEmpty ? nil : $0 } ?? "Live",
                                audio: "/live/\(station.id)", artwork: ArtworkRoutes.station(station.id), page: "/stations/\(station.id)",
                                live: true, station: station.id, nowPlaying: title, duration: nil, resume: nil,
                                liked: liked.contains(reference), chapters: [])
         case "recording":
-            guard let id = Int64(ref), let recording = try services.recordings.recording(id: id) else { return nil }
+            guard let id, let recording = try services.recordings.recording(id: id) else { return nil }
             let resume = services.positions.resumePoint(for: recording.file, duration: recording.duration)
             return PlayerEntry(ref: reference, title: RecordingTitle.of(recording),
                                subtitle: [recording.stationName, recording.programmeName].compactMap { $0 }.joined(separator: " · "),
                                audio: "/api/v1/recordings/\(id)/audio", artwork: ArtworkRoutes.station(recording.station),
                                page: "/recordings/\(id)", live: false, station: nil, nowPlaying: nil, duration: recording.duration,
                                resume: resume, liked: liked.contains(reference),
-                               chapters: recording.titles.map { PlayerEntry.Chapter(start: $0.start, title: $0.title) })
+                               chapters: recording.titles.prefix(Self.maxChapters).map { PlayerEntry.Chapter(start: $0.start, title: String($0.title.prefix(300))) })
         case "episode":
-            guard let id = Int64(ref), let episode = try services.podcasts.episode(id: id) else { return nil }
+            guard let id, let episode = try services.podcasts.episode(id: id) else { return nil }
             let podcast = try services.podcasts.podcast(id: episode.podcast)
             let position = try services.positions.position(of: episode)
             let resume = position.flatMap { $0.seconds > 0 && $0.seconds < (episode.duration ?? .infinity) - 1 ? $0.seconds : nil }

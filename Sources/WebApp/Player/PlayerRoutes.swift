@@ -49,7 +49,10 @@ enum PlayerRoutes {
             try await perform { pages in try queue(pages) }
         }
         router.put("/player/queue") { request, _ in
-            let body = try await request.body.collect(upTo: 64 * 1024)
+            let body: ByteBuffer
+            do { body = try await request.body.collect(upTo: 64 * 1024) } catch {
+                throw HTTPError(.contentTooLarge, message: "a queue is sent in 64 KiB at most")
+            }
             let saved: SavedQueue
             do { saved = try JSONDecoder().decode(SavedQueue.self, from: Data(buffer: body)) } catch {
                 throw HTTPError(.badRequest, message: "the queue was not understood: send {\"items\": [...], \"current\": ..., \"seconds\": ...}")

@@ -57,15 +57,22 @@ enum SystemPlaylist: String, CaseIterable, Sendable {
                 .filter { favourites.contains($0.station) && $0.startUTC >= weekAgo }
                 .prefix(Self.longest).map { "recording:\($0.id ?? 0)" }
         case .unheardEpisodes:
+            let heard = try Self.heardFiles(services)
             return try Self.allEpisodes(services)
-                .filter { (try services.positions.position(of: $0))?.heard != true }
                 .sorted { ($0.published ?? .distantPast) > ($1.published ?? .distantPast) }
+                .lazy.filter { !heard.contains($0.url) && !($0.file.map(heard.contains) ?? false) }
                 .prefix(Self.longest).map { "episode:\($0.id ?? 0)" }
         case .unheardRecordings:
-            return try services.recordings.all().reversed()
-                .filter { (try services.positions.position(of: $0.file))?.heard != true }
+            let heard = try Self.heardFiles(services)
+            return try services.recordings.all().reversed().lazy
+                .filter { !heard.contains($0.file) }
                 .prefix(Self.longest).map { "recording:\($0.id ?? 0)" }
         }
+    }
+
+    /// What was played to its end, by the name the player keeps it under (a file, an episode's URL): read once.
+    private static func heardFiles(_ services: PageServices) throws -> Set<String> {
+        Set(try services.positions.positions(limit: Int.max).filter(\.position.heard).map(\.file))
     }
 
     /// The stations `onair play` keeps as favourites and the stations liked here.
