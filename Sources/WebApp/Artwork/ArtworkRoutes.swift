@@ -83,10 +83,7 @@ enum Placeholder {
     }
 
     static func svg(for name: String) -> String {
-        // A stable colour per name (FNV-1a over its bytes; Swift's hashValue changes from run to run).
-        var hash: UInt32 = 2_166_136_261
-        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        let colour = colours[Int(hash % UInt32(colours.count))]
+        let colour = colours[Int(StableHash.of(name) % UInt64(colours.count))]
         let text = MarkupEscaping.escaped(initials(of: name).unicodeScalars, apostrophe: "&#39;")
         return """
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 96 96" width="96" height="96" role="img"><rect width="96" height="96" rx="12" fill="\(colour)"/>\

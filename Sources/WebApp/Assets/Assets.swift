@@ -33,11 +33,7 @@ enum Assets {
     }
 
     /// Names this build's shell: a new script or stylesheet is a new cache, and the old one is dropped.
-    static let version: String = {
-        var hash: UInt64 = 14_695_981_039_346_656_037
-        for byte in (script + style + offline).utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
-        return String(hash, radix: 16)
-    }()
+    static let version = String(StableHash.of(script + style + offline), radix: 16)
 
     /// The page shell kept for offline use, never audio, the API or a page's data: everything else goes to the network
     /// as if there were no worker, and a page that cannot be fetched is the offline page.

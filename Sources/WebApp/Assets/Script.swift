@@ -412,7 +412,14 @@ extension Assets {
         $("big-like").addEventListener("click", function () { mark(current() && current().liked ? "unlike" : "like"); });
         $("big-hide").addEventListener("click", function () { mark("hide"); });
         audio.addEventListener("play", render);
-        audio.addEventListener("pause", function () { render(); if (current() && audio.getAttribute("src")) save(); });
+        audio.addEventListener("pause", function () {
+          var entry = current();
+          render();
+          if (!entry || !audio.getAttribute("src")) return;
+          // A live station paused lets go of its stream (the box's listener slot too); Play joins it live again.
+          if (entry.live) { audio.removeAttribute("src"); audio.load(); }
+          save();
+        });
         audio.addEventListener("ratechange", positionState);
         audio.addEventListener("loadedmetadata", function () { progress(); positionState(); });
         audio.addEventListener("timeupdate", function () {

@@ -57,6 +57,18 @@ def live_station_plays_on(driver):
         wait_for(f"on the {label} page the audio goes on ({before:.1f} s before)", lambda: media_time(driver) > before + 0.5, 10)
         paused = driver.execute_script("return [window.pauses, " + AUDIO[7:] + ".paused, window.stillThisDocument === true]")
         check(paused == [0, False, True], f"moving to {label} never paused the audio nor loaded a new document ({paused})")
+    # Play again from Listen now's favourite (the stream is joined afresh): it plays on, the old stream's pause no matter.
+    driver.execute_script("window.joined = false;" + AUDIO[7:] + ".addEventListener('emptied', () => window.joined = true, {once: true})")
+    press(driver, driver.find_element(By.CSS_SELECTOR, "section[aria-labelledby=favourites] button[data-play='station:demo']"))
+    wait_for("the station plays again from its card",
+             lambda: driver.execute_script("return window.joined") and media_time(driver) > 1.5, 20)
+    time.sleep(1)
+    check(not state(driver)["paused"], "playing the station again leaves it playing")
+    # Paused, a live station lets go of its stream; played again, it joins it live.
+    key(driver.find_element(By.ID, "mini-toggle"))
+    wait_for("paused, the live stream is let go", lambda: driver.execute_script(AUDIO + ".getAttribute('src')") is None, 5)
+    key(driver.find_element(By.ID, "mini-toggle"))
+    wait_for("played again, it joins the station live", lambda: media_time(driver) > 1, 20)
     metadata = wait_for("the Media Session names the station and its title",
                         lambda: driver.execute_script("const m = navigator.mediaSession.metadata;"
                                                       "return m && m.title === 'Morning tune' ? [m.title, m.artist, m.artwork.length] : null"), 20)
@@ -113,6 +125,8 @@ def programme_queue_speed_sleep_like_hide(driver):
     liked = [e.get_attribute("href") for e in driver.find_elements(By.CSS_SELECTOR, "main a.title")]
     check(sorted("/" + href.split("/", 3)[3] for href in liked) == ["/recordings/1", "/stations/demo"],
           f"the liked recording is in Liked, beside the liked station ({liked})")
+    page_checks(driver, "liked")
+    viewport(driver, PHONE)
 
     key(driver.find_element(By.ID, "mini-open"))
     key(driver.find_element(By.ID, "big-hide"))
@@ -195,6 +209,11 @@ def main():
         viewport(driver, PHONE)
 
         installable(driver)
+        # The pages around the app: the login form, and what the service worker shows when the box is away.
+        for path, name in (("/login", "login"), ("/assets/offline.html", "offline")):
+            open_page(driver, path)
+            page_checks(driver, name)
+        viewport(driver, PHONE)
         resume_elsewhere(driver)
     finally:
         driver.quit()
