@@ -28,6 +28,12 @@ struct Card {
         (self.ref, self.title, self.subtitle, self.href, self.artwork, station, nowPlaying, progress) = (ref, title, subtitle, href, artwork, nil, "", nil)
     }
 
+    /// A playlist of the person's, played as its items.
+    static func playlist(_ listed: (playlist: Playlist, count: Int)) -> Card {
+        Card(ref: "playlist:\(listed.playlist.id ?? 0)", title: listed.playlist.name, subtitle: Pages.count(listed.count),
+             href: "/playlists/\(listed.playlist.id ?? 0)", artwork: ArtworkRoutes.playlist(listed.playlist.name))
+    }
+
     static let template = """
     <li class="card"><img class="art" src="{{artwork}}" alt="" width="56" height="56" loading="lazy">
     <span class="what"><a class="title" href="{{href}}">{{title}}</a>
@@ -89,13 +95,10 @@ extension Pages {
             shelves.append(try shelf(.unheardEpisodes, empty: "No new episodes: follow podcasts on the Podcasts page."))
             shelves.append(try shelf(.favouritesThisWeek, empty: "Nothing recorded from your favourite stations this week."))
             shelves.append(try shelf(.unheardRecordings, empty: "Every recording has been heard."))
-            let recent = try services.recordings.all().suffix(Self.shelfLength).reversed().compactMap { try entries.entry("recording:\($0.id ?? 0)") }
+            let recent = try entries.reads.recordings().suffix(Self.shelfLength).reversed().compactMap { try entries.entry("recording:\($0.id ?? 0)") }
             shelves.append(Shelf(id: "recent", name: "Recently recorded", play: nil, cards: recent.map(Card.init),
                                  empty: "No recordings yet: record a station from its page, or add a rule to the schedule.", more: "/recordings"))
-            let playlists = try services.library.playlists().map { listed in
-                Card(ref: "playlist:\(listed.playlist.id ?? 0)", title: listed.playlist.name, subtitle: listed.count == 1 ? "1 item" : "\(listed.count) items",
-                     href: "/playlists/\(listed.playlist.id ?? 0)", artwork: ArtworkRoutes.playlist(listed.playlist.name))
-            }
+            let playlists = try services.library.playlists().map(Card.playlist)
             let liked = Card(ref: "playlist:liked", title: LibraryStore.likedName, subtitle: "What you liked", href: "/playlists/liked",
                              artwork: ArtworkRoutes.playlist(LibraryStore.likedName))
             shelves.append(Shelf(id: "playlists", name: "Playlists", play: nil, cards: [liked] + playlists, empty: "", more: "/playlists"))

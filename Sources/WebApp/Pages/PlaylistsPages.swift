@@ -157,7 +157,7 @@ extension Pages {
         return .redirect(Self.location("/playlists/\(id)", notice: "Moved item \(from) to \(to)."))
     }
 
-    private static func count(_ items: Int) -> String { "\(items) item\(items == 1 ? "" : "s")" }
+    static func count(_ items: Int) -> String { "\(items) item\(items == 1 ? "" : "s")" }
 
     /// Where the item is shown and played on this site; nil for what is only on the box (a file) or has no page (a programme).
     private static func page(of item: LibraryItem) -> String? {

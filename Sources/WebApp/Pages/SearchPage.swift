@@ -49,7 +49,7 @@ extension Pages {
         let catalogue = try services.catalogue()
         let stations = try catalogue.search(text).prefix(Self.searchLimit).compactMap { try entries.entry("station:\($0.id)") }
 
-        let recordings = try services.recordings.all().reversed()
+        let recordings = try entries.reads.recordings().reversed()
         // A programme is named by the catalogue, and by its recordings once it has been recorded.
         var programmes: [String: (name: String, station: String)] = [:]
         for station in catalogue.stations {
@@ -78,10 +78,7 @@ extension Pages {
                 if let entry = try entries.entry("episode:\(episode.id ?? 0)") { episodeCards.append(Card(entry)) }
             }
         }
-        let playlistCards = try services.library.playlists().filter { matches($0.playlist.name) }.map { listed in
-            Card(ref: "playlist:\(listed.playlist.id ?? 0)", title: listed.playlist.name, subtitle: listed.count == 1 ? "1 item" : "\(listed.count) items",
-                 href: "/playlists/\(listed.playlist.id ?? 0)", artwork: ArtworkRoutes.playlist(listed.playlist.name))
-        }
+        let playlistCards = try services.library.playlists().filter { matches($0.playlist.name) }.map(Card.playlist)
         return [
             Shelf(id: "found-stations", name: "Stations", play: nil, cards: stations.map(Card.init), empty: "", more: nil),
             Shelf(id: "found-programmes", name: "Programmes", play: nil, cards: programmeCards, empty: "", more: nil),

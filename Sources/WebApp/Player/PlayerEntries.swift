@@ -42,10 +42,14 @@ struct PlayerEntry: Encodable, Sendable, Equatable {
 struct PlayerEntries {
     /// A queue longer than this is refused: a queue is something a person goes through.
     static let maxItems = 500
+    /// What one entry may be: every other kind is a parent of these, or not for a request to name.
+    static let playableKinds: Set<String> = ["station", "recording", "episode"]
     /// A recording's chapters the player is given at most (a station may change its title every few seconds).
     static let maxChapters = 500
 
     let services: PageServices
+    /// The index and library as read for this request, shared with the lists it builds.
+    let reads: LibraryReads
     private let liked: Set<String>
     private let hidden: Set<String>
     private let catalogue: Catalogue
@@ -53,6 +57,7 @@ struct PlayerEntries {
 
     init(services: PageServices) throws {
         self.services = services
+        reads = LibraryReads(services: services)
         liked = Set(try services.library.liked().map(\.reference))
         hidden = try services.library.hiddenReferences()
         catalogue = try services.catalogue()
@@ -65,7 +70,7 @@ struct PlayerEntries {
     func entries(for reference: String) throws -> [PlayerEntry]? {
         let references: [String]
         if let list = SystemPlaylist(reference: reference) {
-            references = try list.references(services)
+            references = try list.references(reads)
         } else if reference.hasPrefix("playlist:") {
             guard let items = try services.resolver.playlistItems(String(reference.dropFirst("playlist:".count))) else { return nil }
             references = items.map(\.reference)
@@ -97,7 +102,7 @@ struct PlayerEntries {
                                live: true, station: station.id, nowPlaying: title, duration: nil, resume: nil,
                                liked: liked.contains(reference), chapters: [])
         case "recording":
-            guard let id, let recording = try services.recordings.recording(id: id) else { return nil }
+            guard let id, let recording = try reads.recording(id: id) else { return nil }
             let resume = services.positions.resumePoint(for: recording.file, duration: recording.duration)
             return PlayerEntry(ref: reference, title: RecordingTitle.of(recording),
                                subtitle: [recording.stationName, recording.programmeName].compactMap { $0 }.joined(separator: " · "),

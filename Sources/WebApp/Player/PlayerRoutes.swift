@@ -73,9 +73,10 @@ enum PlayerRoutes {
         }
     }
 
-    static func queue(_ pages: PageServices) throws -> Queue {
-        guard let kept = try pages.positions.playQueue() else { return Queue(items: [], current: nil, seconds: 0, changedBy: nil) }
-        let entries = try PlayerEntries(services: pages)
+    static func queue(_ pages: PageServices) throws -> Queue { try queue(PlayerEntries(services: pages)) }
+
+    private static func queue(_ entries: PlayerEntries) throws -> Queue {
+        guard let kept = try entries.services.positions.playQueue() else { return Queue(items: [], current: nil, seconds: 0, changedBy: nil) }
         let items = try kept.items.compactMap(entries.entry)
         return Queue(items: items, current: items.firstIndex { $0.ref == kept.current }, seconds: kept.seconds, changedBy: kept.changedBy)
     }
@@ -87,7 +88,8 @@ enum PlayerRoutes {
         guard saved.items.count <= PlayerEntries.maxItems else {
             throw HTTPError(.contentTooLarge, message: "a queue of \(saved.items.count) items is more than onair keeps (\(PlayerEntries.maxItems))")
         }
-        for reference in saved.items + [saved.current, saved.left].compactMap({ $0 }) where !["station", "recording", "episode"].contains(reference.split(separator: ":").first.map(String.init) ?? "") {
+        for reference in saved.items + [saved.current, saved.left].compactMap({ $0 })
+        where !PlayerEntries.playableKinds.contains(reference.split(separator: ":").first.map(String.init) ?? "") {
             throw HTTPError(.unprocessableContent, message: "a queue holds stations, recordings and episodes, not \(reference.prefix(80))")
         }
         let entries = try PlayerEntries(services: pages)
@@ -106,7 +108,7 @@ enum PlayerRoutes {
                 try pages.positions.addHistory(kind: String(kind), item: current.ref, name: current.title, started: Date(), seconds: 0)
             }
         }
-        return try queue(pages)
+        return try queue(entries)
     }
 
     private static func bounded(_ seconds: Double?) -> Double {

@@ -34,12 +34,13 @@ enum SystemPlaylist: String, CaseIterable, Sendable {
     }
 
     /// The list's items as references, in the order it plays them (hidden ones are left out by `PlayerEntries`).
-    func references(_ services: PageServices) throws -> [String] {
+    func references(_ reads: LibraryReads) throws -> [String] {
+        let services = reads.services
         switch self {
         case .continueListening:
-            let recordings = Dictionary(try services.recordings.all().map { ($0.file, "recording:\($0.id ?? 0)") }, uniquingKeysWith: { first, _ in first })
+            let recordings = Dictionary(try reads.recordings().map { ($0.file, "recording:\($0.id ?? 0)") }, uniquingKeysWith: { first, _ in first })
             var episodes: [String: String] = [:]
-            for episode in try Self.allEpisodes(services) {
+            for episode in try reads.episodes() {
                 let reference = "episode:\(episode.id ?? 0)"
                 episodes[episode.url] = reference
                 if let file = episode.file { episodes[file] = reference }
@@ -53,35 +54,26 @@ enum SystemPlaylist: String, CaseIterable, Sendable {
         case .favouritesThisWeek:
             let favourites = try Self.favouriteStations(services)
             let weekAgo = Date().addingTimeInterval(-7 * 86_400)
-            return try services.recordings.all().reversed()
+            return try reads.recordings().reversed()
                 .filter { favourites.contains($0.station) && $0.startUTC >= weekAgo }
                 .prefix(Self.longest).map { "recording:\($0.id ?? 0)" }
         case .unheardEpisodes:
-            let heard = try Self.heardFiles(services)
-            return try Self.allEpisodes(services)
+            let heard = try reads.heard()
+            return try reads.episodes()
                 .sorted { ($0.published ?? .distantPast) > ($1.published ?? .distantPast) }
                 .lazy.filter { !heard.contains($0.url) && !($0.file.map(heard.contains) ?? false) }
                 .prefix(Self.longest).map { "episode:\($0.id ?? 0)" }
         case .unheardRecordings:
-            let heard = try Self.heardFiles(services)
-            return try services.recordings.all().reversed().lazy
+            let heard = try reads.heard()
+            return try reads.recordings().reversed().lazy
                 .filter { !heard.contains($0.file) }
                 .prefix(Self.longest).map { "recording:\($0.id ?? 0)" }
         }
-    }
-
-    /// What was played to its end, by the name the player keeps it under (a file, an episode's URL): read once.
-    private static func heardFiles(_ services: PageServices) throws -> Set<String> {
-        Set(try services.positions.positions(limit: Int.max).filter(\.position.heard).map(\.file))
     }
 
     /// The stations `onair play` keeps as favourites and the stations liked here.
     static func favouriteStations(_ services: PageServices) throws -> Set<String> {
         let liked = try services.library.liked().filter { $0.kind == .station }.map(\.ref)
         return Set(try services.positions.favourites().map(\.station) + liked)
-    }
-
-    private static func allEpisodes(_ services: PageServices) throws -> [PodcastEpisode] {
-        try services.podcasts.podcasts().flatMap { podcast in try services.podcasts.episodes(of: podcast.id ?? 0) }
     }
 }
